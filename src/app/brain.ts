@@ -1,0 +1,24 @@
+/** Everything a use case needs to work on one brain, passed in so tests can supply their own. */
+import type { Config } from '../core/config.ts'
+import type { BrainFiles } from '../ports/brain-files.ts'
+import type { Clock } from '../ports/clock.ts'
+import type { IdGenerator } from '../ports/id-generator.ts'
+import type { SleepStateStore } from '../ports/sleep-state-store.ts'
+
+/** The name of the context folder, as in the seeds. */
+export const CONTEXT_DIR_NAME = '_agent_context'
+
+/** One agent's brain: its files, its sleep ledger, settings and the world's clock and ids. */
+export interface Brain {
+  /** Absolute path of the `_agent_context` folder. */
+  readonly root: string
+  /** Absolute path of the project folder that holds it. */
+  readonly projectDir: string
+  readonly config: Config
+  readonly state: SleepStateStore
+  readonly files: BrainFiles
+  readonly clock: Clock
+  readonly ids: IdGenerator
+  /** Reports a problem that did not stop the work (corrupt file set aside, transcript skipped). */
+  readonly warn: (message: string) => void
+}

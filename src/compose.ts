@@ -1,0 +1,79 @@
+/**
+ * The composition root: the one place that picks adapters and hands them to the use cases.
+ * Keep imports here light: the hook path loads this file, so SQL, HTTP, MCP and LLM adapters are
+ * imported lazily by the functions that need them.
+ */
+import { join } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { createFsBrainFiles } from './adapters/fs/fs-brain-files.ts'
+import { createFsSleepStateStore } from './adapters/fs/fs-sleep-state-store.ts'
+import { findContextRoot } from './adapters/fs/find-context-root.ts'
+import { randomIds } from './adapters/node/random-ids.ts'
+import { type Brain, CONTEXT_DIR_NAME } from './app/brain.ts'
+import { type Config, resolveConfig } from './core/config.ts'
+import { SomnusError } from './core/errors.ts'
+import { type Clock, systemClock } from './ports/clock.ts'
+import type { IdGenerator } from './ports/id-generator.ts'
+
+/** The file, inside the context root, that holds the user's settings. */
+export const CONFIG_FILE_NAME = 'somnus.json'
+
+/** What the caller knows about the world when it opens a brain. */
+export interface OpenBrainOptions {
+  /** Where to start looking for `_agent_context` (walks up at most 5 folders). */
+  cwd: string
+  env: Record<string, string | undefined>
+  /** Use exactly this context root instead of searching (`init`, `--dir`). */
+  root?: string
+  clock?: Clock
+  ids?: IdGenerator
+  warn?: (message: string) => void
+  /** Settings that win over file and environment (command-line flags). */
+  overrides?: Partial<Config>
+}
+
+/** The context root for `options`, or a CONTEXT_NOT_FOUND error that says how to create one. */
+export function locateContextRoot(options: Pick<OpenBrainOptions, 'cwd' | 'env' | 'root'>): string {
+  const explicit = options.root ?? options.env.SOMNUS_CONTEXT_DIR
+  if (explicit) return explicit
+  const found = findContextRoot(options.cwd)
+  if (found) return found
+  throw new SomnusError(
+    'CONTEXT_NOT_FOUND',
+    `No ${CONTEXT_DIR_NAME}/ folder in ${options.cwd} or the 5 folders above it. Run \`somnus init\` in your project, or set SOMNUS_CONTEXT_DIR.`,
+  )
+}
+
+/** Opens the brain for `options.cwd`: file store, ledger store, settings, clock and ids. */
+export function openBrain(options: OpenBrainOptions): Brain {
+  const root = locateContextRoot(options)
+  return brainAt(root, options)
+}
+
+/** A brain at a known root, whether or not it exists yet (used by `init`). */
+export function brainAt(root: string, options: Omit<OpenBrainOptions, 'cwd' | 'root'>): Brain {
+  const warn = options.warn ?? ((message: string) => process.stderr.write(`somnus: ${message}\n`))
+  const configPath = join(root, CONFIG_FILE_NAME)
+  const config = {
+    ...resolveConfig({ fileText: readOptional(configPath), filePath: configPath, env: options.env }),
+    ...options.overrides,
+  }
+  return {
+    root,
+    projectDir: join(root, '..'),
+    config,
+    files: createFsBrainFiles(root),
+    state: createFsSleepStateStore({ stateDir: join(root, 'state'), warn }),
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? randomIds,
+    warn,
+  }
+}
+
+function readOptional(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,25 @@
+/** Where the sleep ledger and its history live; every change is one locked read-modify-write. */
+import type { SleepHistoryEntry, SleepState } from '../core/sleep-state.ts'
+
+/** What a change to the ledger returns: the next state, a result for the caller, maybe history. */
+export interface StateChange<T> {
+  /** The full next state to persist. Return the input unchanged to skip the write. */
+  state: SleepState
+  /** Whatever the caller wants back. */
+  result: T
+  /** A consolidation record to put at the top of the history, under the same lock. */
+  history?: SleepHistoryEntry
+}
+
+/** The ledger store. Adapters: `fs-sleep-state-store.ts` (files), `memory-sleep-state-store.ts`. */
+export interface SleepStateStore {
+  /** The current ledger: fresh defaults when there is none, or when it was corrupt (then set aside). */
+  read(): Promise<SleepState>
+  /**
+   * Reads the ledger, computes the change and writes it back, all while holding the lock, so that
+   * concurrent hooks never lose an update. The change function must be pure: it may run once only.
+   */
+  update<T>(change: (state: SleepState) => StateChange<T>): Promise<T>
+  /** All consolidation records, newest first. */
+  readHistory(): Promise<SleepHistoryEntry[]>
+}

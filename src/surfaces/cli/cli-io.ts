@@ -1,0 +1,34 @@
+/** The world as the CLI sees it: streams, folder and environment, injected for in-process tests. */
+
+/** Input and output of one CLI run. */
+export interface CliIo {
+  /** Writes text to standard output (no newline added). */
+  stdout(text: string): void
+  /** Writes text to standard error (no newline added). */
+  stderr(text: string): void
+  /** All of standard input as text ('' when it is a terminal). */
+  readStdin(): Promise<string>
+  readonly cwd: string
+  readonly env: Record<string, string | undefined>
+}
+
+/** The real process's streams, folder and environment. */
+export function processIo(): CliIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    readStdin: async () => {
+      if (process.stdin.isTTY) return ''
+      const chunks: Buffer[] = []
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+      return Buffer.concat(chunks).toString('utf8')
+    },
+    cwd: process.cwd(),
+    env: process.env,
+  }
+}
+
+/** Prints `value` as pretty JSON with a trailing newline (every `--json` flag uses this). */
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout(`${JSON.stringify(value, null, 2)}\n`)
+}

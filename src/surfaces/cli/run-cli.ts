@@ -1,0 +1,73 @@
+/**
+ * Runs one CLI invocation in-process and returns its exit code: 0 ok, 1 error, 2 usage.
+ * Command modules load lazily, one per noun, so `somnus sleep debt` never loads the LLM code.
+ */
+import { Command, CommanderError } from 'commander'
+import { isSomnusError } from '../../core/errors.ts'
+import type { CliIo } from './cli-io.ts'
+
+/** A command module: adds its noun (and verbs) to the program. */
+export interface CommandModule {
+  register(program: Command, io: CliIo): void
+}
+
+/** Every noun and how to load it; the order here is the order in `somnus --help`. */
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  demo: () => import('./commands/demo.ts'),
+  init: () => import('./commands/init.ts'),
+  sleep: () => import('./commands/sleep.ts'),
+  bookmark: () => import('./commands/bookmark.ts'),
+  trigger: () => import('./commands/trigger.ts'),
+  knowledge: () => import('./commands/knowledge.ts'),
+  tasks: () => import('./commands/tasks.ts'),
+  core: () => import('./commands/core.ts'),
+  features: () => import('./commands/features.ts'),
+  snapshot: () => import('./commands/snapshot.ts'),
+  transcript: () => import('./commands/transcript.ts'),
+  tokens: () => import('./commands/tokens.ts'),
+  summarize: () => import('./commands/summarize.ts'),
+  hook: () => import('./commands/hook.ts'),
+}
+
+/** The exit codes of the CLI. */
+export const EXIT = { ok: 0, error: 1, usage: 2 } as const
+
+/** Runs `somnus <args...>` (without the node and script arguments). */
+export async function runCli(args: string[], io: CliIo): Promise<number> {
+  const program = new Command('somnus')
+    .description('Sleep for AI agents: track sleep debt, consolidate memory, wake with a small current picture.')
+    .version(VERSION, '-v, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .exitOverride()
+  const noun = args.find((arg) => !arg.startsWith('-'))
+  const wanted = noun !== undefined && noun in COMMANDS ? [noun] : Object.keys(COMMANDS)
+  for (const name of wanted) {
+    const load = COMMANDS[name]
+    if (load) (await load()).register(program, io)
+  }
+  for (const command of program.commands) command.exitOverride()
+  try {
+    await program.parseAsync(args, { from: 'user' })
+    return EXIT.ok
+  } catch (error) {
+    return exitCodeFor(error, io)
+  }
+}
+
+function exitCodeFor(error: unknown, io: CliIo): number {
+  if (error instanceof CommanderError) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok
+    if (error.code === 'commander.help') return EXIT.ok
+    return error.exitCode === 0 ? EXIT.ok : EXIT.usage
+  }
+  if (isSomnusError(error)) {
+    io.stderr(`somnus: ${error.message}\n`)
+    return error.code === 'USAGE' ? EXIT.usage : EXIT.error
+  }
+  io.stderr(`somnus: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+  return EXIT.error
+}
+
+/** The package version, kept in step with package.json by a test. */
+export const VERSION = '0.1.0'

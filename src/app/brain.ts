@@ -5,8 +5,7 @@ import type { Clock } from '../ports/clock.ts'
 import type { IdGenerator } from '../ports/id-generator.ts'
 import type { SleepStateStore } from '../ports/sleep-state-store.ts'
 
-/** The name of the context folder, as in the seeds. */
-export const CONTEXT_DIR_NAME = '_agent_context'
+export { CONTEXT_DIR_NAME } from '../core/brain-layout.ts'
 
 /** One agent's brain: its files, its sleep ledger, settings and the world's clock and ids. */
 export interface Brain {

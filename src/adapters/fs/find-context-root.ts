@@ -1,7 +1,7 @@
 /** Finds the `_agent_context` folder for a working directory, as agentcontext does. */
 import { statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
-import { CONTEXT_DIR_NAME } from '../../app/brain.ts'
+import { CONTEXT_DIR_NAME } from '../../core/brain-layout.ts'
 
 /** How many parent folders are searched above the start folder (agentcontext's MAX_WALK_UP). */
 const MAX_WALK_UP = 5

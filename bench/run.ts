@@ -1,0 +1,27 @@
+/**
+ * `npm run bench`: runs every benchmark in its own process (so one's memory never colours
+ * another's), one after the other (so they don't compete for the 2 cores), and prints their tables.
+ * Pass names to run a subset: `npm run bench -- transcript-stats`.
+ */
+import { spawnSync } from 'node:child_process'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const BENCHMARKS = ['transcript-stats', 'hook-session-start', 'locomo-retention']
+
+const here = dirname(fileURLToPath(import.meta.url))
+const wanted = process.argv.slice(2)
+const selected = wanted.length > 0 ? BENCHMARKS.filter((name) => wanted.includes(name)) : BENCHMARKS
+let failures = 0
+for (const name of selected) {
+  process.stdout.write(`\n## ${name}\n\n`)
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(here, `${name}.ts`)], {
+    stdio: 'inherit',
+    cwd: join(here, '..'),
+  })
+  if (run.status !== 0) {
+    failures += 1
+    process.stdout.write(`\n${name} failed (exit ${run.status ?? run.signal})\n`)
+  }
+}
+process.exitCode = failures === 0 ? 0 : 1

@@ -3,11 +3,12 @@
  * Keep imports here light: the hook path loads this file, so SQL, HTTP, MCP and LLM adapters are
  * imported lazily by the functions that need them.
  */
-import { join } from 'node:path'
+
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { findContextRoot } from './adapters/fs/find-context-root.ts'
 import { createFsBrainFiles } from './adapters/fs/fs-brain-files.ts'
 import { createFsSleepStateStore } from './adapters/fs/fs-sleep-state-store.ts'
-import { findContextRoot } from './adapters/fs/find-context-root.ts'
 import { randomIds } from './adapters/node/random-ids.ts'
 import { type Brain, CONTEXT_DIR_NAME } from './app/brain.ts'
 import { type Config, resolveConfig } from './core/config.ts'
@@ -55,7 +56,11 @@ export function brainAt(root: string, options: Omit<OpenBrainOptions, 'cwd' | 'r
   const warn = options.warn ?? ((message: string) => process.stderr.write(`somnus: ${message}\n`))
   const configPath = join(root, CONFIG_FILE_NAME)
   const config = {
-    ...resolveConfig({ fileText: readOptional(configPath), filePath: configPath, env: options.env }),
+    ...resolveConfig({
+      fileText: readOptional(configPath),
+      filePath: configPath,
+      env: options.env,
+    }),
     ...options.overrides,
   }
   return {
@@ -76,4 +81,20 @@ function readOptional(path: string): string | null {
   } catch {
     return null
   }
+}
+
+/**
+ * The consolidation model named by `spec` (`extractive`, `anthropic:<model>`, `openai:<model>`,
+ * `claude-cli`), or by the brain's settings. Imported lazily: only commands that consolidate pay
+ * for model code.
+ */
+export async function composeLanguageModel(
+  spec: string | undefined,
+  context: { config: Config; env: Record<string, string | undefined> },
+) {
+  const { createLanguageModel } = await import('./adapters/llm/create-language-model.ts')
+  return createLanguageModel(spec ?? context.config.model, {
+    config: context.config,
+    env: context.env,
+  })
 }

@@ -1,0 +1,73 @@
+/** Feature consolidation (REM-sleep step 5): completed tasks fold into their feature PRDs. */
+import {
+  ensureSection,
+  frontmatterField,
+  parseMarkdown,
+  prependListItems,
+  renderMarkdown,
+  setFrontmatterField,
+} from '../markdown/markdown-document.ts'
+
+/** A text file of the brain by its path relative to the context root. */
+export interface BrainText {
+  path: string
+  text: string
+}
+
+/**
+ * For every completed task with a `feature` whose PRD exists and that was not folded in yet: a
+ * dated entry at the top of the PRD's `## Changelog`, and `consolidated: <date>` on the task so a
+ * second run leaves both alone. Tasks without a feature stay where they are.
+ */
+export function consolidateCompletedTasks(input: {
+  tasks: readonly BrainText[]
+  features: readonly BrainText[]
+  date: string
+}): { files: BrainText[]; tasksFolded: string[] } {
+  const features = new Map(
+    input.features.map((feature) => [feature.path, parseMarkdown(feature.text)]),
+  )
+  const touched = new Set<string>()
+  const files: BrainText[] = []
+  const tasksFolded: string[] = []
+  for (const task of input.tasks) {
+    const document = parseMarkdown(task.text)
+    if (frontmatterField(document, 'status') !== 'completed') continue
+    if (frontmatterField(document, 'consolidated')) continue
+    const feature = frontmatterField(document, 'feature')
+    const featurePath = feature ? `core/features/${feature}.md` : null
+    const prd = featurePath ? features.get(featurePath) : undefined
+    if (!featurePath || !prd) continue
+    const slug = task.path.replace(/^state\//, '').replace(/\.md$/, '')
+    const name = frontmatterField(document, 'name') ?? slug
+    const outcome = latestLogLine(document.sections) ?? 'Completed.'
+    prependListItems(ensureSection(prd, 'Changelog'), [
+      `### ${input.date} - ${name}`,
+      `- ${outcome} <!-- sources: task:${slug} -->`,
+      '',
+    ])
+    touched.add(featurePath)
+    setFrontmatterField(document, 'consolidated', input.date)
+    files.push({ path: task.path, text: renderMarkdown(document) })
+    tasksFolded.push(slug)
+  }
+  for (const path of touched) {
+    const prd = features.get(path)
+    if (prd) {
+      setFrontmatterField(prd, 'updated', input.date)
+      files.push({ path, text: renderMarkdown(prd) })
+    }
+  }
+  return { files, tasksFolded }
+}
+
+function latestLogLine(sections: readonly { heading: string; lines: string[] }[]): string | null {
+  const log = sections.find((section) => section.heading.toLowerCase() === 'log')
+  const line = log?.lines.find((entry) => /^\s*[-*] /.test(entry))
+  return line
+    ? line
+        .replace(/^\s*[-*]\s+/, '')
+        .replace(/^\*\*[^*]+\*\*:?\s*/, '')
+        .trim()
+    : null
+}

@@ -1,0 +1,97 @@
+/** `somnus sleep run`: consolidate now, offline by default, or show the plan with --dry-run. */
+import type { Command } from 'commander'
+import { createTwoFilesPatch } from 'diff'
+import { runSleep } from '../../../app/run-sleep.ts'
+import { composeLanguageModel, composeTranscriptUnits, openBrain } from '../../../compose.ts'
+import type { SleepRunPlan } from '../../../core/sleep-run/plan-sleep-run.ts'
+import { type CliIo, printJson } from '../cli-io.ts'
+
+/** Adds `run` to the `sleep` command. */
+export function registerSleepRun(sleep: Command, io: CliIo): void {
+  sleep
+    .command('run')
+    .description(
+      'Consolidate now: bookmarks first, then session summaries and transcripts; update memory, user preferences, changelog, triggers and feature PRDs; archive overflow; reset the debt',
+    )
+    .option('--dry-run', 'show the planned changes as a diff and change nothing')
+    .option(
+      '--model <spec>',
+      'extractive (default, offline), anthropic:<model>, openai:<model> or claude-cli',
+    )
+    .option('--no-transcripts', 'use only session summaries and bookmarks, not transcripts')
+    .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      `
+Every line it adds cites its sources (bookmark ids, session ids, transcript message ids) and the
+model. A second run right after changes nothing. If it is interrupted, the next somnus command
+finishes it: the brain is either as before or as after, never half-written.
+
+Examples:
+  somnus sleep run --dry-run            preview the consolidation as a diff
+  somnus sleep run                      consolidate offline and reset the debt
+  somnus sleep run --model anthropic:claude-sonnet-4-5 --json`,
+    )
+    .action(
+      async (options: {
+        dryRun?: boolean
+        model?: string
+        transcripts: boolean
+        json?: boolean
+      }) => {
+        const brain = openBrain({ cwd: io.cwd, env: io.env })
+        const model = await composeLanguageModel(options.model, {
+          config: brain.config,
+          env: io.env,
+        })
+        const result = await runSleep(brain, {
+          model,
+          dryRun: options.dryRun === true,
+          ...(options.transcripts ? { transcriptUnits: composeTranscriptUnits(brain) } : {}),
+          onProgress: (message) => io.stderr(`somnus: ${message}\n`),
+        })
+        if (options.json) {
+          printJson(io, {
+            applied: result.applied,
+            dry_run: options.dryRun === true,
+            recovered: result.recovered,
+            summary: result.plan.empty ? null : result.plan.summary,
+            counts: result.plan.counts,
+            files: result.plan.files.map((file) => ({
+              path: file.path,
+              created: file.before === null,
+            })),
+            triggers: result.plan.triggers,
+            session_ids: result.plan.sessionIds,
+            bookmark_ids: result.plan.bookmarkIds,
+          })
+          return
+        }
+        if (result.plan.empty) {
+          io.stdout('Nothing to consolidate: no sessions or bookmarks since the last sleep.\n')
+          return
+        }
+        if (options.dryRun) io.stdout(renderDiff(result.plan))
+        io.stdout(`${options.dryRun ? 'Would run' : 'Done'}: ${result.plan.summary}\n`)
+      },
+    )
+}
+
+function renderDiff(plan: SleepRunPlan): string {
+  const patches = plan.files.map((file) =>
+    createTwoFilesPatch(
+      file.before === null ? '/dev/null' : `a/${file.path}`,
+      `b/${file.path}`,
+      file.before ?? '',
+      file.after,
+      undefined,
+      undefined,
+      { context: 2 },
+    ).replace(/^Index: .*\n=+\n/, ''),
+  )
+  const triggers = plan.triggers.map(
+    (trigger) => `+ trigger when "${trigger.when}": ${trigger.remind}\n`,
+  )
+  const ledger = `~ ledger: ${plan.sessionIds.length} sessions and ${plan.bookmarkIds.length} bookmarks cleared, debt reset, history entry added\n`
+  return `${patches.join('')}${triggers.join('')}${ledger}`
+}

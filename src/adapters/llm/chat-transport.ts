@@ -1,0 +1,70 @@
+/**
+ * The one thing every LLM provider must do for Somnus: answer one system + user prompt with text.
+ * The prompted model builds every consolidation skill on top of it, so a provider is one function.
+ */
+import { SomnusError } from '../../core/errors.ts'
+import type { Usage } from '../../ports/language-model.ts'
+
+/** One single-turn question to a chat model. */
+export interface ChatRequest {
+  system: string
+  prompt: string
+  /** The most tokens the reply may use (the provider's `max_tokens`). */
+  maxTokens: number
+}
+
+/** A chat model's answer. */
+export interface ChatResponse {
+  text: string
+  usage: Usage
+  /** True when the provider stopped at `maxTokens`, so the text is likely cut mid-sentence. */
+  truncated?: boolean
+}
+
+/** Sends one chat request to a provider. */
+export type ChatTransport = (request: ChatRequest) => Promise<ChatResponse>
+
+/** Where a user sets the settings in their config file; error messages point there. */
+export const CONFIG_FILE_HINT = '_agent_context/somnus.json'
+
+/**
+ * The first non-empty value: a setting from the config file wins over the environment variable,
+ * because the file is the more specific, per-project choice. Empty strings count as unset so that
+ * `ANTHROPIC_API_KEY=` in a shell does not hide the config value.
+ */
+export function firstSetting(...values: Array<string | undefined>): string | undefined {
+  for (const value of values) {
+    if (value !== undefined && value.trim() !== '') return value.trim()
+  }
+  return undefined
+}
+
+/** Replaces every secret in `text`, so a provider that echoes the key cannot leak it into logs. */
+export function redactSecrets(text: string, secrets: Array<string | undefined>): string {
+  let redacted = text
+  for (const secret of secrets) {
+    if (secret !== undefined && secret.length >= 4)
+      redacted = redacted.split(secret).join('[redacted]')
+  }
+  return redacted
+}
+
+/**
+ * `base` + `path` after checking that `base` is an http(s) URL: a typo in a base URL is a
+ * configuration error to fix, not a network failure to retry.
+ */
+export function endpointUrl(base: string, path: string, provider: string, hint: string): string {
+  let parsed: URL | undefined
+  try {
+    parsed = new URL(base)
+  } catch {
+    parsed = undefined
+  }
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new SomnusError(
+      'MODEL_CONFIG',
+      `${provider}: the base URL "${base}" is not an http(s) URL. ${hint}`,
+    )
+  }
+  return `${base.replace(/\/+$/, '')}${path}`
+}

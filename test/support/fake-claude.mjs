@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// A stand-in for `claude -p --output-format json`: reads the prompt on stdin and prints one result
+// object the way Claude Code 2.1.x does. FAKE_CLAUDE_MODE picks the behaviour: `ok` (default),
+// `api-error`, `garbage`, `hang`. `ok` answers FAKE_CLAUDE_RESULT, or else an echo of what it got.
+let input = ''
+process.stdin.setEncoding('utf8')
+process.stdin.on('data', (chunk) => {
+  input += chunk
+})
+process.stdin.on('end', () => {
+  const mode = process.env.FAKE_CLAUDE_MODE ?? 'ok'
+  if (mode === 'hang') {
+    setInterval(() => {}, 1000)
+    return
+  }
+  if (mode === 'garbage') {
+    process.stderr.write('claude: something broke before the result\n')
+    process.exit(2)
+  }
+  const echo = {
+    args: process.argv.slice(2),
+    stdin: input,
+    maxOutputTokens: process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS,
+    maxRetries: process.env.CLAUDE_CODE_MAX_RETRIES,
+    hasKey: Boolean(process.env.ANTHROPIC_API_KEY),
+    baseUrl: process.env.ANTHROPIC_BASE_URL,
+  }
+  const failed = mode === 'api-error'
+  const result = {
+    type: 'result',
+    subtype: 'success',
+    is_error: failed,
+    api_error_status: failed ? 401 : null,
+    stop_reason: failed ? 'stop_sequence' : 'end_turn',
+    result: failed
+      ? `Invalid API key ${process.env.ANTHROPIC_API_KEY} · Fix external API key`
+      : (process.env.FAKE_CLAUDE_RESULT ?? JSON.stringify(echo)),
+    usage: {
+      input_tokens: 40,
+      cache_creation_input_tokens: 2,
+      cache_read_input_tokens: 0,
+      output_tokens: 8,
+    },
+  }
+  process.stdout.write(`${JSON.stringify(result)}\n`)
+  process.exit(failed ? 1 : 0)
+})

@@ -1,0 +1,67 @@
+/**
+ * Schema-valid model replies built from a prompted model's own request: the stand-ins use them to
+ * answer like a cooperative LLM, citing the unit ids that the request really contained.
+ */
+
+/** Which skill a system prompt asks for. */
+export type PromptedTask = 'summarize' | 'observations' | 'patterns' | 'groups' | 'reflect'
+
+/** The task a prompted model's system prompt is for (keyed on phrases in `prompts.ts`). */
+export function taskOf(system: string): PromptedTask {
+  if (system.includes('faithful summary')) return 'summarize'
+  if (system.includes('prioritized observations')) return 'observations'
+  if (system.includes('reusable patterns')) return 'patterns'
+  if (system.includes('repeat the same idea')) return 'groups'
+  if (system.includes('Be honest')) return 'reflect'
+  throw new Error(`unknown task for system prompt: ${system.slice(0, 80)}`)
+}
+
+/** The units listed in a user prompt (one JSON object per line). */
+export function unitsIn(prompt: string): Array<{ id: string; text: string }> {
+  return prompt
+    .split('\n')
+    .filter((line) => line.startsWith('{"id":'))
+    .map((line) => JSON.parse(line) as { id: string; text: string })
+}
+
+/** A valid JSON reply for the request, citing its units. */
+export function validReplyFor(system: string, prompt: string): string {
+  const units = unitsIn(prompt)
+  const ids = units.map((unit) => unit.id)
+  const first = ids.slice(0, 1)
+  switch (taskOf(system)) {
+    case 'summarize':
+      return JSON.stringify({ text: units.map((unit) => unit.text).join(' '), sources: ids })
+    case 'observations':
+      return JSON.stringify({
+        observations: units.map((unit, index) => ({
+          priority: index === 0 ? 'RED' : 'GRN',
+          text: unit.text,
+          time: '09:32',
+          sources: [unit.id],
+        })),
+      })
+    case 'patterns':
+      return JSON.stringify({
+        patterns: [
+          {
+            domain: 'testing',
+            title: 'Stand-ins beat mocks',
+            observation: 'Loopback servers catch protocol mistakes',
+            details: 'Start node:http on 127.0.0.1 with port 0',
+            context: 'Provider adapters',
+            tags: ['testing', 'http'],
+            sources: first,
+          },
+        ],
+      })
+    case 'groups':
+      return JSON.stringify({ groups: [{ label: 'the same idea', members: ids.slice(0, 2) }] })
+    case 'reflect':
+      return JSON.stringify({
+        reflection: 'Progress was steady; retries hid a flaky server.',
+        priority: 'Fix the flaky server first.',
+        sources: first,
+      })
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { Observation } from '../../ports/language-model.ts'
+import type { Observation } from '../model-results.ts'
 import { parseMarkdown, renderMarkdown } from '../markdown/markdown-document.ts'
 import { freshSleepState, type SleepState } from '../sleep-state.ts'
 import { lineCount } from './archive-overflow.ts'

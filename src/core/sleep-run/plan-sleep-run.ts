@@ -3,7 +3,7 @@
  * the exact file texts, triggers and summary a consolidation produces. No I/O here; the app layer
  * applies the plan atomically (or prints it as a diff with --dry-run).
  */
-import type { Observation } from '../../ports/language-model.ts'
+import type { Observation } from '../model-results.ts'
 import {
   ensureSection,
   parseMarkdown,

@@ -1,5 +1,5 @@
 /** Where a consolidated observation belongs in the brain (the REM-sleep decision tree, step 2). */
-import type { Observation } from '../../ports/language-model.ts'
+import type { Observation } from '../model-results.ts'
 
 /** What kind of raw material a unit id points at. */
 export type UnitKind = 'bookmark' | 'session' | 'user' | 'assistant'

@@ -1,0 +1,329 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import lockfile from 'proper-lockfile'
+import { afterAll, describe, expect, it } from 'vitest'
+import { REPO_ROOT } from '../../../test/support/shared-data.ts'
+import { SomnusError } from '../../core/errors.ts'
+import { freshSleepState, SleepStateSchema } from '../../core/sleep-state.ts'
+import {
+  sampleHistory,
+  sampleSession,
+  testSleepStateStore,
+} from '../../ports/sleep-state-store.contract.ts'
+import {
+  createFsSleepStateStore,
+  SLEEP_HISTORY_FILE,
+  SLEEP_LOCK_FILE,
+  SLEEP_STATE_FILE,
+} from './fs-sleep-state-store.ts'
+
+const temporaryDirs: string[] = []
+
+async function makeStateDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'somnus-ledger-'))
+  temporaryDirs.push(dir)
+  return join(dir, 'state')
+}
+
+afterAll(async () => {
+  await Promise.all(temporaryDirs.map((dir) => rm(dir, { recursive: true, force: true })))
+})
+
+function storeAt(stateDir: string, warnings: string[] = [], staleMs?: number) {
+  return createFsSleepStateStore({
+    stateDir,
+    warn: (message) => warnings.push(message),
+    now: () => new Date('2026-03-01T12:34:56.789Z'),
+    ...(staleMs === undefined ? {} : { staleMs }),
+  })
+}
+
+testSleepStateStore('fs', async () => storeAt(await makeStateDir()))
+
+describe('fs sleep state store: files', () => {
+  it('writes pretty JSON with a trailing newline to .sleep.json and .sleep-history.json', async () => {
+    const stateDir = await makeStateDir()
+    const store = storeAt(stateDir)
+    await store.update((state) => ({
+      state: { ...state, debt: 2 },
+      result: null,
+      history: sampleHistory('first'),
+    }))
+    const stateText = await readFile(join(stateDir, SLEEP_STATE_FILE), 'utf8')
+    expect(stateText).toBe(`${JSON.stringify({ ...freshSleepState(), debt: 2 }, null, 2)}\n`)
+    const historyText = await readFile(join(stateDir, SLEEP_HISTORY_FILE), 'utf8')
+    expect(historyText).toBe(`${JSON.stringify([sampleHistory('first')], null, 2)}\n`)
+    expect(existsSync(join(stateDir, SLEEP_LOCK_FILE))).toBe(false)
+  })
+
+  it('reads defaults without creating a missing state folder; update creates it', async () => {
+    const stateDir = await makeStateDir()
+    const store = storeAt(stateDir)
+    expect(await store.read()).toEqual(freshSleepState())
+    expect(await store.readHistory()).toEqual([])
+    expect(existsSync(stateDir)).toBe(false)
+    await store.update((state) => ({ state: { ...state, debt: 1 }, result: null }))
+    expect(existsSync(join(stateDir, SLEEP_STATE_FILE))).toBe(true)
+  })
+
+  it('fills defaults for fields missing from a hand-written file', async () => {
+    const stateDir = await makeStateDir()
+    await mkdir(stateDir, { recursive: true })
+    await writeFile(
+      join(stateDir, SLEEP_STATE_FILE),
+      '{"debt": 3, "sessions": [{"session_id": "x"}]}',
+    )
+    const state = await storeAt(stateDir).read()
+    expect(state.debt).toBe(3)
+    expect(state.bookmarks).toEqual([])
+    expect(state.sessions[0]).toEqual({
+      ...sampleSession('x', null),
+      transcript_path: null,
+      stopped_at: null,
+      last_assistant_message: null,
+      change_count: null,
+      tool_count: null,
+    })
+  })
+
+  it('skips the write when a change returns the same state', async () => {
+    const stateDir = await makeStateDir()
+    const store = storeAt(stateDir)
+    await store.update((state) => ({ state, result: null }))
+    expect(existsSync(join(stateDir, SLEEP_STATE_FILE))).toBe(false)
+    await store.update((state) => ({ state: { ...state, debt: 1 }, result: null }))
+    const before = await stat(join(stateDir, SLEEP_STATE_FILE))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    await store.update((state) => ({ state, result: null }))
+    const after = await stat(join(stateDir, SLEEP_STATE_FILE))
+    expect(after.mtimeMs).toBe(before.mtimeMs)
+  })
+})
+
+describe('fs sleep state store: corrupt and legacy files', () => {
+  const quarantined = '.sleep.json.corrupt-2026-03-01T12-34-56.789Z'
+
+  it.each([
+    ['truncated JSON', '{"debt": 4, "sessions": ['],
+    ['a schema failure', '{"debt": "lots"}'],
+    ['not an object', '[1, 2]'],
+  ])('sets aside %s, warns, and carries on from defaults', async (_, text) => {
+    const stateDir = await makeStateDir()
+    await mkdir(stateDir, { recursive: true })
+    await writeFile(join(stateDir, SLEEP_STATE_FILE), text)
+    const warnings: string[] = []
+    const store = storeAt(stateDir, warnings)
+    expect(await store.read()).toEqual(freshSleepState())
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toContain(quarantined)
+    expect(await readFile(join(stateDir, quarantined), 'utf8')).toBe(text)
+    expect(existsSync(join(stateDir, SLEEP_STATE_FILE))).toBe(false)
+    await store.update((state) => ({ state: { ...state, debt: state.debt + 2 }, result: null }))
+    expect((await store.read()).debt).toBe(2)
+    expect(warnings).toHaveLength(1)
+  })
+
+  it('sets a corrupt file aside inside update too, then applies the change', async () => {
+    const stateDir = await makeStateDir()
+    await mkdir(stateDir, { recursive: true })
+    await writeFile(join(stateDir, SLEEP_STATE_FILE), 'not json')
+    const warnings: string[] = []
+    const store = storeAt(stateDir, warnings)
+    await store.update((state) => ({ state: { ...state, debt: state.debt + 1 }, result: null }))
+    expect((await store.read()).debt).toBe(1)
+    expect(warnings[0]).toContain('invalid JSON')
+    expect(await readdir(stateDir)).toContain(quarantined)
+  })
+
+  it('sets aside a corrupt history file and starts a new history', async () => {
+    const stateDir = await makeStateDir()
+    await mkdir(stateDir, { recursive: true })
+    await writeFile(join(stateDir, SLEEP_HISTORY_FILE), '[{"date": 5}]')
+    const warnings: string[] = []
+    const store = storeAt(stateDir, warnings)
+    expect(await store.readHistory()).toEqual([])
+    expect(warnings[0]).toContain('.sleep-history.json.corrupt-2026-03-01T12-34-56.789Z')
+    await store.update((state) => ({ state, result: null, history: sampleHistory('new') }))
+    expect((await store.readHistory()).map((entry) => entry.summary)).toEqual(['new'])
+  })
+
+  it('moves a legacy sleep_history array out of .sleep.json into .sleep-history.json', async () => {
+    const stateDir = await makeStateDir()
+    await mkdir(stateDir, { recursive: true })
+    const legacy = [
+      {
+        date: '2026-02-27',
+        summary: 'old two',
+        debt_before: 6,
+        debt_after: 0,
+        sessions_processed: 2,
+        bookmarks_processed: 3,
+      },
+      {
+        date: '2026-02-20',
+        summary: 'old one',
+        debt_before: 9,
+        debt_after: 0,
+        sessions_processed: 4,
+      },
+    ]
+    await writeFile(
+      join(stateDir, SLEEP_STATE_FILE),
+      JSON.stringify({ debt: 4, sleep_history: legacy }),
+    )
+    await writeFile(
+      join(stateDir, SLEEP_HISTORY_FILE),
+      JSON.stringify([sampleHistory('already moved')]),
+    )
+    const store = storeAt(stateDir)
+    expect(await store.read()).toEqual({ ...freshSleepState(), debt: 4 })
+    const summaries = ['already moved', 'old two', 'old one']
+    expect((await store.readHistory()).map((entry) => entry.summary)).toEqual(summaries)
+
+    await store.update((state) => ({ state, result: null }))
+    const file = JSON.parse(await readFile(join(stateDir, SLEEP_STATE_FILE), 'utf8'))
+    expect(file).not.toHaveProperty('sleep_history')
+    expect(file.debt).toBe(4)
+    const history = await store.readHistory()
+    expect(history.map((entry) => entry.summary)).toEqual(summaries)
+    expect(history[2]).toMatchObject({
+      consolidated_at: null,
+      bookmarks_processed: 0,
+      session_ids: [],
+    })
+
+    await store.update((state) => ({ state, result: null, history: sampleHistory('newest') }))
+    expect((await store.readHistory()).map((entry) => entry.summary)).toEqual([
+      'newest',
+      ...summaries,
+    ])
+  })
+})
+
+describe('fs sleep state store: locking', () => {
+  it('fails with STATE_LOCKED, naming the lock, when a live holder keeps the lock', async () => {
+    const stateDir = await makeStateDir()
+    await mkdir(stateDir, { recursive: true })
+    const lockPath = join(stateDir, SLEEP_LOCK_FILE)
+    const release = await lockfile.lock(stateDir, {
+      lockfilePath: lockPath,
+      realpath: false,
+      stale: 10_000,
+    })
+    try {
+      const store = createFsSleepStateStore({ stateDir, warn: () => {}, lockWaitMs: 300 })
+      const error = await store
+        .update((state) => ({ state, result: null }))
+        .catch((caught) => caught)
+      expect(error).toBeInstanceOf(SomnusError)
+      expect((error as SomnusError).code).toBe('STATE_LOCKED')
+      expect((error as SomnusError).message).toContain(lockPath)
+    } finally {
+      await release()
+    }
+  })
+
+  it('takes over a lock whose holder died (not refreshed within the stale time)', async () => {
+    const stateDir = await makeStateDir()
+    const lockPath = join(stateDir, SLEEP_LOCK_FILE)
+    await mkdir(lockPath, { recursive: true })
+    const longAgo = new Date(Date.now() - 60_000)
+    await utimes(lockPath, longAgo, longAgo)
+    const started = Date.now()
+    await storeAt(stateDir).update((state) => ({ state: { ...state, debt: 7 }, result: null }))
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect((await storeAt(stateDir).read()).debt).toBe(7)
+  })
+})
+
+const WRITER = join(REPO_ROOT, 'test/support/ledger-writer.ts')
+
+function startWriter(args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', WRITER, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+}
+
+function exitOf(child: ChildProcess): Promise<{ code: number | null; stderr: string }> {
+  let stderr = ''
+  child.stderr?.on('data', (chunk) => {
+    stderr += String(chunk)
+  })
+  return new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stderr }))
+  })
+}
+
+/** Resolves once the child has printed `text` on stdout. */
+function printed(child: ChildProcess, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = ''
+    child.stdout?.on('data', (chunk) => {
+      seen += String(chunk)
+      if (seen.includes(text)) resolve()
+    })
+    child.on('close', () => reject(new Error(`writer exited before printing "${text}"`)))
+  })
+}
+
+describe('fs sleep state store: separate processes', () => {
+  it('loses no update when 50 processes each add one session at once', async () => {
+    const stateDir = await makeStateDir()
+    const count = 50
+    const scores = Array.from({ length: count }, (_, index) => (index % 3) + 1)
+    const results = await Promise.all(
+      scores.map((score, index) =>
+        exitOf(startWriter(['once', stateDir, `p${index}`, String(score)])),
+      ),
+    )
+    for (const result of results) expect(result).toEqual({ code: 0, stderr: '' })
+    const state = await storeAt(stateDir).read()
+    expect(state.sessions).toHaveLength(count)
+    expect(new Set(state.sessions.map((session) => session.session_id)).size).toBe(count)
+    expect(state.debt).toBe(scores.reduce((sum, score) => sum + score, 0))
+  }, 180_000)
+
+  it('never leaves a truncated ledger when writers are killed with SIGKILL mid-write', async () => {
+    const staleMs = 2_000
+    const sessions = 10
+    // Three folders in parallel, ten kills each: 30 kills in a third of the time.
+    const lanes = await Promise.all([0, 1, 2].map(() => makeStateDir()))
+    const checkParses = async (stateDir: string) => {
+      const text = await readFile(join(stateDir, SLEEP_STATE_FILE), 'utf8').catch(() => null)
+      if (text === null) return
+      const parsed = SleepStateSchema.safeParse(JSON.parse(text))
+      expect(parsed.success).toBe(true)
+      expect(parsed.data?.sessions).toHaveLength(sessions)
+    }
+    await Promise.all(
+      lanes.map(async (stateDir) => {
+        for (let round = 0; round < 10; round += 1) {
+          const writer = startWriter(['loop', stateDir, String(sessions), '500000'], {
+            SOMNUS_TEST_STALE_MS: String(staleMs),
+          })
+          const exited = exitOf(writer)
+          // Wait for a first complete write (after taking over the dead writer's lock), then
+          // kill at a random moment of the next ones.
+          await printed(writer, 'wrote 1\n')
+          await new Promise((resolve) => setTimeout(resolve, Math.random() * 150))
+          writer.kill('SIGKILL')
+          await exited
+          await checkParses(stateDir)
+        }
+      }),
+    )
+    for (const stateDir of lanes) {
+      const started = Date.now()
+      const store = storeAt(stateDir, [], staleMs)
+      await store.update((state) => ({ state: { ...state, debt: -1 }, result: null }))
+      expect(Date.now() - started).toBeLessThan(staleMs + 2_000)
+      expect((await store.read()).debt).toBe(-1)
+    }
+  }, 240_000)
+})

@@ -1,0 +1,10 @@
+/** Use case: the pending bookmarks (`bookmark list`), most salient first. */
+import type { Bookmark } from '../core/sleep-state.ts'
+import type { Brain } from './brain.ts'
+
+/** Bookmarks by salience (★★★ first), newest first within a salience. */
+export async function listBookmarks(brain: Brain): Promise<Bookmark[]> {
+  const { bookmarks } = await brain.state.read()
+  // Array sort is stable, so the ledger's newest-first order survives within each salience.
+  return [...bookmarks].sort((left, right) => right.salience - left.salience)
+}

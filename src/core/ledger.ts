@@ -1,0 +1,265 @@
+/**
+ * Pure operations on the sleep ledger: each takes a state and returns a new one, never touching the
+ * input, so a store can run them inside its lock and tests can run them without a disk.
+ * Rules follow agentcontext's `sleep.ts`, `bookmark.ts`, `trigger.ts` (research/seed-systems.md 1.2-1.5).
+ */
+import { SomnusError } from './errors.ts'
+import type { ScoringPolicy } from './scoring/scoring-policy.ts'
+import type {
+  Bookmark,
+  Salience,
+  SessionRecord,
+  SleepHistoryEntry,
+  SleepState,
+  Trigger,
+} from './sleep-state.ts'
+
+/** Triggers fire at most this often before `sleep done` expires them (agentcontext's default). */
+export const DEFAULT_MAX_FIRES = 3
+
+/** The UTC calendar date of `now` as YYYY-MM-DD, the format of `last_sleep` and access dates. */
+export function utcDate(now: Date): string {
+  return now.toISOString().slice(0, 10)
+}
+
+/** The debt the sessions add up to; pending (null) scores count as 0 until they are scored. */
+export function sumOfScores(sessions: readonly SessionRecord[]): number {
+  return sessions.reduce((sum, session) => sum + (session.score ?? 0), 0)
+}
+
+/** The state with `debt` set to the sum of its sessions' scores (repairs hand-edited ledgers). */
+export function recomputeDebt(state: SleepState): SleepState {
+  return { ...state, debt: sumOfScores(state.sessions) }
+}
+
+/**
+ * Records debt for work no transcript shows (a design discussion, a decision): a `manual-<ms>`
+ * session, newest first, that the SessionStart catch-up never re-analyses (its score is set).
+ */
+export function addManualEntry(
+  state: SleepState,
+  input: { score: number; description: string; now: Date; policy: ScoringPolicy },
+): SleepState {
+  const { score, policy } = input
+  if (!Number.isInteger(score) || score < 1 || score > policy.maxManualScore) {
+    throw new SomnusError(
+      'USAGE',
+      `Score must be a whole number from 1 to ${policy.maxManualScore} (the ${policy.name} scoring policy), got ${String(score)}. Example: somnus sleep add 2 "Designed the auth flow"`,
+    )
+  }
+  const description = input.description.trim()
+  if (description === '') {
+    throw new SomnusError(
+      'USAGE',
+      'A description is required: say what work this debt stands for. Example: somnus sleep add 2 "Designed the auth flow"',
+    )
+  }
+  const session: SessionRecord = {
+    session_id: uniqueManualId(state, input.now),
+    transcript_path: null,
+    stopped_at: input.now.toISOString(),
+    last_assistant_message: description,
+    change_count: null,
+    tool_count: null,
+    score,
+    task_slugs: [],
+  }
+  return { ...state, sessions: [session, ...state.sessions], debt: state.debt + score }
+}
+
+function uniqueManualId(state: SleepState, now: Date): string {
+  // Two entries within one millisecond must not share an id: a later Stop upsert keys on it.
+  const base = `manual-${now.getTime()}`
+  const taken = new Set(state.sessions.map((session) => session.session_id))
+  let candidate = base
+  for (let suffix = 2; taken.has(candidate); suffix += 1) candidate = `${base}-${suffix}`
+  return candidate
+}
+
+/**
+ * Marks the start of a consolidation. The instant becomes the epoch: work recorded after it
+ * survives `completeSleep`. A second start moves the epoch, as agentcontext does, and says so.
+ */
+export function startSleep(
+  state: SleepState,
+  now: Date,
+): { state: SleepState; alreadyRunning: boolean; previousStartedAt: string | null } {
+  const previousStartedAt = state.sleep_started_at
+  return {
+    state: { ...state, sleep_started_at: now.toISOString() },
+    alreadyRunning: previousStartedAt !== null,
+    previousStartedAt,
+  }
+}
+
+/**
+ * Ends a consolidation. With an epoch (`sleep start` ran) only what was recorded before it is
+ * cleared, so sessions that stopped while the sleep ran are not lost; without one everything is.
+ * Returns the new state and the history entry to prepend to `.sleep-history.json`.
+ */
+export function completeSleep(
+  state: SleepState,
+  input: { summary: string; now: Date },
+): { state: SleepState; history: SleepHistoryEntry } {
+  const summary = input.summary.trim()
+  if (summary === '') {
+    throw new SomnusError(
+      'USAGE',
+      'A summary is required: say what was consolidated. Example: somnus sleep done "Folded auth decisions into memory"',
+    )
+  }
+  const epoch = state.sleep_started_at
+  // ISO strings of one format compare in time order, which is what agentcontext relies on too.
+  const keptSessions =
+    epoch === null
+      ? []
+      : state.sessions.filter(
+          (session) => session.stopped_at !== null && session.stopped_at > epoch,
+        )
+  const keptBookmarks =
+    epoch === null ? [] : state.bookmarks.filter((bookmark) => bookmark.created_at > epoch)
+  const keptChanges =
+    epoch === null ? [] : state.dashboard_changes.filter((change) => timestampOf(change) > epoch)
+  const kept = new Set(keptSessions.map((session) => session.session_id))
+  const processed = state.sessions.filter((session) => !kept.has(session.session_id))
+  const debtAfter = sumOfScores(keptSessions)
+  const nowIso = input.now.toISOString()
+  const next: SleepState = {
+    ...state,
+    debt: debtAfter,
+    sessions: keptSessions,
+    bookmarks: keptBookmarks,
+    dashboard_changes: keptChanges,
+    // Spent reminders become noise; `sleep done` is where they leave (seed 000, 2026-02-27).
+    triggers: state.triggers.filter((trigger) => trigger.fired_count < trigger.max_fires),
+    last_sleep: utcDate(input.now),
+    last_sleep_summary: summary,
+    last_consolidated_at: epoch ?? nowIso,
+    sleep_started_at: null,
+    sessions_since_last_sleep: 0,
+  }
+  const history: SleepHistoryEntry = {
+    date: utcDate(input.now),
+    consolidated_at: nowIso,
+    summary,
+    debt_before: state.debt,
+    debt_after: debtAfter,
+    sessions_processed: processed.length,
+    bookmarks_processed: state.bookmarks.length - keptBookmarks.length,
+    session_ids: processed.map((session) => session.session_id),
+  }
+  return { state: next, history }
+}
+
+function timestampOf(change: unknown): string {
+  if (typeof change === 'object' && change !== null && 'timestamp' in change) {
+    const value = (change as { timestamp: unknown }).timestamp
+    if (typeof value === 'string') return value
+  }
+  return ''
+}
+
+/** Parses a salience given as text or number; anything but 1, 2 or 3 is a USAGE error. */
+export function parseSalience(value: unknown): Salience {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value
+  if (number === 1 || number === 2 || number === 3) return number
+  throw new SomnusError(
+    'USAGE',
+    `Salience must be 1, 2 or 3 (★ notable, ★★ should consolidate, ★★★ must consolidate), got ${String(value)}. Example: somnus bookmark add -s 3 "Never store tokens in localStorage"`,
+  )
+}
+
+/** Tags a moment for the next sleep; newest first, unlinked until the Stop hook links it. */
+export function addBookmark(
+  state: SleepState,
+  input: { id: string; message: string; salience: number; now: Date; taskSlug?: string | null },
+): SleepState {
+  const message = input.message.trim()
+  if (message === '') {
+    throw new SomnusError(
+      'USAGE',
+      'A bookmark needs a message: say what to remember. Example: somnus bookmark add "Chose SQLite over Postgres for the cache"',
+    )
+  }
+  const bookmark: Bookmark = {
+    id: input.id,
+    message,
+    salience: parseSalience(input.salience),
+    created_at: input.now.toISOString(),
+    session_id: null,
+    task_slug: input.taskSlug ?? null,
+  }
+  return { ...state, bookmarks: [bookmark, ...state.bookmarks] }
+}
+
+/** Drops every bookmark (the user decided they are handled). */
+export function clearBookmarks(state: SleepState): SleepState {
+  return { ...state, bookmarks: [] }
+}
+
+/** Adds a prospective reminder at the end of the list, unfired. */
+export function addTrigger(
+  state: SleepState,
+  input: {
+    id: string
+    when: string
+    remind: string
+    maxFires?: number
+    source?: string | null
+    now: Date
+  },
+): SleepState {
+  const when = input.when.trim()
+  const remind = input.remind.trim()
+  if (when === '' || remind === '') {
+    throw new SomnusError(
+      'USAGE',
+      'A trigger needs both a pattern and a reminder. Example: somnus trigger add "auth,login" "JWT tokens expire after 24h"',
+    )
+  }
+  const maxFires = input.maxFires ?? DEFAULT_MAX_FIRES
+  if (!Number.isInteger(maxFires) || maxFires < 1) {
+    throw new SomnusError(
+      'USAGE',
+      `--max-fires must be a whole number of at least 1, got ${String(maxFires)}. Example: somnus trigger add auth "Refresh tokens first" -m 5`,
+    )
+  }
+  const trigger: Trigger = {
+    id: input.id,
+    when,
+    remind,
+    source: input.source ?? null,
+    created_at: input.now.toISOString(),
+    fired_count: 0,
+    max_fires: maxFires,
+  }
+  return { ...state, triggers: [...state.triggers, trigger] }
+}
+
+/** The state without trigger `id`; an unknown id is a NOT_FOUND error naming the list command. */
+export function removeTrigger(state: SleepState, id: string): SleepState {
+  if (!state.triggers.some((trigger) => trigger.id === id)) {
+    throw new SomnusError(
+      'NOT_FOUND',
+      `No trigger with id "${id}". Run \`somnus trigger list\` to see the ids.`,
+    )
+  }
+  return { ...state, triggers: state.triggers.filter((trigger) => trigger.id !== id) }
+}
+
+/** Triggers that may still fire (fired fewer times than their limit). */
+export function activeTriggers(state: SleepState): Trigger[] {
+  return state.triggers.filter((trigger) => trigger.fired_count < trigger.max_fires)
+}
+
+/** Records a read of knowledge file `slug`: today's date and one more access. */
+export function touchKnowledge(state: SleepState, slug: string, now: Date): SleepState {
+  const previous = state.knowledge_access[slug]
+  return {
+    ...state,
+    knowledge_access: {
+      ...state.knowledge_access,
+      [slug]: { ...previous, last_accessed: utcDate(now), count: (previous?.count ?? 0) + 1 },
+    },
+  }
+}

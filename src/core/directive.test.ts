@@ -104,6 +104,13 @@ describe('consolidationDirective with the seed policy', () => {
     ).toBeNull()
   })
 
+  it('treats a sleep started over 3 hours ago as abandoned, so directives speak again', () => {
+    const abandoned = '2026-03-01T08:59:00.000Z'
+    expect(directive({ debt: 15, sleep_started_at: abandoned })).toContain('CONSOLIDATION REQUIRED')
+    const recent = '2026-03-01T09:01:00.000Z'
+    expect(directive({ debt: 15, sleep_started_at: recent })).toContain('already in progress')
+  })
+
   it('has no cooldown: a fresh sleep does not silence the seed policy', () => {
     const text = directive({ debt: 10, last_consolidated_at: '2026-03-01T11:59:00.000Z' })
     expect(text).toContain('CONSOLIDATION REQUIRED')

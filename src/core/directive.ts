@@ -10,6 +10,12 @@ import type { Bookmark, SleepState } from './sleep-state.ts'
 /** The sub-agent that consolidates, as shipped in the plugin's `agents/` folder. */
 export const REM_SLEEP_AGENT = 'somnus-rem-sleep'
 
+/**
+ * A sleep still "in progress" after this long was abandoned (the agent crashed or never called
+ * `sleep done`); past it the in-progress guard stops silencing the other directives.
+ */
+export const SLEEP_STALE_MS = 3 * 60 * 60 * 1000
+
 /** How many ★★★ bookmarks the critical-bookmarks advisory lists by name. */
 const LISTED_CRITICAL_BOOKMARKS = 3
 
@@ -29,7 +35,8 @@ export function consolidationDirective(input: {
   const { drowsy, sleepy, mustSleep } = policy.thresholds
 
   // A second sleep agent would clear what the first is still reading.
-  if (state.sleep_started_at !== null) {
+  const startedAt = state.sleep_started_at === null ? Number.NaN : Date.parse(state.sleep_started_at)
+  if (state.sleep_started_at !== null && !(input.now.getTime() - startedAt > SLEEP_STALE_MS)) {
     if (debt < drowsy) return null
     return `> Consolidation already in progress (started ${state.sleep_started_at}): do not dispatch another sleep agent; it ends with \`somnus sleep done\`.`
   }

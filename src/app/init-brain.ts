@@ -1,0 +1,142 @@
+/**
+ * `somnus init`: lays out `_agent_context/` from the shipped templates and wires the Claude Code
+ * hooks into the project's `.claude/settings.json`. Everything is computed first (an invalid
+ * settings file stops the run before anything is written); existing files are never overwritten.
+ */
+import {
+  type ClaudeSettings,
+  hasSomnusHooks,
+  mergeSomnusHooks,
+  parseClaudeSettings,
+  SOMNUS_HOOKS,
+  type SomnusHookEvent,
+  somnusPluginEnabled,
+} from '../core/claude-settings.ts'
+import { utcDay } from '../core/dates.ts'
+import { freshSleepState } from '../core/sleep-state.ts'
+import type { Brain } from './brain.ts'
+
+/**
+ * The project's Claude Code settings, addressed through the brain's files: their paths are
+ * relative to `_agent_context`, and the settings sit one folder up, beside it.
+ */
+export const CLAUDE_SETTINGS_PATH = '../.claude/settings.json'
+/** The ledger file `init` creates empty (the state store reads it from here). */
+export const SLEEP_STATE_PATH = 'state/.sleep.json'
+/** The context folder's own ignore file, merged line by line. */
+export const GITIGNORE_PATH = '.gitignore'
+
+/** What `init` is given. */
+export interface InitBrainInput {
+  /** Template files by their path inside `_agent_context`; `{{DATE}}` and `{{PROJECT}}` are filled in. */
+  templates: Record<string, string>
+  /** The command for each hook event, or null to write no hooks (`--plugin`). */
+  hookCommand: ((event: SomnusHookEvent) => string) | null
+}
+
+/** What `init` did. Paths are relative to `_agent_context` (settings: to the project). */
+export interface InitBrainResult {
+  root: string
+  created: string[]
+  /** Files that already existed and were left as they were. */
+  kept: string[]
+  /** Files that existed and gained lines (only `.gitignore`). */
+  updated: string[]
+  settingsPath: string
+  /** True when settings.json was written. */
+  hooksChanged: boolean
+  /** The events Somnus is wired to (empty with `--plugin`). */
+  hookEvents: SomnusHookEvent[]
+  warnings: string[]
+}
+
+/** Creates what is missing of the brain and wires the hooks; safe to run again. */
+export async function initBrain(brain: Brain, input: InitBrainInput): Promise<InitBrainResult> {
+  const warnings: string[] = []
+  const settingsPath = `${brain.projectDir.replace(/[\\/]+$/, '')}/.claude/settings.json`
+  const settingsText = await brain.files.read(CLAUDE_SETTINGS_PATH)
+  let nextSettings: ClaudeSettings | null = null
+  if (input.hookCommand) {
+    const settings = parseClaudeSettings(settingsText, settingsPath)
+    const merged = mergeSomnusHooks(settings, input.hookCommand)
+    if (merged.changed) nextSettings = merged.settings
+    if (somnusPluginEnabled(settings)) {
+      warnings.push(
+        `${settingsPath} also enables the Somnus plugin: its hooks and these would both run. Keep one (disable the plugin, or run \`somnus init --plugin\` and remove the Somnus hooks from settings.json).`,
+      )
+    }
+  } else if (settingsText !== null && hasSomnusHooks(safeSettings(settingsText))) {
+    warnings.push(
+      `${settingsPath} still holds Somnus hooks from an earlier \`somnus init\`: remove them, or they will run beside the plugin's.`,
+    )
+  }
+
+  const today = utcDay(brain.clock.now())
+  const project = brain.projectDir.split(/[\\/]/).filter(Boolean).pop() ?? 'this project'
+  const wanted: [string, string][] = Object.entries(input.templates)
+    .filter(([path]) => path !== GITIGNORE_PATH)
+    .map(([path, text]) => [
+      path,
+      text.replaceAll('{{DATE}}', today).replaceAll('{{PROJECT}}', project),
+    ])
+  wanted.push([SLEEP_STATE_PATH, `${JSON.stringify(freshSleepState(), null, 2)}\n`])
+  const existing = await Promise.all(wanted.map(([path]) => brain.files.read(path)))
+  const toCreate = wanted.filter((_, index) => existing[index] === null)
+  const kept = wanted.filter((_, index) => existing[index] !== null).map(([path]) => path)
+
+  const gitignoreTemplate = input.templates[GITIGNORE_PATH]
+  const gitignore =
+    gitignoreTemplate === undefined
+      ? null
+      : mergeIgnoreLines(await brain.files.read(GITIGNORE_PATH), gitignoreTemplate)
+
+  for (const [path, text] of toCreate) await brain.files.write(path, text)
+  const created = toCreate.map(([path]) => path)
+  const updated: string[] = []
+  if (gitignore && gitignore.text === null) kept.push(GITIGNORE_PATH)
+  if (gitignore && gitignore.text !== null) {
+    await brain.files.write(GITIGNORE_PATH, gitignore.text)
+    if (gitignore.existed) updated.push(GITIGNORE_PATH)
+    else created.push(GITIGNORE_PATH)
+  }
+  if (nextSettings)
+    await brain.files.write(CLAUDE_SETTINGS_PATH, `${JSON.stringify(nextSettings, null, 2)}\n`)
+
+  return {
+    root: brain.root,
+    created: created.sort(),
+    kept: kept.sort(),
+    updated,
+    settingsPath,
+    hooksChanged: nextSettings !== null,
+    hookEvents: input.hookCommand ? SOMNUS_HOOKS.map((spec) => spec.event) : [],
+    warnings,
+  }
+}
+
+/**
+ * The ignore file with the template's rules added: the whole template when there is no file,
+ * only the missing rule lines when there is one, and null text when nothing is missing.
+ */
+export function mergeIgnoreLines(
+  current: string | null,
+  template: string,
+): { text: string | null; existed: boolean } {
+  if (current === null) return { text: template, existed: false }
+  const present = new Set(current.split(/\r?\n/).map((line) => line.trim()))
+  const missing = template
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#') && !present.has(line))
+  if (missing.length === 0) return { text: null, existed: true }
+  const base = current === '' || current.endsWith('\n') ? current : `${current}\n`
+  return { text: `${base}${missing.join('\n')}\n`, existed: true }
+}
+
+function safeSettings(text: string): ClaudeSettings {
+  try {
+    return parseClaudeSettings(text, CLAUDE_SETTINGS_PATH)
+  } catch {
+    return {}
+  }
+}

@@ -1,0 +1,47 @@
+/** The project record in `core/`: `core changelog add` and `features list`. */
+import {
+  addChangelogEntry,
+  CHANGE_TYPES,
+  type ChangelogEntry,
+  type ChangeType,
+  parseJsonArray,
+} from '../core/core-files.ts'
+import { utcDay } from '../core/dates.ts'
+import { SomnusError } from '../core/errors.ts'
+import type { FeatureSummary } from '../core/features.ts'
+import type { Brain } from './brain.ts'
+import { BRAIN_PATHS, readFeatures } from './brain-documents.ts'
+
+/** Puts a dated entry at the top of `core/CHANGELOG.json`; a malformed file is left untouched. */
+export async function addChangelog(
+  brain: Brain,
+  input: { message: string; type?: string },
+): Promise<ChangelogEntry> {
+  const type = input.type ?? 'feat'
+  if (!(CHANGE_TYPES as readonly string[]).includes(type)) {
+    throw new SomnusError(
+      'USAGE',
+      `Unknown change type "${type}": use one of ${CHANGE_TYPES.join(', ')}.`,
+    )
+  }
+  const message = input.message.replace(/\s+/g, ' ').trim()
+  if (message === '') {
+    throw new SomnusError(
+      'USAGE',
+      'The changelog message is empty: `somnus core changelog add <message...>`.',
+    )
+  }
+  const path = BRAIN_PATHS.changelog
+  const rows = parseJsonArray(await brain.files.read(path), `_agent_context/${path}`)
+  const entry = { date: utcDay(brain.clock.now()), type: type as ChangeType, message }
+  await brain.files.write(path, addChangelogEntry(rows, entry))
+  return entry
+}
+
+/** Feature PRDs, most recently updated first. */
+export async function listFeatures(brain: Brain): Promise<FeatureSummary[]> {
+  const features = await readFeatures(brain)
+  return features.sort(
+    (a, b) => (b.updated ?? '').localeCompare(a.updated ?? '') || a.slug.localeCompare(b.slug),
+  )
+}

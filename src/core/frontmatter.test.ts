@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { parse as parseYaml } from 'yaml'
+import {
+  fieldList,
+  fieldText,
+  parseFrontmatter,
+  renderFrontmatter,
+  updateFrontmatter,
+} from './frontmatter.ts'
+
+describe('parseFrontmatter', () => {
+  it('reads scalars, quoted strings, booleans, inline and block lists', () => {
+    const { data, body } = parseFrontmatter(
+      [
+        '---',
+        'name: Fix auth',
+        'summary: "has: a colon"',
+        "quote: 'it''s'",
+        'pinned: true',
+        'feature: null',
+        'inline: [a, "b, c", d]',
+        'tags:',
+        '  - architecture',
+        '  - backend',
+        'nested:',
+        '  key: value',
+        'notes: |',
+        '  line one',
+        '  line two',
+        'updated: 2026-02-27 # a comment',
+        '---',
+        '',
+        '## Why',
+      ].join('\n'),
+    )
+    expect(data).toEqual({
+      name: 'Fix auth',
+      summary: 'has: a colon',
+      quote: "it's",
+      pinned: true,
+      feature: null,
+      inline: ['a', 'b, c', 'd'],
+      tags: ['architecture', 'backend'],
+      nested: null,
+      notes: 'line one\nline two',
+      updated: '2026-02-27',
+    })
+    expect(body).toBe('\n## Why')
+  })
+
+  it('agrees with the yaml package on seed 000 and the shipped templates', () => {
+    const files = [
+      '../../templates/init/core/0.soul.md',
+      '../../templates/init/core/2.memory.md',
+      '../../templates/init/core/6.system_flow.md',
+    ].map((path) => readFileSync(new URL(path, import.meta.url), 'utf8'))
+    const seed = [
+      '---',
+      'id: feat_9qLM-gY_',
+      'status: active',
+      "created: '2026-02-25'",
+      'released_version: 0.1.0',
+      'tags:',
+      '  - architecture',
+      '  - backend',
+      'related_tasks: []',
+      '---',
+      'body',
+    ].join('\n')
+    for (const text of [...files, seed]) {
+      const yamlBlock = /^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? ''
+      expect(parseFrontmatter(text).data).toEqual(parseYaml(yamlBlock))
+    }
+  })
+
+  it('treats a file without frontmatter as all body', () => {
+    expect(parseFrontmatter('# Title\ntext')).toEqual({ data: {}, body: '# Title\ntext' })
+    expect(parseFrontmatter('---\nno end')).toEqual({ data: {}, body: '---\nno end' })
+  })
+})
+
+/** YAML treats C0/C1 controls, line separators and the BOM specially; brain files never hold them. */
+function isPrintable(character: string): boolean {
+  const code = character.codePointAt(0) ?? 0
+  return (
+    code > 0x1f &&
+    (code < 0x7f || code > 0x9f) &&
+    code !== 0x2028 &&
+    code !== 0x2029 &&
+    code !== 0xfeff
+  )
+}
+
+describe('renderFrontmatter', () => {
+  const key = fc.stringMatching(/^[a-z][a-z_]{0,11}$/)
+  const text = fc
+    .oneof(fc.string({ maxLength: 40 }), fc.string({ maxLength: 20, unit: 'binary' }))
+    .filter((value) => [...value].every(isPrintable))
+  const value = fc.oneof(text, fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 4 }))
+
+  it('writes what both this reader and the yaml package read back unchanged', () => {
+    fc.assert(
+      fc.property(fc.dictionary(key, value, { maxKeys: 6 }), (data) => {
+        const rendered = renderFrontmatter(data, '\nbody\n')
+        const parsed = parseFrontmatter(rendered)
+        expect(parsed.data).toEqual(data)
+        expect(parsed.body).toBe('\nbody\n')
+        const yamlBlock = /^---\n([\s\S]*?)\n?---/.exec(rendered)?.[1] ?? ''
+        expect(parseYaml(yamlBlock) ?? {}).toEqual(data)
+      }),
+      { numRuns: 500 },
+    )
+  })
+})
+
+describe('updateFrontmatter', () => {
+  it('replaces and adds fields, keeping every other line', () => {
+    const text = '---\nname: x\nstatus: active\ntags:\n  - a\n# keep me\n---\nbody\n'
+    const next = updateFrontmatter(text, {
+      status: 'completed',
+      tags: 'b',
+      completed: '2026-03-01',
+    })
+    expect(next).toBe(
+      '---\nname: x\nstatus: completed\ntags: b\n# keep me\ncompleted: 2026-03-01\n---\nbody\n',
+    )
+  })
+
+  it('adds a frontmatter to a file without one', () => {
+    expect(updateFrontmatter('body', { status: 'done' })).toBe('---\nstatus: done\n---\nbody')
+  })
+})
+
+describe('field helpers', () => {
+  it('read text and lists leniently', () => {
+    const data = { a: 'x', b: '', c: true, d: ['p', 'q'], e: 'p, q' }
+    expect([
+      fieldText(data, 'a'),
+      fieldText(data, 'b'),
+      fieldText(data, 'c'),
+      fieldText(data, 'd'),
+    ]).toEqual(['x', null, 'true', null])
+    expect(fieldList(data, 'd')).toEqual(['p', 'q'])
+    expect(fieldList(data, 'e')).toEqual(['p', 'q'])
+    expect(fieldList(data, 'missing')).toEqual([])
+  })
+})

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest'
+import {
+  clip,
+  firstContentLine,
+  firstParagraph,
+  insertLifoEntry,
+  sectionBody,
+} from './markdown-text.ts'
+
+describe('sectionBody', () => {
+  it('returns the text under a level-2 heading up to the next one', () => {
+    const text = '# T\n\n## Why\n\nBecause.\n### Detail\nmore\n## Log\n- x'
+    expect(sectionBody(text, 'why')).toBe('\nBecause.\n### Detail\nmore')
+    expect(sectionBody(text, 'Missing')).toBeNull()
+  })
+})
+
+describe('firstContentLine and firstParagraph', () => {
+  it('skip blanks, comments and placeholders', () => {
+    expect(firstContentLine('\n<!-- c -->\n(placeholder)\n  Real line  \nnext')).toBe('Real line')
+    expect(firstContentLine('\n(only a placeholder)\n')).toBeNull()
+  })
+
+  it('joins the first prose paragraph and clips it at a word', () => {
+    expect(firstParagraph('# Title\n\nOne two\nthree.\n\nSecond.', 300)).toBe('One two three.')
+    expect(firstParagraph('alpha beta gamma delta', 12)).toBe('alpha beta…')
+    expect(firstParagraph('\n\n', 10)).toBeNull()
+  })
+})
+
+describe('clip', () => {
+  it('flattens whitespace and never exceeds the limit', () => {
+    expect(clip('a\n b\tc', 10)).toBe('a b c')
+    for (const max of [1, 2, 5, 13])
+      expect(clip('x'.repeat(40), max).length).toBeLessThanOrEqual(max)
+  })
+})
+
+describe('insertLifoEntry', () => {
+  it('puts the entry above the newest one, after the LIFO comment', () => {
+    const text = '## Log\n<!-- LIFO: newest entry at top -->\n\n- old\n'
+    expect(insertLifoEntry(text, 'Log', '- new')).toBe(
+      '## Log\n<!-- LIFO: newest entry at top -->\n\n- new\n- old\n',
+    )
+  })
+
+  it('fills an empty section and keeps the next heading apart', () => {
+    expect(insertLifoEntry('## Log\n<!-- c -->\n\n## Next\n', 'Log', '- new')).toBe(
+      '## Log\n<!-- c -->\n\n- new\n\n## Next\n',
+    )
+    expect(insertLifoEntry('## Log\n', 'Log', '- new')).toBe('## Log\n\n- new\n')
+  })
+
+  it('adds the section when missing', () => {
+    expect(insertLifoEntry('body\n', 'Log', '- new')).toBe(
+      'body\n\n## Log\n<!-- LIFO: newest entry at top -->\n\n- new\n',
+    )
+  })
+})

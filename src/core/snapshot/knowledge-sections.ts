@@ -1,0 +1,137 @@
+/**
+ * The snapshot's knowledge tiers (seed 000 phases 2 and 4): an index of every note with staleness,
+ * the first paragraph of warm notes, and pinned notes in full.
+ */
+import { daysSince } from '../dates.ts'
+import { isStale, isWarm, type KnowledgeDocument } from '../knowledge.ts'
+import { clip, firstParagraph } from '../markdown-text.ts'
+import type { KnowledgeAccess } from '../sleep-state.ts'
+import { block, moreLine, nestHeadings, plural } from './section-text.ts'
+import type { SectionDraft } from './snapshot-types.ts'
+
+/** Index entries kept by the summary form. */
+const SUMMARY_INDEX_ENTRIES = 10
+/** Warm notes kept by the summary form. */
+const SUMMARY_WARM = 3
+/** Longest first paragraph a warm note contributes (seed 000). */
+const WARM_PARAGRAPH_CHARS = 300
+
+/** What the knowledge sections need besides the notes. */
+export interface KnowledgeContext {
+  access: Record<string, KnowledgeAccess>
+  /** Lowercase tags of the active tasks, for the warm tier's tag overlap. */
+  activeTaskTags: ReadonlySet<string>
+  now: Date
+}
+
+const pathOf = (document: KnowledgeDocument) => `_agent_context/knowledge/${document.slug}.md`
+
+/** Most recently read first, then never-read notes by slug. */
+function byRecentAccess(access: Record<string, KnowledgeAccess>) {
+  return (a: KnowledgeDocument, b: KnowledgeDocument) => {
+    const left = access[a.slug]?.last_accessed ?? ''
+    const right = access[b.slug]?.last_accessed ?? ''
+    return right.localeCompare(left) || a.slug.localeCompare(b.slug)
+  }
+}
+
+/** Every note, one line each, with a staleness note after 30 days unread. */
+export function knowledgeIndexSection(
+  documents: KnowledgeDocument[],
+  context: KnowledgeContext,
+): SectionDraft {
+  const draft = { name: 'Knowledge Index', importance: 3, head: false }
+  if (documents.length === 0) return { ...draft, full: '', summary: '', line: '' }
+  const staleness = (document: KnowledgeDocument) => {
+    const record = context.access[document.slug]
+    if (!isStale(document, record, context.now)) return ''
+    if (!record) return ' (stale: never read)'
+    return ` (stale: last read ${daysSince(record.last_accessed, context.now)} days ago)`
+  }
+  const render = (document: KnowledgeDocument) => {
+    const about = document.summary ? `: ${clip(document.summary, 160)}` : ''
+    const tags = document.tags.length > 0 ? ` [${document.tags.join(', ')}]` : ''
+    const pinned = document.pinned ? ' (pinned)' : ''
+    return `- **${document.slug}** (${pathOf(document)})${about}${tags}${pinned}${staleness(document)}`
+  }
+  const sorted = [...documents].sort((a, b) => a.slug.localeCompare(b.slug))
+  const recent = [...documents].sort(byRecentAccess(context.access)).slice(0, SUMMARY_INDEX_ENTRIES)
+  const hidden = documents.length - recent.length
+  const stale = documents.filter((document) =>
+    isStale(document, context.access[document.slug], context.now),
+  ).length
+  const staleNote = stale > 0 ? ` (${stale} stale)` : ''
+  const tip = '- After reading a note, run `somnus knowledge touch <slug>` so it stays fresh.'
+  return {
+    ...draft,
+    full: block('Knowledge Index', [...sorted.map(render), tip]),
+    summary: block('Knowledge Index', [
+      ...recent.map(render),
+      ...(hidden > 0 ? [moreLine(hidden, `notes${staleNote}`, 'run `somnus knowledge list`')] : []),
+      tip,
+    ]),
+    line: `- Knowledge Index: ${plural(documents.length, 'note')}${staleNote} in _agent_context/knowledge/: run \`somnus knowledge list\``,
+  }
+}
+
+/** Notes read within 7 days or tagged like an active task: their first paragraph. */
+export function warmKnowledgeSection(
+  documents: KnowledgeDocument[],
+  context: KnowledgeContext,
+): SectionDraft {
+  const draft = { name: 'Warm Knowledge', importance: 2, head: false }
+  const warm = documents
+    .filter((document) => !document.pinned)
+    .filter((document) =>
+      isWarm(document, context.access[document.slug], context.activeTaskTags, context.now),
+    )
+    .sort(byRecentAccess(context.access))
+  if (warm.length === 0) return { ...draft, full: '', summary: '', line: '' }
+  const render = (document: KnowledgeDocument) => {
+    const paragraph = firstParagraph(document.body, WARM_PARAGRAPH_CHARS) ?? document.summary ?? ''
+    return `- **${document.slug}**: ${paragraph}`
+  }
+  const shown = warm.slice(0, SUMMARY_WARM)
+  return {
+    ...draft,
+    full: block('Warm Knowledge', warm.map(render)),
+    summary: block('Warm Knowledge', [
+      ...shown.map(render),
+      ...(warm.length > shown.length
+        ? [
+            moreLine(
+              warm.length - shown.length,
+              'warm notes',
+              'read them in _agent_context/knowledge/',
+            ),
+          ]
+        : []),
+    ]),
+    line: `- Warm Knowledge: ${clip(warm.map((document) => document.slug).join(', '), 160)} (read in _agent_context/knowledge/)`,
+  }
+}
+
+/** Pinned notes in full; summarised to their first paragraph; or just where they are. */
+export function pinnedKnowledgeSection(documents: KnowledgeDocument[]): SectionDraft {
+  const draft = { name: 'Pinned Knowledge', importance: 1, head: false }
+  const pinned = documents
+    .filter((document) => document.pinned)
+    .sort((a, b) => a.slug.localeCompare(b.slug))
+  if (pinned.length === 0) return { ...draft, full: '', summary: '', line: '' }
+  const full = pinned.flatMap((document, index) => [
+    ...(index > 0 ? [''] : []),
+    `### ${document.title} (${pathOf(document)})`,
+    '',
+    ...nestHeadings(nestHeadings(document.body.trim().split('\n'))),
+  ])
+  const summary = pinned.map(
+    (document) =>
+      `- **${document.slug}**: ${firstParagraph(document.body, WARM_PARAGRAPH_CHARS) ?? document.summary ?? document.title}`,
+  )
+  return {
+    ...draft,
+    full: block('Pinned Knowledge', full),
+    summary: block('Pinned Knowledge', summary),
+    line: `- Pinned Knowledge: read ${clip(pinned.map(pathOf).join(', '), 200)}`,
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The SessionStart snapshot, built purely from data already read: the sections of seed 001 in its
+ * order, each rendered full / summary / one line, then fitted to the character budget by demotion.
+ */
+import { HEAD_CORE_FILES } from '../core-files.ts'
+import { levelFor } from '../scoring/scoring-policy.ts'
+import { byRecentUpdate, isTaskActive } from '../tasks.ts'
+import { fitToBudget, formText, SECTION_SEPARATOR } from './budget.ts'
+import {
+  knowledgeIndexSection,
+  pinnedKnowledgeSection,
+  warmKnowledgeSection,
+} from './knowledge-sections.ts'
+import {
+  changelogSection,
+  featuresSection,
+  releaseSection,
+  sleepStateSection,
+} from './record-sections.ts'
+import type { SectionDraft, SnapshotInput, SnapshotResult } from './snapshot-types.ts'
+import { matchTriggers } from './triggers.ts'
+import {
+  activeTasksSection,
+  bookmarksSection,
+  coreFileSection,
+  extendedCoreSection,
+  remindersSection,
+} from './work-sections.ts'
+
+/** The first line of every snapshot (seed 001). */
+export const SNAPSHOT_HEADER = '# Agent Context — Auto-loaded'
+
+/** Every section in output order, each rendered in all its forms (exported for tests). */
+export function draftSnapshotSections(input: SnapshotInput): SectionDraft[] {
+  const activeTasks = input.tasks.filter(isTaskActive).sort(byRecentUpdate)
+  const knowledgeContext = {
+    access: input.state.knowledge_access,
+    activeTaskTags: new Set(
+      activeTasks.flatMap((task) => task.tags.map((tag) => tag.toLowerCase())),
+    ),
+    now: input.now,
+  }
+  const matched = matchTriggers(input.state.triggers, activeTasks, input.state.bookmarks)
+  return [
+    coreFileSection({
+      name: 'Soul',
+      title: 'Soul (Agent Identity, Principles, Rules)',
+      path: HEAD_CORE_FILES.soul,
+      text: input.head.soul,
+      importance: 14,
+    }),
+    coreFileSection({
+      name: 'User',
+      title: 'User (Preferences, Project Details, Rules)',
+      path: HEAD_CORE_FILES.user,
+      text: input.head.user,
+      importance: 13,
+    }),
+    coreFileSection({
+      name: 'Memory',
+      title: 'Memory (Technical Decisions, Known Issues, Session Log)',
+      path: HEAD_CORE_FILES.memory,
+      text: input.head.memory,
+      importance: 12,
+    }),
+    extendedCoreSection(input.extendedCore),
+    activeTasksSection(activeTasks),
+    bookmarksSection(input.state.bookmarks),
+    remindersSection(matched),
+    sleepStateSection(input.state, levelFor(input.policy, input.state.debt), input.history),
+    changelogSection(input.changelog),
+    releaseSection(input.releases),
+    featuresSection(input.features),
+    knowledgeIndexSection(input.knowledge, knowledgeContext),
+    warmKnowledgeSection(input.knowledge, knowledgeContext),
+    pinnedKnowledgeSection(input.knowledge),
+  ]
+}
+
+/** Renders the snapshot within `input.budgetChars` (the empty string if not even the header fits). */
+export function renderSnapshot(input: SnapshotInput): SnapshotResult {
+  const drafts = draftSnapshotSections(input)
+  if (SNAPSHOT_HEADER.length > input.budgetChars) {
+    return {
+      text: '',
+      firedTriggerIds: [],
+      sections: drafts.map((draft) => ({ name: draft.name, form: 'omitted', chars: 0 })),
+    }
+  }
+  const forms = fitToBudget(drafts, input.budgetChars, SNAPSHOT_HEADER.length)
+  const parts = [SNAPSHOT_HEADER]
+  const firedTriggerIds: string[] = []
+  const sections = drafts.map((draft, index) => {
+    const form = forms[index] ?? 'omitted'
+    const text = formText(draft, form)
+    if (text !== '') parts.push(text)
+    if (draft.triggerIds && (form === 'full' || form === 'summary')) {
+      firedTriggerIds.push(...draft.triggerIds[form])
+    }
+    return { name: draft.name, form, chars: text.length }
+  })
+  return { text: parts.join(SECTION_SEPARATOR), firedTriggerIds, sections }
+}

@@ -1,0 +1,179 @@
+/** `somnus init [dir]`: create the brain and wire the Claude Code hooks (or explain the plugin). */
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Command } from 'commander'
+import { CONTEXT_DIR_NAME } from '../../../app/brain.ts'
+import { type InitBrainResult, initBrain } from '../../../app/init-brain.ts'
+import { brainAt, locateContextRoot } from '../../../compose.ts'
+import { SOMNUS_HOOKS, type SomnusHookEvent } from '../../../core/claude-settings.ts'
+import { SomnusError } from '../../../core/errors.ts'
+import { type CliIo, printJson } from '../cli-io.ts'
+
+/** Adds `init` to the program. */
+export function register(program: Command, io: CliIo): void {
+  program
+    .command('init')
+    .description(
+      'Create _agent_context/ (core files, tasks, knowledge, sleep ledger) and wire the Claude Code hooks',
+    )
+    .argument('[dir]', 'the project folder (default: the current folder)')
+    .option(
+      '--plugin',
+      'write no hooks: print how to install the Somnus Claude Code plugin instead',
+    )
+    .option('--force', 'create the brain even when a folder above already has one')
+    .option('--json', 'print the result as JSON')
+    .addHelpText(
+      'after',
+      `
+Existing files are never overwritten: a second run only adds what is missing. The hooks go into
+<dir>/.claude/settings.json next to whatever is there; each runs this Somnus install by absolute path.
+
+Examples:
+  somnus init                 brain + hooks in the current project
+  somnus init ../my-app       another project
+  somnus init --plugin        brain only; use the Claude Code plugin for the hooks`,
+    )
+    .action(
+      async (
+        dir: string | undefined,
+        options: { plugin?: boolean; force?: boolean; json?: boolean },
+      ) => {
+        const projectDir = resolve(io.cwd, dir ?? '.')
+        const root =
+          dir === undefined && io.env.SOMNUS_CONTEXT_DIR
+            ? resolve(io.cwd, io.env.SOMNUS_CONTEXT_DIR)
+            : join(projectDir, CONTEXT_DIR_NAME)
+        if (!options.force) refuseNestedBrain(root, io.env)
+        const packageRoot = findPackageRoot()
+        const brain = brainAt(root, {
+          env: io.env,
+          warn: (message) => io.stderr(`somnus: ${message}\n`),
+        })
+        const result = await initBrain(brain, {
+          templates: readTemplates(join(packageRoot, 'templates', 'init')),
+          hookCommand: options.plugin ? null : hookCommandFor(packageRoot),
+        })
+        if (!options.plugin && !existsSync(join(packageRoot, 'dist', 'hook.js'))) {
+          result.warnings.push(
+            `${join(packageRoot, 'dist', 'hook.js')} is missing, so the hooks cannot run yet: run \`npm run build\` in ${packageRoot}.`,
+          )
+        }
+        const pluginDir = join(packageRoot, 'plugin')
+        if (options.json) {
+          printJson(io, { ...result, plugin: options.plugin ? pluginDir : null })
+          return
+        }
+        io.stdout(describe(result, brain.projectDir, options.plugin ? pluginDir : null))
+        for (const warning of result.warnings) io.stderr(`somnus: ${warning}\n`)
+      },
+    )
+}
+
+/** A brain in a folder above would be found first by hooks run there: ask for --force. */
+function refuseNestedBrain(root: string, env: Record<string, string | undefined>): void {
+  let enclosing: string | null = null
+  try {
+    enclosing = locateContextRoot({
+      cwd: dirname(root),
+      env: { ...env, SOMNUS_CONTEXT_DIR: undefined },
+    })
+  } catch {
+    return
+  }
+  if (enclosing !== null && resolve(enclosing) !== resolve(root)) {
+    throw new SomnusError(
+      'CONTEXT_EXISTS',
+      `A brain already exists at ${enclosing}, above ${dirname(root)}. Run \`somnus init\` in ${dirname(enclosing)} to use it, or pass --force to create a separate brain here.`,
+    )
+  }
+}
+
+/** The folder of this Somnus install: the nearest package.json named "somnus" above this file. */
+export function findPackageRoot(): string {
+  let folder = dirname(fileURLToPath(import.meta.url))
+  for (;;) {
+    const manifest = join(folder, 'package.json')
+    if (existsSync(manifest)) {
+      const name = (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name
+      if (name === 'somnus') return folder
+    }
+    const parent = dirname(folder)
+    if (parent === folder) {
+      throw new SomnusError('NOT_FOUND', 'Cannot find the Somnus package folder: reinstall somnus.')
+    }
+    folder = parent
+  }
+}
+
+/** `"<node>" "<package>/bin/somnus.js" hook <verb>`: this very install, no npx, paths quoted. */
+export function hookCommandFor(packageRoot: string): (event: SomnusHookEvent) => string {
+  const node = shellQuote(process.execPath)
+  const bin = shellQuote(join(packageRoot, 'bin', 'somnus.js'))
+  return (event) => {
+    const verb = SOMNUS_HOOKS.find((spec) => spec.event === event)?.verb ?? event
+    return `${node} ${bin} hook ${verb}`
+  }
+}
+
+/** Double quotes, with the characters a POSIX shell still expands inside them escaped. */
+function shellQuote(path: string): string {
+  return `"${path.replace(/["\\$`]/g, (character) => `\\${character}`)}"`
+}
+
+/** Every template file by its path inside `_agent_context` (`gitignore` ships without its dot). */
+export function readTemplates(folder: string): Record<string, string> {
+  const templates: Record<string, string> = {}
+  const walk = (current: string) => {
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      const path = join(current, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else if (entry.isFile()) {
+        const name = relative(folder, path).split(/[\\/]/).join('/')
+        templates[name === 'gitignore' ? '.gitignore' : name] = readFileSync(path, 'utf8')
+      }
+    }
+  }
+  walk(folder)
+  return templates
+}
+
+function describe(result: InitBrainResult, projectDir: string, pluginDir: string | null): string {
+  const lines: string[] = []
+  if (result.created.length > 0) {
+    lines.push(`Created ${result.root}:`, ...result.created.map((path) => `  + ${path}`))
+  }
+  if (result.updated.length > 0)
+    lines.push(...result.updated.map((path) => `  ~ ${path} (added Somnus lines)`))
+  if (result.kept.length > 0) {
+    const what =
+      result.created.length === 0 ? `Already there in ${result.root}` : 'Kept as they were'
+    lines.push(
+      `${what}: ${result.kept.length} files (${result.kept.slice(0, 6).join(', ')}${result.kept.length > 6 ? ', …' : ''}).`,
+    )
+  }
+  if (pluginDir) {
+    lines.push(
+      '',
+      'No hooks written (--plugin). Use the Somnus Claude Code plugin:',
+      `  try it for one session:  claude --plugin-dir "${pluginDir}"`,
+      '  install it for good:',
+      `    claude plugin marketplace add "${pluginDir}"`,
+      '    claude plugin install somnus@somnus',
+    )
+  } else if (result.hooksChanged) {
+    lines.push(`Wired ${result.hookEvents.join(', ')} into ${result.settingsPath}.`)
+  } else {
+    lines.push(`Hooks already wired in ${result.settingsPath}.`)
+  }
+  if (result.created.length === 0 && result.updated.length === 0 && !result.hooksChanged) {
+    lines.push('Nothing to do.')
+  } else {
+    lines.push(
+      '',
+      `Next: fill in core/0.soul.md and core/1.user.md, then start Claude Code in ${projectDir}.`,
+    )
+  }
+  return `${lines.join('\n')}\n`
+}

@@ -1,0 +1,12 @@
+-- name: Data Structures
+-- summary: Database schema, key models and API contracts: the source of truth for data shapes
+-- updated: {{DATE}}
+--
+-- Write the project's tables, models and contracts here, as SQL or as comments.
+--
+-- Example:
+-- CREATE TABLE users (
+--   id UUID PRIMARY KEY,
+--   email TEXT NOT NULL UNIQUE,
+--   created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+-- );

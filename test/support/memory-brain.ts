@@ -1,0 +1,35 @@
+/** A whole `Brain` in memory (files, ledger, fixed clock, sequential ids) for use-case tests. */
+import { createMemoryBrainFiles } from '../../src/adapters/memory/memory-brain-files.ts'
+import { createMemorySleepStateStore } from '../../src/adapters/memory/memory-sleep-state-store.ts'
+import type { Brain } from '../../src/app/brain.ts'
+import { type Config, resolveConfig } from '../../src/core/config.ts'
+import type { SleepHistoryEntry, SleepState } from '../../src/core/sleep-state.ts'
+import { fixedClock } from '../../src/ports/clock.ts'
+import { sequentialIds } from '../../src/ports/id-generator.ts'
+
+/** A brain at `/project/_agent_context` holding `files`, with the clock stopped at `now`. */
+export function memoryBrain(
+  options: {
+    files?: Record<string, string>
+    state?: SleepState
+    history?: SleepHistoryEntry[]
+    now?: string
+    config?: Partial<Config>
+  } = {},
+): Brain & { files: ReturnType<typeof createMemoryBrainFiles>; warnings: string[] } {
+  const warnings: string[] = []
+  return {
+    root: '/project/_agent_context',
+    projectDir: '/project',
+    config: {
+      ...resolveConfig({ fileText: null, filePath: 'somnus.json', env: {} }),
+      ...options.config,
+    },
+    files: createMemoryBrainFiles(options.files ?? {}),
+    state: createMemorySleepStateStore({ state: options.state, history: options.history }),
+    clock: fixedClock(options.now ?? '2026-03-01T12:00:00.000Z'),
+    ids: sequentialIds(),
+    warn: (message) => warnings.push(message),
+    warnings,
+  }
+}

@@ -1,5 +1,7 @@
 /** The package's promises to its users: version in step, bin present, plugin manifest valid. */
-import { readFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { VERSION } from '../src/surfaces/cli/run-cli.ts'
@@ -16,12 +18,44 @@ describe('package', () => {
   it('ships a plugin whose hooks.json uses the wrapper object and calls the plugin script', () => {
     const hooks = readJson('plugin/hooks/hooks.json')
     expect(Object.keys(hooks.hooks).sort()).toEqual(
-      ['PreCompact', 'SessionEnd', 'SessionStart', 'Stop', 'SubagentStop', 'UserPromptSubmit'].sort(),
+      [
+        'PreCompact',
+        'SessionEnd',
+        'SessionStart',
+        'Stop',
+        'SubagentStop',
+        'UserPromptSubmit',
+      ].sort(),
     )
     for (const entries of Object.values(hooks.hooks) as { hooks: { command: string }[] }[][]) {
       for (const entry of entries) {
-        for (const hook of entry.hooks) expect(hook.command).toContain('${CLAUDE_PLUGIN_ROOT}/scripts/somnus-hook')
+        for (const hook of entry.hooks)
+          expect(hook.command).toContain('${CLAUDE_PLUGIN_ROOT}/scripts/somnus-hook')
       }
     }
+  })
+})
+
+const CLAUDE_BIN = join(REPO_ROOT, 'node_modules/@anthropic-ai/claude-code/bin/claude.exe')
+
+describe.skipIf(!existsSync(CLAUDE_BIN))('plugin, as the real Claude Code CLI sees it', () => {
+  const validate = (path: string) =>
+    spawnSync(CLAUDE_BIN, ['plugin', 'validate', path], {
+      encoding: 'utf8',
+      env: { ...process.env, HOME: mkdtempSync(join(tmpdir(), 'somnus-claude-home-')) },
+      timeout: 60_000,
+    })
+
+  it('validates the plugin: hooks, the rem-sleep agent and the skill', () => {
+    const result = validate(join(REPO_ROOT, 'plugin'))
+    expect(result.status, result.stdout + result.stderr).toBe(0)
+    expect(result.stdout).toContain('agents: somnus:somnus-rem-sleep')
+    expect(result.stdout).toContain('skills: somnus:somnus')
+    expect(result.stdout.match(/hooks: /g)).toHaveLength(6)
+  })
+
+  it('validates the marketplace at the package root', () => {
+    const result = validate(REPO_ROOT)
+    expect(result.status, result.stdout + result.stderr).toBe(0)
   })
 })

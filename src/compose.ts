@@ -82,19 +82,3 @@ function readOptional(path: string): string | null {
     return null
   }
 }
-
-/**
- * The consolidation model named by `spec` (`extractive`, `anthropic:<model>`, `openai:<model>`,
- * `claude-cli`), or by the brain's settings. Imported lazily: only commands that consolidate pay
- * for model code.
- */
-export async function composeLanguageModel(
-  spec: string | undefined,
-  context: { config: Config; env: Record<string, string | undefined> },
-) {
-  const { createLanguageModel } = await import('./adapters/llm/create-language-model.ts')
-  return createLanguageModel(spec ?? context.config.model, {
-    config: context.config,
-    env: context.env,
-  })
-}

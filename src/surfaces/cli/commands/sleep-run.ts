@@ -2,7 +2,8 @@
 import type { Command } from 'commander'
 import { createTwoFilesPatch } from 'diff'
 import { runSleep } from '../../../app/run-sleep.ts'
-import { composeLanguageModel, composeTranscriptUnits, openBrain } from '../../../compose.ts'
+import { composeTranscriptUnits, openBrain } from '../../../compose.ts'
+import { composeLanguageModel } from '../../../compose-model.ts'
 import type { SleepRunPlan } from '../../../core/sleep-run/plan-sleep-run.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 

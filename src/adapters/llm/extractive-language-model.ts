@@ -1,0 +1,78 @@
+/**
+ * The offline default model: every consolidation skill done by the deterministic extractive
+ * functions of `core/extractive`, no network, no weights, no API key. Its output passes the same
+ * schema check as an LLM's, so callers can't tell the two apart by shape.
+ */
+import type { z } from 'zod'
+import { SomnusError } from '../../core/errors.ts'
+import { DEFAULT_GROUP_THRESHOLD, groupSimilar } from '../../core/extractive/grouping.ts'
+import { extractObservations } from '../../core/extractive/observations.ts'
+import { extractPatterns } from '../../core/extractive/patterns.ts'
+import { reflect } from '../../core/extractive/reflection.ts'
+import { summarizeUnits } from '../../core/extractive/summarize.ts'
+import {
+  GroupSchema,
+  type LanguageModel,
+  type ModelCall,
+  ObservationSchema,
+  PatternSchema,
+  ReflectionSchema,
+  SummarySchema,
+  type Unit,
+  UnitSchema,
+} from '../../ports/language-model.ts'
+
+/** The model's name in config, `--model` and every `model` field it stamps. */
+export const EXTRACTIVE_MODEL_NAME = 'extractive'
+
+const UnitsSchema = UnitSchema.array()
+const NO_USAGE = { input_tokens: 0, output_tokens: 0 }
+
+/** Creates the extractive model. */
+export function createExtractiveLanguageModel(): LanguageModel {
+  return {
+    name: EXTRACTIVE_MODEL_NAME,
+    summarize: async ({ units, budgetTokens }) => {
+      if (!Number.isFinite(budgetTokens) || budgetTokens < 0) {
+        throw new SomnusError('USAGE', `Token budget must be a number ≥ 0 (got ${budgetTokens}).`)
+      }
+      return call(SummarySchema, summarizeUnits(checked(units), Math.floor(budgetTokens)))
+    },
+    extractObservations: async ({ units }) =>
+      call(ObservationSchema.array(), extractObservations(checked(units))),
+    extractPatterns: async ({ units }) =>
+      call(PatternSchema.array(), extractPatterns(checked(units))),
+    groupSimilar: async ({ units, threshold = DEFAULT_GROUP_THRESHOLD }) => {
+      if (!(threshold >= 0 && threshold <= 1)) {
+        throw new SomnusError(
+          'USAGE',
+          `Similarity threshold must be between 0 and 1 (got ${threshold}).`,
+        )
+      }
+      return call(GroupSchema.array(), groupSimilar(checked(units), threshold))
+    },
+    reflect: async ({ units }) => call(ReflectionSchema, reflect(checked(units))),
+  }
+}
+
+/** The units as the schema allows them; a bad unit is the caller's bug, named in the message. */
+function checked(units: Unit[]): Unit[] {
+  const parsed = UnitsSchema.safeParse(units)
+  if (parsed.success) return parsed.data
+  throw new SomnusError(
+    'INVALID_INPUT',
+    `Units must each have a non-empty string id and a string text: ${parsed.error.issues[0]?.message ?? 'invalid'} at ${parsed.error.issues[0]?.path.join('.') ?? '?'}.`,
+  )
+}
+
+/** Wraps a value after the same schema check an LLM adapter applies to a model's answer. */
+function call<T>(schema: z.ZodType<T>, value: unknown): ModelCall<T> {
+  const parsed = schema.safeParse(value)
+  if (!parsed.success) {
+    throw new SomnusError(
+      'MODEL_OUTPUT_INVALID',
+      `The extractive model produced output that fails its schema (${parsed.error.issues[0]?.message ?? 'invalid'}); this is a Somnus bug, please report it with the input.`,
+    )
+  }
+  return { value: parsed.data, model: EXTRACTIVE_MODEL_NAME, usage: NO_USAGE }
+}

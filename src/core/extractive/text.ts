@@ -1,0 +1,71 @@
+/** Words, stems and sentences: the text primitives every extractive feature is built on. */
+import { stemmer } from 'stemmer'
+import { STOP_WORDS } from './stop-words.ts'
+
+const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu
+const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' })
+
+/** The words of `text` as written (letters and digits, inner apostrophes kept). */
+export function words(text: string): string[] {
+  return text.match(WORD) ?? []
+}
+
+/** The lowercase form used for matching: curly apostrophes straightened, possessive `'s` dropped. */
+export function normalizeWord(word: string): string {
+  return word.toLowerCase().replace(/’/g, "'").replace(/'s$/, '')
+}
+
+/** True for a function word that carries no content. */
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(normalizeWord(word))
+}
+
+/** Porter stem of a content word (lowercased; digits are returned as they are). */
+export function stem(word: string): string {
+  const normal = normalizeWord(word).replace(/'/g, '')
+  return /^\d/.test(normal) ? normal : stemmer(normal)
+}
+
+/** The stems of the content words of `text`, in order, stop words removed. */
+export function contentStems(text: string): string[] {
+  const stems: string[] = []
+  for (const word of words(text)) {
+    if (isStopWord(word)) continue
+    const stemmed = stem(word)
+    if (stemmed.length > 0) stems.push(stemmed)
+  }
+  return stems
+}
+
+/** Abbreviations whose period ICU's sentence rules take for a sentence end. */
+const ABBREVIATION_END = /\b(?:dr|mr|mrs|ms|prof|st|jr|sr|vs|etc|e\.g|i\.e|no|approx|fig)\.$/i
+
+/**
+ * Splits text into sentences with the built-in `Intl.Segmenter` (Unicode sentence boundaries),
+ * then also at line breaks, since transcripts and notes put one statement per line. A segment
+ * that ends in a title or abbreviation ("Dr.", "e.g.") is joined to the next.
+ */
+export function splitSentences(text: string): string[] {
+  const sentences: string[] = []
+  for (const line of text.split(/\r?\n/)) {
+    let pending = ''
+    for (const { segment } of SENTENCES.segment(line)) {
+      pending += segment
+      const trimmed = pending.trim()
+      if (ABBREVIATION_END.test(trimmed)) continue
+      if (trimmed.length > 0) sentences.push(trimmed)
+      pending = ''
+    }
+    if (pending.trim().length > 0) sentences.push(pending.trim())
+  }
+  return sentences
+}
+
+/** Shortens `text` to at most `maxChars` characters at a word boundary, adding `…` when cut. */
+export function shorten(text: string, maxChars: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  if (flat.length <= maxChars) return flat
+  const cut = flat.slice(0, Math.max(1, maxChars - 1))
+  const space = cut.lastIndexOf(' ')
+  return `${(space > maxChars / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, '')}…`
+}

@@ -1,0 +1,82 @@
+/** `somnus summarize`: shrink any text to a token budget, offline by default, and show what it kept. */
+import type { Command } from 'commander'
+import { checkBudgetOptions, summarizeText } from '../../../app/summarize-text.ts'
+import { locateContextRoot, openBrain } from '../../../compose.ts'
+import { composeLanguageModel } from '../../../compose-model.ts'
+import { type Config, resolveConfig } from '../../../core/config.ts'
+import { isSomnusError, SomnusError } from '../../../core/errors.ts'
+import { type CliIo, printJson } from '../cli-io.ts'
+import { readInput } from './read-input.ts'
+
+/** Adds `summarize` to the program. */
+export function register(program: Command, io: CliIo): void {
+  program
+    .command('summarize')
+    .description(
+      'Summarize a file or stdin within a token budget, keeping the lines that carry facts',
+    )
+    .argument('[file]', 'the file to summarize; - or nothing reads stdin')
+    .option('--budget <tokens>', 'at most this many tokens')
+    .option('--ratio <r>', 'at most this share of the input tokens, 0 < r ≤ 1')
+    .option(
+      '--model <spec>',
+      'extractive (default, offline), anthropic:<model>, openai:<model> or claude-cli',
+    )
+    .option('--json', 'print summary, model, tokens before/after, budget and the source lines kept')
+    .addHelpText(
+      'after',
+      `
+The extractive model keeps whole sentences (names, numbers, dates, decisions, corrections, errors
+and fixes, preferences) in their original order and never exceeds the budget. Lines are units
+with ids L<line>; "Name: text" lines keep the name as the speaker.
+
+Examples:
+  somnus summarize session.md --ratio 0.2
+  cat transcript.txt | somnus summarize --budget 300 --json`,
+    )
+    .action(
+      async (
+        file: string | undefined,
+        options: { budget?: string; ratio?: string; model?: string; json?: boolean },
+      ) => {
+        // Checked before reading stdin, so a wrong flag fails at once instead of waiting for input.
+        const budget = parseNumber('--budget', options.budget)
+        const ratio = parseNumber('--ratio', options.ratio)
+        checkBudgetOptions(budget, ratio)
+        const text = await readInput(io, file)
+        const model = await composeLanguageModel(options.model, {
+          config: settings(io),
+          env: io.env,
+        })
+        const result = await summarizeText({ text, budget, ratio, model })
+        if (options.json) printJson(io, result)
+        else io.stdout(result.summary === '' ? '' : `${result.summary}\n`)
+      },
+    )
+}
+
+function parseNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const number = Number(value)
+  if (value.trim() === '' || !Number.isFinite(number)) {
+    throw new SomnusError('USAGE', `${flag} needs a number (got "${value}").`)
+  }
+  return number
+}
+
+/** The project's settings when run inside one (model, API keys), else defaults plus environment. */
+function settings(io: CliIo): Config {
+  try {
+    locateContextRoot({ cwd: io.cwd, env: io.env })
+    return openBrain({
+      cwd: io.cwd,
+      env: io.env,
+      warn: (message) => io.stderr(`somnus: ${message}\n`),
+    }).config
+  } catch (error) {
+    if (isSomnusError(error) && error.code === 'CONTEXT_NOT_FOUND') {
+      return resolveConfig({ fileText: null, filePath: 'somnus.json', env: io.env })
+    }
+    throw error
+  }
+}

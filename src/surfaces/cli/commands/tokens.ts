@@ -1,0 +1,33 @@
+/** `somnus tokens`: counts tokens with the one tokenizer behind every figure Somnus reports. */
+import type { Command } from 'commander'
+import { countTokens } from '../../../core/tokens.ts'
+import { type CliIo, printJson } from '../cli-io.ts'
+import { readInput } from './read-input.ts'
+
+/** Adds `tokens` to the program. */
+export function register(program: Command, io: CliIo): void {
+  program
+    .command('tokens')
+    .description(
+      'Count the tokens of a file or of stdin (o200k BPE, the tokenizer of every Somnus figure)',
+    )
+    .argument('[file]', 'the file to count; - or nothing reads stdin')
+    .option('--json', 'print tokens, chars and lines as JSON')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  somnus tokens CLAUDE.md
+  cat notes.md | somnus tokens --json`,
+    )
+    .action(async (file: string | undefined, options: { json?: boolean }) => {
+      const text = await readInput(io, file)
+      const tokens = countTokens(text)
+      if (options.json) {
+        const lines = text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0)
+        printJson(io, { tokens, chars: [...text].length, lines })
+      } else {
+        io.stdout(`${tokens}\n`)
+      }
+    })
+}

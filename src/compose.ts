@@ -9,10 +9,15 @@ import { join } from 'node:path'
 import { findContextRoot } from './adapters/fs/find-context-root.ts'
 import { createFsBrainFiles } from './adapters/fs/fs-brain-files.ts'
 import { createFsSleepStateStore } from './adapters/fs/fs-sleep-state-store.ts'
+import { openTranscriptLines } from './adapters/fs/transcript-files.ts'
 import { randomIds } from './adapters/node/random-ids.ts'
 import { type Brain, CONTEXT_DIR_NAME } from './app/brain.ts'
 import { type Config, resolveConfig } from './core/config.ts'
 import { SomnusError } from './core/errors.ts'
+import type { Unit } from './core/model-results.ts'
+import type { SessionRecord } from './core/sleep-state.ts'
+import { countWindowFor } from './core/transcript/transcript-analyzer.ts'
+import { TranscriptUnitCollector } from './core/transcript/transcript-units.ts'
 import { type Clock, systemClock } from './ports/clock.ts'
 import type { IdGenerator } from './ports/id-generator.ts'
 
@@ -80,5 +85,27 @@ function readOptional(path: string): string | null {
     return readFileSync(path, 'utf8')
   } catch {
     return null
+  }
+}
+
+/**
+ * Reads a session's transcript as consolidation units (prompts and agent text after `since`),
+ * for `sleep run`. Missing or unreadable transcripts give no units: the session summary remains.
+ */
+export function composeTranscriptUnits(
+  brain: Brain,
+): (session: SessionRecord, since: string | null) => Promise<Unit[]> {
+  return async (session, since) => {
+    if (!session.transcript_path) return []
+    try {
+      const lines = await openTranscriptLines(session.transcript_path)
+      if (lines === null) return []
+      const collector = new TranscriptUnitCollector(countWindowFor(since ?? undefined))
+      for await (const line of lines) collector.addLine(line)
+      return collector.units
+    } catch (error) {
+      brain.warn(`could not read ${session.transcript_path}: ${(error as Error).message}`)
+      return []
+    }
   }
 }

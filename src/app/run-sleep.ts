@@ -56,12 +56,17 @@ export async function runSleep(brain: Brain, options: RunSleepOptions): Promise<
   progress(`extracting observations from ${units.length} units with ${options.model.name}`)
   const extracted =
     units.length > 0 ? (await options.model.extractObservations({ units })).value : []
+  // Summaries render turns as "speaker: text"; in a memory file the role prefix is noise.
+  const observations = extracted.map((observation) => ({
+    ...observation,
+    text: observation.text.replace(/^(user|assistant): /i, ''),
+  }))
   const files = await readEditableFiles(brain)
   const plan = planSleepRun({
     now: brain.clock.now(),
     epoch,
     state,
-    observations: [...bookmarkObservations, ...extracted],
+    observations: [...bookmarkObservations, ...observations],
     unitKinds: kinds,
     model: options.model.name,
     files: files.texts,

@@ -147,3 +147,13 @@ describe('field helpers', () => {
     expect(fieldList(data, 'missing')).toEqual([])
   })
 })
+
+describe('updateFrontmatter keeps unchanged lines as written', () => {
+  it('leaves a quoted value alone when it does not change, and rewrites it when it does', () => {
+    const text = '---\nname: Memory\nupdated: "2026-11-21"\n---\nbody\n'
+    expect(updateFrontmatter(text, { updated: '2026-11-21' })).toBe(text)
+    expect(updateFrontmatter(text, { updated: '2026-11-22' })).toBe(
+      '---\nname: Memory\nupdated: 2026-11-22\n---\nbody\n',
+    )
+  })
+})

@@ -178,6 +178,9 @@ export function updateFrontmatter(text: string, fields: Record<string, string | 
     }
     let stale = 0
     while (at + 1 + stale < end && isContinuation(lines[at + 1 + stale] ?? '')) stale += 1
+    // An unchanged value keeps its line as written (quotes and all): no churn in diffs.
+    const current = parseFields(lines.slice(at, at + 1 + stale))[key]
+    if (stale === 0 && current === value) continue
     lines.splice(at, 1 + stale, rendered)
   }
   return lines.join('\n')

@@ -21,6 +21,7 @@ export interface MarkdownDocument {
 }
 
 const FRONTMATTER = /^---\n([\s\S]*?)\n---\n?/
+const PLACEHOLDER = /^[-*] _?\([^)]*\)_?$/
 
 /** Splits `text` into frontmatter, preamble and `## ` sections. */
 export function parseMarkdown(text: string): MarkdownDocument {
@@ -81,34 +82,12 @@ export function prependListItems(section: MarkdownSection, items: string[]): voi
       index += 1
     else break
   }
-  // Placeholder bullets from templates ("- (none yet)") give way to the first real entry.
-  const following = section.lines
-    .slice(index)
-    .filter((line) => !/^- _?\(?none yet\)?_?$/i.test(line.trim()))
+  // Template placeholders, bullets wholly in parentheses ("- (Open bugs and their status)"),
+  // give way to the first real entry.
+  const following = section.lines.slice(index).filter((line) => !PLACEHOLDER.test(line.trim()))
   const blankBefore = index > 0 && section.lines[index - 1]?.trim() !== '' ? [''] : []
+  const endedBlank = section.lines.at(-1)?.trim() === ''
   section.lines = [...section.lines.slice(0, index), ...blankBefore, ...items, ...following]
-  if (section.lines.at(-1)?.trim() !== '') section.lines.push('')
-}
-
-/** Sets one `key: value` line of the frontmatter (adds it when missing); other lines are kept. */
-export function setFrontmatterField(document: MarkdownDocument, key: string, value: string): void {
-  const lines = document.frontmatter === null ? [] : document.frontmatter.split('\n')
-  const index = lines.findIndex((line) => line.startsWith(`${key}:`))
-  const entry = `${key}: ${value}`
-  if (index >= 0) lines[index] = entry
-  else lines.push(entry)
-  document.frontmatter = lines.join('\n')
-}
-
-/** Reads one top-level `key: value` of the frontmatter as a plain string (quotes removed). */
-export function frontmatterField(document: MarkdownDocument, key: string): string | null {
-  for (const line of document.frontmatter?.split('\n') ?? []) {
-    if (line.startsWith(`${key}:`)) {
-      return line
-        .slice(key.length + 1)
-        .trim()
-        .replace(/^["']|["']$/g, '')
-    }
-  }
-  return null
+  // Keep the blank line that separated this section from the next heading.
+  if (endedBlank && section.lines.at(-1)?.trim() !== '') section.lines.push('')
 }

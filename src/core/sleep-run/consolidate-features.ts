@@ -1,11 +1,10 @@
 /** Feature consolidation (REM-sleep step 5): completed tasks fold into their feature PRDs. */
+import { fieldText, parseFrontmatter, updateFrontmatter } from '../frontmatter.ts'
 import {
   ensureSection,
-  frontmatterField,
   parseMarkdown,
   prependListItems,
   renderMarkdown,
-  setFrontmatterField,
 } from '../markdown/markdown-document.ts'
 
 /** A text file of the brain by its path relative to the context root. */
@@ -31,32 +30,32 @@ export function consolidateCompletedTasks(input: {
   const files: BrainText[] = []
   const tasksFolded: string[] = []
   for (const task of input.tasks) {
-    const document = parseMarkdown(task.text)
-    if (frontmatterField(document, 'status') !== 'completed') continue
-    if (frontmatterField(document, 'consolidated')) continue
-    const feature = frontmatterField(document, 'feature')
+    const fields = parseFrontmatter(task.text).data
+    if (fieldText(fields, 'status') !== 'completed') continue
+    if (fieldText(fields, 'consolidated')) continue
+    const feature = fieldText(fields, 'feature')
     const featurePath = feature ? `core/features/${feature}.md` : null
     const prd = featurePath ? features.get(featurePath) : undefined
     if (!featurePath || !prd) continue
     const slug = task.path.replace(/^state\//, '').replace(/\.md$/, '')
-    const name = frontmatterField(document, 'name') ?? slug
-    const outcome = latestLogLine(document.sections) ?? 'Completed.'
+    const name = fieldText(fields, 'name') ?? slug
+    const outcome = latestLogLine(parseMarkdown(task.text).sections) ?? 'Completed.'
     prependListItems(ensureSection(prd, 'Changelog'), [
       `### ${input.date} - ${name}`,
       `- ${outcome} <!-- sources: task:${slug} -->`,
       '',
     ])
     touched.add(featurePath)
-    setFrontmatterField(document, 'consolidated', input.date)
-    files.push({ path: task.path, text: renderMarkdown(document) })
+    files.push({
+      path: task.path,
+      text: updateFrontmatter(task.text, { consolidated: input.date }),
+    })
     tasksFolded.push(slug)
   }
   for (const path of touched) {
     const prd = features.get(path)
-    if (prd) {
-      setFrontmatterField(prd, 'updated', input.date)
-      files.push({ path, text: renderMarkdown(prd) })
-    }
+    if (prd)
+      files.push({ path, text: updateFrontmatter(renderMarkdown(prd), { updated: input.date }) })
   }
   return { files, tasksFolded }
 }

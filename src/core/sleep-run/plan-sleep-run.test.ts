@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Observation } from '../model-results.ts'
 import { parseMarkdown, renderMarkdown } from '../markdown/markdown-document.ts'
+import type { Observation } from '../model-results.ts'
 import { freshSleepState, type SleepState } from '../sleep-state.ts'
 import { lineCount } from './archive-overflow.ts'
 import { planSleepRun, type SleepRunInput } from './plan-sleep-run.ts'

@@ -3,14 +3,15 @@
  * the exact file texts, triggers and summary a consolidation produces. No I/O here; the app layer
  * applies the plan atomically (or prints it as a diff with --dry-run).
  */
-import type { Observation } from '../model-results.ts'
+
+import { updateFrontmatter } from '../frontmatter.ts'
 import {
   ensureSection,
   parseMarkdown,
   prependListItems,
   renderMarkdown,
-  setFrontmatterField,
 } from '../markdown/markdown-document.ts'
+import type { Observation } from '../model-results.ts'
 import type { SleepState } from '../sleep-state.ts'
 import { appendToArchive, archiveOverflow, MAX_CORE_FILE_LINES } from './archive-overflow.ts'
 import { changelogEntries } from './changelog-entries.ts'
@@ -116,7 +117,6 @@ export function planSleepRun(input: SleepRunInput): SleepRunPlan {
     const [path = '', heading = ''] = key.split('\n')
     const document = documentFor(path)
     prependListItems(ensureSection(document, heading), lines)
-    setFrontmatterField(document, 'updated', date)
   }
 
   const features = consolidateCompletedTasks({ tasks: input.tasks, features: input.features, date })
@@ -124,7 +124,7 @@ export function planSleepRun(input: SleepRunInput): SleepRunPlan {
 
   let linesArchived = 0
   for (const [path, document] of documents) {
-    const rendered = renderMarkdown(document)
+    const rendered = updateFrontmatter(renderMarkdown(document), { updated: date })
     const shrunk = archiveOverflow(rendered, input.maxCoreLines ?? MAX_CORE_FILE_LINES)
     edits.set(path, shrunk.text)
     if (shrunk.archived.length > 0) {

@@ -88,7 +88,7 @@ function renderDiff(plan: SleepRunPlan): string {
       undefined,
       undefined,
       { context: 2 },
-    ).replace(/^Index: .*\n=+\n/, ''),
+    ).replace(/^(Index: .*\n)?=+\n/, ''),
   )
   const triggers = plan.triggers.map(
     (trigger) => `+ trigger when "${trigger.when}": ${trigger.remind}\n`,

@@ -11,6 +11,7 @@ import { openBrain } from '../../../compose.ts'
 import { REM_SLEEP_AGENT } from '../../../core/directive.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { historyLine, levelRange, parseWholeNumber, sessionLine } from './ledger-text.ts'
+import { registerSleepRun } from './sleep-run.ts'
 
 /** Adds `sleep` and its verbs to the program. */
 export function register(program: Command, io: CliIo): void {
@@ -122,6 +123,8 @@ Examples:
       else
         say(entries.length === 0 ? 'No consolidations yet.' : entries.map(historyLine).join('\n'))
     })
+
+  registerSleepRun(sleep, io)
 }
 
 function renderStatus(status: SleepStatus): string {

@@ -1,0 +1,72 @@
+/**
+ * A transcript as consolidation material: the person's prompts and the agent's own words, each a
+ * unit whose id is the record's `uuid`, so everything derived from it can cite where it came from.
+ * Tool calls, tool output and Claude Code's own records are left out (the distiller's rules).
+ */
+import type { Unit } from '../model-results.ts'
+import { type CountWindow, inWindow, isHumanPrompt } from './structural-record.ts'
+import { isRecord } from './transcript-rules.ts'
+
+/** Assistant text shorter than this is acknowledgement, not content (seed 000: "> 20 chars"). */
+const MIN_ASSISTANT_CHARS = 20
+
+/** Collects units from transcript lines fed in file order. */
+export class TranscriptUnitCollector {
+  readonly units: Unit[] = []
+  private readonly window: CountWindow
+
+  constructor(window: CountWindow) {
+    this.window = window
+  }
+
+  /** Reads one JSONL line; lines that are not JSON or carry nothing to keep are skipped. */
+  addLine(line: string): void {
+    if (line.trim() === '') return
+    let record: unknown
+    try {
+      record = JSON.parse(line)
+    } catch {
+      return
+    }
+    if (!isRecord(record) || typeof record.uuid !== 'string') return
+    if (record.type !== 'user' && record.type !== 'assistant') return
+    if (record.isSidechain === true || !inWindow(this.window, record.timestamp)) return
+    const text = this.textOf(record)
+    if (text === null) return
+    this.units.push({
+      id: record.uuid,
+      text,
+      speaker: record.type,
+      ...(typeof record.timestamp === 'string' ? { timestamp: record.timestamp } : {}),
+    })
+  }
+
+  private textOf(record: Record<string, unknown>): string | null {
+    const message = isRecord(record.message) ? record.message : null
+    const content = message?.content
+    if (record.type === 'assistant') {
+      if (!Array.isArray(content)) return null
+      const text = content
+        .filter(
+          (block) => isRecord(block) && block.type === 'text' && typeof block.text === 'string',
+        )
+        .map((block) => String((block as { text: string }).text))
+        .join('\n')
+        .trim()
+      return text.length > MIN_ASSISTANT_CHARS ? text : null
+    }
+    if (record.isMeta === true || record.isCompactSummary === true) return null
+    if (typeof content === 'string') return isHumanPrompt(content, false) ? content.trim() : null
+    if (
+      !Array.isArray(content) ||
+      content.some((block) => isRecord(block) && block.type === 'tool_result')
+    ) {
+      return null
+    }
+    const text = content
+      .filter((block) => isRecord(block) && block.type === 'text' && typeof block.text === 'string')
+      .map((block) => String((block as { text: string }).text))
+      .join('\n')
+    return isHumanPrompt(text, false) ? text.trim() : null
+  }
+}

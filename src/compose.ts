@@ -102,6 +102,7 @@ export function composeTranscriptUnits(
       if (lines === null) return []
       const collector = new TranscriptUnitCollector(countWindowFor(since ?? undefined))
       for await (const line of lines) collector.addLine(line)
+      collector.finish()
       return collector.units
     } catch (error) {
       brain.warn(`could not read ${session.transcript_path}: ${(error as Error).message}`)

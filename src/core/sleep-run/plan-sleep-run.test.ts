@@ -255,3 +255,72 @@ function session(id: string, changes: number, message = 'Did work.') {
     task_slugs: [],
   }
 }
+
+describe('planSleepRun keeps the picture small', () => {
+  it('skips the agent narrating its next step, but not the same words from the user', () => {
+    const observations: Observation[] = [
+      { priority: 'YLW', text: 'Let me check the tests before I commit', sources: ['a1'] },
+      { priority: 'YLW', text: 'Now I need to update the layout:', sources: ['a2'] },
+      { priority: 'YLW', text: '| `af81c43` | gqc.4 | Added 12 tests |', sources: ['a4'] },
+      { priority: 'RED', text: 'The release is blocked by a failing migration', sources: ['a3'] },
+    ]
+    const kinds = new Map<string, UnitKind>([
+      ['a1', 'assistant'],
+      ['a2', 'assistant'],
+      ['a3', 'assistant'],
+    ])
+    const memory =
+      fileAfter(planSleepRun(input({ observations, unitKinds: kinds })), 'core/2.memory.md') ?? ''
+    expect(memory).not.toContain('check the tests')
+    expect(memory).not.toContain('update the layout')
+    expect(memory).not.toContain('af81c43')
+    expect(memory).toContain('The release is blocked by a failing migration')
+  })
+
+  it(`adds at most ${8} entries to a section per sleep, strongest first, bookmarks always`, () => {
+    const facts = [
+      'Fact 0 the billing service retries webhooks three times',
+      'Fact 1 staging database snapshots run nightly at 02:00',
+      'Fact 2 the mobile client caches feature flags for ten minutes',
+      'Fact 3 invoices render through wkhtmltopdf inside docker',
+      'Fact 4 search indexing lags writes by roughly thirty seconds',
+      'Fact 5 oauth tokens for partners expire after ninety days',
+      'Fact 6 the analytics export goes to bigquery every hour',
+      'Fact 7 image uploads are capped at twenty megabytes',
+      'Fact 8 email templates live in a separate repository',
+      'Fact 9 rate limits differ between free and paid plans',
+      'Fact 10 the legacy cron host retires in january',
+      'Fact 11 translations sync from crowdin on merge',
+    ]
+    const observations: Observation[] = facts.map((text, index) => ({
+      priority: index < 3 ? 'RED' : 'YLW',
+      text,
+      sources: [`a${index}`],
+    }))
+    observations.push({
+      priority: 'GRN',
+      text: 'Bookmarked: the staging URL moved',
+      sources: ['bm_1'],
+    })
+    const state = stateWith({
+      bookmarks: [
+        {
+          id: 'bm_1',
+          message: 'x',
+          salience: 1,
+          created_at: EPOCH,
+          session_id: null,
+          task_slug: null,
+        },
+      ],
+    })
+    const kinds = new Map<string, UnitKind>([['bm_1', 'bookmark']])
+    const plan = planSleepRun(input({ observations, state, unitKinds: kinds }))
+    const memory = fileAfter(plan, 'core/2.memory.md') ?? ''
+    const added = memory.split('\n').filter((line) => line.includes('extractive 2026-11-21'))
+    expect(added).toHaveLength(9)
+    expect(memory).toContain('staging URL moved')
+    expect(memory).toContain('Fact 0 ')
+    expect(memory).not.toContain('Fact 11 ')
+  })
+})

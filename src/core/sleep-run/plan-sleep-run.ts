@@ -19,6 +19,13 @@ import { type BrainText, consolidateCompletedTasks } from './consolidate-feature
 import { CORE_FILES, routeObservation, triggerFor, type UnitKind } from './route-observation.ts'
 import { repeatsAny } from './similar-lines.ts'
 
+/**
+ * New entries one sleep may add to one section (bookmarked facts are always kept). The most
+ * important come first, so the cap drops the weakest; a sleep should leave a small, current
+ * picture, not replay every turn.
+ */
+export const MAX_NEW_ENTRIES_PER_SECTION = 8
+
 /** Everything the planner looks at. `files` holds the current text of the files it may edit. */
 export interface SleepRunInput {
   now: Date
@@ -88,6 +95,7 @@ export function planSleepRun(input: SleepRunInput): SleepRunPlan {
     (left, right) => rank(left, salience) - rank(right, salience),
   )
   const additions = new Map<string, string[]>()
+  const capCounts = new Map<string, number>()
   const triggers: SleepRunPlan['triggers'] = []
   let memoryLines = 0
   let preferences = 0
@@ -97,7 +105,11 @@ export function planSleepRun(input: SleepRunInput): SleepRunPlan {
     const key = `${destination.path}\n${destination.section}`
     const section = ensureSectionPeek(documentFor(destination.path), destination.section)
     const planned = additions.get(key) ?? []
+    const bookmarked = observation.sources.some((id) => salience.has(id))
+    const capped = capCounts.get(key) ?? 0
+    if (!bookmarked && capped >= MAX_NEW_ENTRIES_PER_SECTION) continue
     if (repeatsAny(observation.text, [...section, ...planned])) continue
+    if (!bookmarked) capCounts.set(key, capped + 1)
     planned.push(
       `- ${oneLine(observation.text)} <!-- sources: ${observation.sources.join(', ')}; ${input.model} ${date} -->`,
     )

@@ -38,6 +38,8 @@ export function routeObservation(
   kindOf: (unitId: string) => UnitKind,
 ): Destination | null {
   const kinds = new Set(observation.sources.map(kindOf))
+  const agentOnly = !kinds.has('user') && !kinds.has('bookmark')
+  if (agentOnly && isNarration(observation.text)) return null
   const usersOwnWords = kinds.has('user') && PREFERENCE.test(observation.text)
   if (usersOwnWords || ABOUT_THE_USER.test(observation.text)) {
     return { path: CORE_FILES.user, section: 'Preferences' }
@@ -48,6 +50,19 @@ export function routeObservation(
   // Informational facts stay in the transcripts unless someone bookmarked them.
   if (observation.priority === 'GRN' && !kinds.has('bookmark')) return null
   return { path: CORE_FILES.memory, section: 'Active Memory' }
+}
+
+/** The agent talking about what it is about to do: process, not knowledge. */
+const NARRATION =
+  /^(?:i'll|i will|i'm going to|i am going to|i need|i'd|let me|let's|now\b|next\b|need to|continuing|ok\b|okay|good\b|great\b|expected\b|perfect\b|done\b|alright|here's|here is)/i
+
+/**
+ * True for narration ("Let me check the tests", "Now I'll update the layout:") and for fragments
+ * of formatting that sentence splitting leaves behind (a markdown table row).
+ */
+export function isNarration(text: string): boolean {
+  const trimmed = text.trim()
+  return NARRATION.test(trimmed) || trimmed.endsWith(':') || trimmed.startsWith('|')
 }
 
 const CONDITION = /^(?:when|whenever|before|after|if|while)\s+(.+?),\s*(.+)$/i

@@ -1,7 +1,9 @@
 /**
- * A transcript as consolidation material: the person's prompts and the agent's own words, each a
- * unit whose id is the record's `uuid`, so everything derived from it can cite where it came from.
- * Tool calls, tool output and Claude Code's own records are left out (the distiller's rules).
+ * A transcript as consolidation material: the person's prompts and the agent's closing words of
+ * each turn, each a unit whose id is the record's `uuid`, so everything derived from it can cite
+ * where it came from. Text the agent wrote before a tool call is narration ("Let me check the
+ * tests") and is dropped; the text that ends a turn is the agent's own summary of it. Tool calls,
+ * tool output and Claude Code's own records are left out (the distiller's rules).
  */
 import type { Unit } from '../model-results.ts'
 import { type CountWindow, inWindow, isHumanPrompt } from './structural-record.ts'
@@ -10,9 +12,11 @@ import { isRecord } from './transcript-rules.ts'
 /** Assistant text shorter than this is acknowledgement, not content (seed 000: "> 20 chars"). */
 const MIN_ASSISTANT_CHARS = 20
 
-/** Collects units from transcript lines fed in file order. */
+/** Collects units from transcript lines fed in file order; call `finish()` after the last line. */
 export class TranscriptUnitCollector {
   readonly units: Unit[] = []
+  /** Assistant text of the current turn, kept only if no tool call follows it. */
+  private pending: Unit[] = []
   private readonly window: CountWindow
 
   constructor(window: CountWindow) {
@@ -31,14 +35,27 @@ export class TranscriptUnitCollector {
     if (!isRecord(record) || typeof record.uuid !== 'string') return
     if (record.type !== 'user' && record.type !== 'assistant') return
     if (record.isSidechain === true || !inWindow(this.window, record.timestamp)) return
+    if (record.type === 'assistant' && callsATool(record)) this.pending = []
     const text = this.textOf(record)
     if (text === null) return
-    this.units.push({
+    const unit: Unit = {
       id: record.uuid,
       text,
       speaker: record.type,
       ...(typeof record.timestamp === 'string' ? { timestamp: record.timestamp } : {}),
-    })
+    }
+    if (record.type === 'assistant') {
+      this.pending.push(unit)
+      return
+    }
+    this.finish()
+    this.units.push(unit)
+  }
+
+  /** Keeps the text that ended the last turn (call at the end of the transcript). */
+  finish(): void {
+    this.units.push(...this.pending)
+    this.pending = []
   }
 
   private textOf(record: Record<string, unknown>): string | null {
@@ -55,6 +72,7 @@ export class TranscriptUnitCollector {
         .trim()
       return text.length > MIN_ASSISTANT_CHARS ? text : null
     }
+    // Tool results arrive as user records; they neither end a turn nor hold the person's words.
     if (record.isMeta === true || record.isCompactSummary === true) return null
     if (typeof content === 'string') return isHumanPrompt(content, false) ? content.trim() : null
     if (
@@ -69,4 +87,11 @@ export class TranscriptUnitCollector {
       .join('\n')
     return isHumanPrompt(text, false) ? text.trim() : null
   }
+}
+
+function callsATool(record: Record<string, unknown>): boolean {
+  const content = isRecord(record.message) ? record.message.content : null
+  return (
+    Array.isArray(content) && content.some((block) => isRecord(block) && block.type === 'tool_use')
+  )
 }

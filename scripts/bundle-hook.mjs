@@ -8,7 +8,16 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // CommonJS dependencies (proper-lockfile, write-file-atomic) need require() inside an ES module.
-  banner: { js: "import { createRequire as somnusCreateRequire } from 'node:module'; const require = somnusCreateRequire(import.meta.url);" },
+  // CommonJS dependencies (proper-lockfile, write-file-atomic) need require() and __filename,
+  // which an ES module does not define.
+  banner: {
+    js: [
+      "import { createRequire as somnusCreateRequire } from 'node:module'",
+      "import { fileURLToPath as somnusFileURLToPath } from 'node:url'",
+      'const require = somnusCreateRequire(import.meta.url)',
+      'const __filename = somnusFileURLToPath(import.meta.url)',
+      "const __dirname = somnusFileURLToPath(new URL('.', import.meta.url))",
+    ].join(';'),
+  },
   logLevel: 'warning',
 })

@@ -10,6 +10,10 @@ import { findContextRoot } from './adapters/fs/find-context-root.ts'
 import { createFsBrainFiles } from './adapters/fs/fs-brain-files.ts'
 import { createFsSleepStateStore } from './adapters/fs/fs-sleep-state-store.ts'
 import { openTranscriptLines } from './adapters/fs/transcript-files.ts'
+
+/** Transcript reading on disk, for the hooks and the transcript commands. */
+export { analyzeSession, transcriptFiles } from './adapters/fs/transcript-files.ts'
+
 import { randomIds } from './adapters/node/random-ids.ts'
 import { type Brain, CONTEXT_DIR_NAME } from './app/brain.ts'
 import { type Config, resolveConfig } from './core/config.ts'

@@ -3,105 +3,18 @@
  * recordings): every added line cites real sources, a second run changes nothing, a dry run
  * changes nothing, and an interrupted run is finished, never left half-applied.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { basename, join, relative } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { analyzeSession } from '../src/adapters/fs/transcript-files.ts'
 import { createExtractiveLanguageModel } from '../src/adapters/llm/extractive-language-model.ts'
 import type { Brain } from '../src/app/brain.ts'
-import { recordStop } from '../src/app/record-stop.ts'
 import { runSleep } from '../src/app/run-sleep.ts'
 import { commitSleepRun, finishSleepRun, SLEEP_RUN_JOURNAL } from '../src/app/sleep-run-journal.ts'
-import { brainAt, composeTranscriptUnits } from '../src/compose.ts'
-import { addBookmark } from '../src/core/ledger.ts'
+import { composeTranscriptUnits } from '../src/compose.ts'
 import { lineCount } from '../src/core/sleep-run/archive-overflow.ts'
-import { fixedClock } from '../src/ports/clock.ts'
-import { sequentialIds } from '../src/ports/id-generator.ts'
-import { runCli } from '../src/surfaces/cli/run-cli.ts'
-import {
-  HAS_SHARED,
-  REPO_ROOT,
-  SHARED_SKIP_REASON,
-  TRANSCRIPTS_DIR,
-} from './support/shared-data.ts'
-
-const NOW = '2026-11-21T12:00:00.000Z'
-const REAL_SESSIONS = [
-  '258c7280-ae70-4798-800f-63464d01a85d',
-  '4d5611e5-241a-462a-8d15-5122611a9569',
-  '8463c716-a2ea-4c14-9efa-87158ebd9f20',
-]
-const DEMO_DIR = join(REPO_ROOT, 'templates/demo')
-
-/** Every file of the brain but the ledger, by relative path, with the temp project name masked. */
-function brainFiles(root: string): Record<string, string> {
-  const project = basename(join(root, '..'))
-  const files: Record<string, string> = {}
-  const walk = (folder: string) => {
-    for (const name of readdirSync(folder)) {
-      const path = join(folder, name)
-      if (statSync(path).isDirectory()) walk(path)
-      else if (!name.startsWith('.sleep')) {
-        files[relative(root, path)] = readFileSync(path, 'utf8').replaceAll(project, '<project>')
-      }
-    }
-  }
-  walk(root)
-  return files
-}
-
-async function buildBrain(): Promise<Brain> {
-  const project = mkdtempSync(join(tmpdir(), 'somnus-sleep-run-'))
-  const quiet = { stdout: () => undefined, stderr: () => undefined, readStdin: async () => '' }
-  expect(await runCli(['init', project, '--plugin'], { ...quiet, cwd: project, env: {} })).toBe(0)
-  const brain = brainAt(join(project, '_agent_context'), {
-    env: {},
-    clock: fixedClock(NOW),
-    ids: sequentialIds(),
-    warn: () => undefined,
-  })
-  const transcripts = [
-    ...(HAS_SHARED
-      ? REAL_SESSIONS.map((id) => ({ id, path: join(TRANSCRIPTS_DIR, `${id}.jsonl`) }))
-      : []),
-    ...readdirSync(DEMO_DIR).map((name, index) => {
-      const path = join(project, `demo-${index}.jsonl`)
-      cpSync(join(DEMO_DIR, name), path)
-      return { id: `demo-${index}`, path }
-    }),
-  ]
-  for (const transcript of transcripts) {
-    await recordStop(brain, analyzeSession, {
-      session_id: transcript.id,
-      transcript_path: transcript.path,
-      last_assistant_message: lastAssistantText(transcript.path),
-    })
-  }
-  await brain.state.update((state) => ({
-    state: addBookmark(state, {
-      id: 'bm_critical',
-      message: 'Never write API keys into the sleep ledger or the hook log',
-      salience: 3,
-      now: new Date('2026-11-21T11:00:00.000Z'),
-    }),
-    result: undefined,
-  }))
-  return brain
-}
-
-function lastAssistantText(path: string): string | null {
-  const lines = readFileSync(path, 'utf8').trim().split('\n').reverse()
-  for (const line of lines) {
-    const record = JSON.parse(line) as { type?: string; message?: { content?: unknown } }
-    if (record.type !== 'assistant' || !Array.isArray(record.message?.content)) continue
-    const text = (record.message.content as { type: string; text?: string }[]).find(
-      (block) => block.type === 'text',
-    )?.text
-    if (text) return text
-  }
-  return null
-}
+import { brainFiles } from './support/brain-snapshot.ts'
+import { HAS_SHARED, SHARED_SKIP_REASON } from './support/shared-data.ts'
+import { buildBrain, NOW } from './support/sleep-run-brain.ts'
 
 function run(brain: Brain, options: { dryRun?: boolean } = {}) {
   return runSleep(brain, {

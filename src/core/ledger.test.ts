@@ -202,7 +202,8 @@ describe('completeSleep (seed 000: `sleep done` resets debt, records last_sleep,
     expect(state.debt).toBe(2)
     expect(state.bookmarks.map((entry) => entry.id)).toEqual(['new'])
     expect(state.dashboard_changes).toEqual([{ timestamp: '2026-03-01T11:20:00.000Z' }])
-    expect(state.last_consolidated_at).toBe(EPOCH)
+    // The boundary is when the sleep ended, so the sleep's own work is never booked (#298).
+    expect(state.last_consolidated_at).toBe(NOW.toISOString())
     expect(state.sleep_started_at).toBeNull()
     expect(history.debt_before).toBe(8)
     expect(history.debt_after).toBe(2)

@@ -134,7 +134,10 @@ export function completeSleep(
     triggers: state.triggers.filter((trigger) => trigger.fired_count < trigger.max_fires),
     last_sleep: utcDate(input.now),
     last_sleep_summary: summary,
-    last_consolidated_at: epoch ?? nowIso,
+    // The boundary is the end of the sleep, not its start: the sleep agent's own work (its
+    // sub-agent transcript lands in the session's folder) must not be booked as new debt
+    // (dreamcontext issue #298).
+    last_consolidated_at: nowIso,
     sleep_started_at: null,
     sessions_since_last_sleep: 0,
   }

@@ -1,0 +1,38 @@
+/** The Stop hook's use case: record the turn that just ended and book its score. */
+import {
+  findSession,
+  type TranscriptOutcome,
+  upsertStoppedSession,
+} from '../core/session-ledger.ts'
+import type { SessionRecord } from '../core/sleep-state.ts'
+import type { AnalyzeSession } from '../ports/session-transcripts.ts'
+import type { Brain } from './brain.ts'
+import { readSessionOutcome } from './session-outcome.ts'
+
+/** What Claude Code told the Stop hook. */
+export interface StopEvent {
+  session_id: string
+  transcript_path: string | null
+  last_assistant_message: string | null
+}
+
+/**
+ * Analyses the session's transcript (only what came after the last consolidation, so work already
+ * slept on is not booked twice), then upserts the session under the ledger lock. Stop fires once
+ * per turn: each call replaces the session's previous score instead of adding to it.
+ */
+export async function recordStop(
+  brain: Brain,
+  analyzeSession: AnalyzeSession,
+  event: StopEvent,
+): Promise<{ session: SessionRecord; outcome: TranscriptOutcome['kind']; isNew: boolean }> {
+  const since = (await brain.state.read()).last_consolidated_at
+  const outcome = await readSessionOutcome(brain, analyzeSession, event.transcript_path, since)
+  const now = brain.clock.now()
+  return brain.state.update((state) => {
+    const isNew = findSession(state, event.session_id) === undefined
+    const next = upsertStoppedSession(state, { ...event, outcome, now })
+    const session = findSession(next, event.session_id) as SessionRecord
+    return { state: next, result: { session, outcome: outcome.kind, isNew } }
+  })
+}

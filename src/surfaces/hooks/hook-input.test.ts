@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest'
+import { isHookEvent, parseHookInput } from './hook-input.ts'
+
+/** Verbatim stdin Claude Code 2.1.329 gave a Stop hook (paths shortened). */
+const REAL_STOP = {
+  session_id: 'ec2f3b1c-d90a-4c7e-a8f5-123aaa850f34',
+  transcript_path: '/home/u/.claude/projects/-tmp-proj/ec2f3b1c-d90a-4c7e-a8f5-123aaa850f34.jsonl',
+  cwd: '/tmp/proj',
+  prompt_id: 'ac2f764b-507e-4a6e-bde0-6151a0828b56',
+  permission_mode: 'default',
+  effort: { level: 'medium' },
+  hook_event_name: 'Stop',
+  stop_hook_active: false,
+  last_assistant_message: 'All done: wrote and edited a.txt.',
+  background_tasks: [],
+  session_crons: [],
+}
+
+describe('parseHookInput', () => {
+  it('reads a real Stop payload and keeps unknown fields', () => {
+    const parsed = parseHookInput('stop', JSON.stringify(REAL_STOP))
+    expect(parsed).toEqual({ ok: true, input: REAL_STOP })
+  })
+
+  it('accepts missing and null optional fields', () => {
+    expect(parseHookInput('session-start', '{"source":null}')).toEqual({
+      ok: true,
+      input: { source: null },
+    })
+    expect(parseHookInput('pre-compact', '  ')).toEqual({ ok: true, input: {} })
+  })
+
+  it('reports text that is not a JSON object, and fields of the wrong type', () => {
+    expect(parseHookInput('stop', 'hello')).toEqual({
+      ok: false,
+      problem: 'stdin is not JSON (5 chars: hello)',
+    })
+    expect(parseHookInput('stop', '[1]')).toMatchObject({ ok: false, problem: /not a JSON object/ })
+    expect(parseHookInput('session-end', '{"reason":5}')).toMatchObject({
+      ok: false,
+      problem: /stdin field "reason"/,
+    })
+  })
+
+  it('knows its events by command-line name', () => {
+    expect(isHookEvent('user-prompt-submit')).toBe(true)
+    expect(isHookEvent('UserPromptSubmit')).toBe(false)
+    expect(isHookEvent('toString')).toBe(false)
+  })
+})

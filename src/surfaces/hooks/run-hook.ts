@@ -1,0 +1,191 @@
+/**
+ * Runs one Claude Code hook event in-process: parse stdin, find the brain, do the event's work,
+ * return what to print. A hook never blocks the agent (DESIGN principle 5): every problem (bad
+ * stdin, no brain, broken transcript, a bug) becomes one log line and an empty answer, exit 0.
+ */
+import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { type Brain, CONTEXT_DIR_NAME } from '../../app/brain.ts'
+import { reminderForPrompt } from '../../app/prompt-reminder.ts'
+import { logCompaction } from '../../app/record-compaction.ts'
+import { recordEnd } from '../../app/record-session-end.ts'
+import { recordStop } from '../../app/record-stop.ts'
+import { sessionStartContext } from '../../app/session-start.ts'
+import { isSomnusError } from '../../core/errors.ts'
+import { fixedClock } from '../../ports/clock.ts'
+import { defaultHookDependencies, type HookDependencies } from './hook-dependencies.ts'
+import {
+  HOOK_INPUT_SCHEMAS,
+  type HookEvent,
+  type HookInputs,
+  isHookEvent,
+  parseHookInput,
+} from './hook-input.ts'
+
+/** Where a hook runs: the folder and environment of the Claude Code process that started it. */
+export interface HookContext {
+  cwd: string
+  env: Record<string, string | undefined>
+  /** Fixes the clock (tests). */
+  now?: Date
+}
+
+/** What a hook run produced: text for stdout, and the lines it appended to the hook log. */
+export interface HookResult {
+  stdout: string
+  log: string[]
+}
+
+/** The hook log inside a brain (dot-prefixed, next to the ledger). */
+export const BRAIN_HOOK_LOG = 'state/.somnus-hook.log'
+
+/** The log is rotated to `<name>.1` past this size, so a forgotten log never fills a disk. */
+const LOG_ROTATE_BYTES = 1024 * 1024
+
+/** Events that do nothing useful without a parsed payload (they record a session or a trigger). */
+const NEEDS_PAYLOAD: ReadonlySet<HookEvent> = new Set(['stop', 'pre-compact', 'session-end'])
+
+/**
+ * Runs `event` with `stdinText`. Never throws and never rejects: failures are logged to
+ * `_agent_context/state/.somnus-hook.log` (or `$HOME/.somnus/hook.log` when no brain was found)
+ * and give an empty stdout.
+ */
+export async function runHook(
+  event: string,
+  stdinText: string,
+  context: HookContext,
+  dependencies: HookDependencies = defaultHookDependencies,
+): Promise<HookResult> {
+  const clockNow = () => context.now ?? new Date()
+  const log: string[] = []
+  const note = (message: string) => {
+    log.push(`${clockNow().toISOString()} ${event || '(none)'} ${oneLine(message)}`)
+  }
+  let root: string | null = null
+  let stdout = ''
+  try {
+    if (!isHookEvent(event)) {
+      note(`unknown hook event; known: ${Object.keys(HOOK_INPUT_SCHEMAS).join(', ')}`)
+      return { stdout, log }
+    }
+    const parsed = parseHookInput(event, stdinText)
+    if (!parsed.ok) note(parsed.problem)
+    // Sub-agent work is counted from `<session>/subagents/` by the parent's Stop, which fires at
+    // the end of the same turn; recording it here too would only cost a lock per sub-agent.
+    if (event === 'subagent-stop') return { stdout, log }
+    const input: Partial<HookInputs[HookEvent]> = parsed.ok ? parsed.input : {}
+    const start = input.cwd || context.env.CLAUDE_PROJECT_DIR || context.cwd
+    try {
+      root = dependencies.locateContextRoot({ cwd: start, env: context.env })
+    } catch (error) {
+      if (isSomnusError(error) && error.code === 'CONTEXT_NOT_FOUND') {
+        note(`no ${CONTEXT_DIR_NAME}/ at or above ${start}: nothing to do`)
+        return { stdout, log }
+      }
+      throw error
+    }
+    if (!parsed.ok && NEEDS_PAYLOAD.has(event)) return { stdout, log }
+    const brain = dependencies.brainAt(root, {
+      env: context.env,
+      warn: note,
+      ...(context.now ? { clock: fixedClock(context.now) } : {}),
+    })
+    stdout = await dispatch(event, input, brain, dependencies, note)
+  } catch (error) {
+    note(`failed: ${describeError(error)}`)
+    stdout = ''
+  } finally {
+    writeLog(log, logPathFor(root, context.env), note)
+  }
+  return { stdout, log }
+}
+
+async function dispatch(
+  event: HookEvent,
+  input: Partial<HookInputs[HookEvent]>,
+  brain: Brain,
+  dependencies: HookDependencies,
+  note: (message: string) => void,
+): Promise<string> {
+  const { analyzeSession } = dependencies
+  switch (event) {
+    case 'stop': {
+      const stop = input as Partial<HookInputs['stop']>
+      if (!stop.session_id) {
+        note('no session_id in stdin: nothing recorded')
+        return ''
+      }
+      await recordStop(brain, analyzeSession, {
+        session_id: stop.session_id,
+        transcript_path: stop.transcript_path ?? null,
+        last_assistant_message: stop.last_assistant_message ?? null,
+      })
+      return ''
+    }
+    case 'session-start':
+      return (await sessionStartContext(brain, analyzeSession)).text
+    case 'user-prompt-submit': {
+      const reminder = await reminderForPrompt(brain)
+      return reminder === null ? '' : `${reminder}\n`
+    }
+    case 'pre-compact':
+      await logCompaction(brain, (input as Partial<HookInputs['pre-compact']>).trigger ?? null)
+      return ''
+    case 'session-end': {
+      const end = input as Partial<HookInputs['session-end']>
+      if (!end.session_id) {
+        note('no session_id in stdin: nothing recorded')
+        return ''
+      }
+      await recordEnd(brain, analyzeSession, {
+        session_id: end.session_id,
+        transcript_path: end.transcript_path ?? null,
+        reason: end.reason ?? null,
+      })
+      return ''
+    }
+    case 'subagent-stop':
+      return ''
+  }
+}
+
+/** The log file: inside the brain when there is one, else in the user's home. */
+function logPathFor(root: string | null, env: Record<string, string | undefined>): string {
+  if (root !== null) return join(root, ...BRAIN_HOOK_LOG.split('/'))
+  return join(env.HOME || homedir(), '.somnus', 'hook.log')
+}
+
+function writeLog(lines: string[], path: string, note: (message: string) => void): void {
+  if (lines.length === 0) return
+  try {
+    mkdirSync(dirname(path), { recursive: true })
+    if (sizeOf(path) > LOG_ROTATE_BYTES) renameSync(path, `${path}.1`)
+    appendFileSync(path, `${lines.join('\n')}\n`)
+  } catch (error) {
+    // Nowhere left to write: keep the line in the result so a caller (or test) still sees it.
+    note(`could not write the hook log ${path}: ${describeError(error)}`)
+  }
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size
+  } catch {
+    return 0
+  }
+}
+
+function describeError(error: unknown): string {
+  if (isSomnusError(error)) return `${error.code}: ${error.message}`
+  if (error instanceof Error) return `${error.name}: ${error.message} @ ${firstFrame(error)}`
+  return String(error)
+}
+
+function firstFrame(error: Error): string {
+  return error.stack?.split('\n')[1]?.trim() ?? 'no stack'
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim()
+}

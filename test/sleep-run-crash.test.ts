@@ -1,0 +1,82 @@
+/**
+ * kill -9 of a real `somnus sleep run` process at random moments: the brain is always either as
+ * before or as after, except while a committed journal is waiting, and the next `sleep run`
+ * then finishes it to exactly the "after" state.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { cpSync, existsSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { brainFiles } from './support/brain-snapshot.ts'
+import { ensureBuilt, SOMNUS_BIN } from './support/build-once.ts'
+import { buildBrain } from './support/sleep-run-brain.ts'
+
+const KILLS = 16
+
+function sleepRunEnv(root: string): NodeJS.ProcessEnv {
+  return { ...process.env, SOMNUS_CONTEXT_DIR: root, SOMNUS_QUIET_SKIPS: '1' }
+}
+
+function finishRun(root: string): void {
+  execFileSync(process.execPath, [SOMNUS_BIN, 'sleep', 'run'], {
+    env: sleepRunEnv(root),
+    stdio: 'pipe',
+  })
+}
+
+describe('sleep run killed with SIGKILL', () => {
+  let template: string
+  let before: Record<string, string>
+  let after: Record<string, string>
+  let fullRunMs = 0
+
+  beforeAll(async () => {
+    await ensureBuilt()
+    template = mkdtempSync(join(tmpdir(), 'somnus-crash-template-'))
+    await buildBrain(template)
+    before = brainFiles(join(template, '_agent_context'))
+    const reference = copyOf(template)
+    const started = Date.now()
+    finishRun(reference)
+    fullRunMs = Date.now() - started
+    after = brainFiles(reference)
+    expect(after).not.toEqual(before)
+  }, 180_000)
+
+  function copyOf(project: string): string {
+    const copy = mkdtempSync(join(tmpdir(), 'somnus-crash-'))
+    cpSync(project, copy, { recursive: true })
+    return join(copy, '_agent_context')
+  }
+
+  it(`leaves before, after, or a journal that the next run completes (${KILLS} kills)`, async () => {
+    const seen = { before: 0, after: 0, journal: 0 }
+    for (let attempt = 0; attempt < KILLS; attempt += 1) {
+      const root = copyOf(template)
+      // Spread the kills over the whole run, start-up included.
+      const delay = Math.round(((attempt + Math.random()) / KILLS) * fullRunMs * 1.1)
+      const child: ChildProcess = spawn(process.execPath, [SOMNUS_BIN, 'sleep', 'run'], {
+        env: sleepRunEnv(root),
+        stdio: 'ignore',
+      })
+      await new Promise((resolve) => setTimeout(resolve, delay))
+      child.kill('SIGKILL')
+      await new Promise((resolve) => child.once('close', resolve))
+
+      const files = brainFiles(root)
+      if (existsSync(join(root, 'state/.sleep-run.json'))) seen.journal += 1
+      else if (JSON.stringify(files) === JSON.stringify(before)) seen.before += 1
+      else {
+        expect(files, `attempt ${attempt}: neither before nor after, and no journal`).toEqual(after)
+        seen.after += 1
+      }
+      finishRun(root)
+      expect(brainFiles(root), `attempt ${attempt}: after recovery`).toEqual(after)
+    }
+    expect(seen.before + seen.after + seen.journal).toBe(KILLS)
+    console.info(
+      `[sleep run kill -9] ${JSON.stringify(seen)} over ${KILLS} kills; a full run takes ${fullRunMs} ms`,
+    )
+  }, 300_000)
+})

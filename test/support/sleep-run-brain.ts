@@ -1,0 +1,80 @@
+/** A brain built from real Claude Code transcripts, for `sleep run` tests. */
+import { cpSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect } from 'vitest'
+import { analyzeSession } from '../../src/adapters/fs/transcript-files.ts'
+import type { Brain } from '../../src/app/brain.ts'
+import { recordStop } from '../../src/app/record-stop.ts'
+import { brainAt } from '../../src/compose.ts'
+import { addBookmark } from '../../src/core/ledger.ts'
+import { fixedClock } from '../../src/ports/clock.ts'
+import { sequentialIds } from '../../src/ports/id-generator.ts'
+import { runCli } from '../../src/surfaces/cli/run-cli.ts'
+import { HAS_SHARED, REPO_ROOT, TRANSCRIPTS_DIR } from './shared-data.ts'
+
+/** The instant the test brains' clock is stopped at. */
+export const NOW = '2026-11-21T12:00:00.000Z'
+/** The dataset's three big real sessions (each with sub-agent files). */
+const REAL_SESSIONS = [
+  '258c7280-ae70-4798-800f-63464d01a85d',
+  '4d5611e5-241a-462a-8d15-5122611a9569',
+  '8463c716-a2ea-4c14-9efa-87158ebd9f20',
+]
+/** The transcripts `somnus demo` replays, recorded from the real Claude Code CLI. */
+const DEMO_DIR = join(REPO_ROOT, 'templates/demo')
+
+/** A brain in a new temp project: real templates, real and demo transcripts, one ★★★ bookmark. */
+export async function buildBrain(
+  project = mkdtempSync(join(tmpdir(), 'somnus-sleep-run-')),
+): Promise<Brain> {
+  const quiet = { stdout: () => undefined, stderr: () => undefined, readStdin: async () => '' }
+  expect(await runCli(['init', project, '--plugin'], { ...quiet, cwd: project, env: {} })).toBe(0)
+  const brain = brainAt(join(project, '_agent_context'), {
+    env: {},
+    clock: fixedClock(NOW),
+    ids: sequentialIds(),
+    warn: () => undefined,
+  })
+  const transcripts = [
+    ...(HAS_SHARED
+      ? REAL_SESSIONS.map((id) => ({ id, path: join(TRANSCRIPTS_DIR, `${id}.jsonl`) }))
+      : []),
+    ...readdirSync(DEMO_DIR).map((name, index) => {
+      const path = join(project, `demo-${index}.jsonl`)
+      cpSync(join(DEMO_DIR, name), path)
+      return { id: `demo-${index}`, path }
+    }),
+  ]
+  for (const transcript of transcripts) {
+    await recordStop(brain, analyzeSession, {
+      session_id: transcript.id,
+      transcript_path: transcript.path,
+      last_assistant_message: lastAssistantText(transcript.path),
+    })
+  }
+  await brain.state.update((state) => ({
+    state: addBookmark(state, {
+      id: 'bm_critical',
+      message: 'Never write API keys into the sleep ledger or the hook log',
+      salience: 3,
+      now: new Date('2026-11-21T11:00:00.000Z'),
+    }),
+    result: undefined,
+  }))
+  return brain
+}
+
+/** Claude's last words in a transcript, as the Stop hook receives them. */
+export function lastAssistantText(path: string): string | null {
+  const lines = readFileSync(path, 'utf8').trim().split('\n').reverse()
+  for (const line of lines) {
+    const record = JSON.parse(line) as { type?: string; message?: { content?: unknown } }
+    if (record.type !== 'assistant' || !Array.isArray(record.message?.content)) continue
+    const text = (record.message.content as { type: string; text?: string }[]).find(
+      (block) => block.type === 'text',
+    )?.text
+    if (text) return text
+  }
+  return null
+}

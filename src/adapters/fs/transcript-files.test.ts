@@ -1,0 +1,185 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { HAS_SHARED, TRANSCRIPTS_DIR } from '../../../test/support/shared-data.ts'
+import { SomnusError } from '../../core/errors.ts'
+import { analyzeTranscriptBytes } from '../../core/transcript/transcript-analyzer.ts'
+import {
+  analyzeSession,
+  analyzeTranscriptFile,
+  locateTranscript,
+  openTranscriptLines,
+  projectFolderName,
+  READ_CHUNK_BYTES,
+  subagentTranscriptPaths,
+} from './transcript-files.ts'
+
+const scratch = mkdtempSync(join(tmpdir(), 'somnus-transcripts-'))
+afterAll(() => rmSync(scratch, { recursive: true, force: true }))
+
+function write(path: string, text: string | Buffer): string {
+  mkdirSync(join(path, '..'), { recursive: true })
+  writeFileSync(path, text)
+  return path
+}
+
+const toolCall = (id: string, name: string, pad = '') =>
+  JSON.stringify({
+    type: 'assistant',
+    message: {
+      id: `m-${id}`,
+      content: [{ type: 'tool_use', id, name, input: { pad } }],
+      usage: { output_tokens: 1 },
+    },
+    timestamp: '2026-02-12T16:00:00.000Z',
+  })
+
+async function collect(lines: AsyncIterable<string> | string[]): Promise<string[]> {
+  const all: string[] = []
+  for await (const line of lines) all.push(line)
+  return all
+}
+
+describe('analyzeTranscriptFile', () => {
+  it('returns null for a missing file', async () => {
+    expect(await analyzeTranscriptFile(join(scratch, 'nope.jsonl'))).toBeNull()
+  })
+
+  it('skips a file over maxBytes and says why', async () => {
+    const path = write(join(scratch, 'big.jsonl'), `${toolCall('t1', 'Edit')}\n`)
+    const reasons: string[] = []
+    const result = await analyzeTranscriptFile(path, {
+      maxBytes: 10,
+      onSkip: (reason) => reasons.push(reason),
+    })
+    expect(result).toBeNull()
+    expect(reasons).toEqual([expect.stringContaining('over the 0.0 MB limit')])
+    expect((await analyzeTranscriptFile(path, { maxBytes: 10_000 }))?.change_count).toBe(1)
+  })
+
+  it('counts a file much larger than its read buffer, with lines across buffer edges', async () => {
+    const lines: string[] = []
+    for (let index = 0; lines.join('\n').length < READ_CHUNK_BYTES * 2.5; index++) {
+      lines.push(
+        toolCall(`t${index}`, index % 3 === 0 ? 'Write' : 'Bash', 'x'.repeat(index % 5000)),
+      )
+    }
+    lines.push(toolCall('huge', 'Edit', 'y'.repeat(READ_CHUNK_BYTES + 1000))) // one line longer than a buffer
+    lines.push(toolCall('last', 'Write').slice(0, 40)) // cut off: still being written
+    const text = lines.join('\n')
+    const path = write(join(scratch, 'large.jsonl'), text)
+    const result = await analyzeTranscriptFile(path)
+    expect(result).toEqual(analyzeTranscriptBytes(Buffer.from(text)))
+    expect(result?.tool_count).toBe(lines.length - 1)
+    expect(result?.unparsable_lines).toBe(1)
+    expect(await collect((await openTranscriptLines(path)) ?? [])).toEqual(lines)
+    expect(await openTranscriptLines(join(scratch, 'none.jsonl'))).toBeNull()
+  })
+
+  it('reports an unreadable path as TRANSCRIPT_UNREADABLE', async () => {
+    const folder = join(scratch, 'a-folder.jsonl')
+    mkdirSync(folder, { recursive: true })
+    await expect(analyzeTranscriptFile(folder)).rejects.toBeInstanceOf(SomnusError)
+    await expect(analyzeTranscriptFile(folder)).rejects.toMatchObject({
+      code: 'TRANSCRIPT_UNREADABLE',
+    })
+  })
+})
+
+describe('analyzeSession', () => {
+  it('says missing, or skipped with the reason', async () => {
+    expect(await analyzeSession(join(scratch, 'gone.jsonl'), {})).toEqual({ missing: true })
+    const path = write(join(scratch, 'session-cap.jsonl'), `${toolCall('t1', 'Edit')}\n`)
+    expect(await analyzeSession(path, { maxBytes: 5 })).toEqual({
+      skipped: expect.stringContaining('limit'),
+    })
+  })
+
+  it('folds sub-agent files in, leaves compaction runs out, and keeps user turns from the main file', async () => {
+    const main = write(
+      join(scratch, 's1.jsonl'),
+      [
+        toolCall('a', 'Write'),
+        JSON.stringify({ type: 'user', message: { content: 'hi there' } }),
+      ].join('\n'),
+    )
+    write(
+      join(scratch, 's1/subagents/agent-a1.jsonl'),
+      [
+        toolCall('b', 'Edit'),
+        JSON.stringify({ type: 'user', message: { content: 'sub prompt' } }),
+      ].join('\n'),
+    )
+    write(join(scratch, 's1/subagents/agent-acompact-9.jsonl'), toolCall('c', 'Bash'))
+    write(join(scratch, 's1/subagents/agent-a1.meta.json'), '{}')
+    const result = await analyzeSession(main, {})
+    if (!('analysis' in result)) throw new Error('expected an analysis')
+    expect(result.files.map((file) => basename(file))).toEqual(['s1.jsonl', 'agent-a1.jsonl'])
+    expect(result.analysis).toMatchObject({
+      change_count: 2,
+      tool_count: 2,
+      user_turns: 1,
+      subagent_files: 1,
+    })
+    expect(result.analysis.tool_counts).toEqual({ Edit: 1, Write: 1 })
+  })
+})
+
+describe('locateTranscript', () => {
+  const home = join(scratch, 'home')
+  const projects = join(home, '.claude/projects')
+  const cwd = '/work/my_app.v2'
+  const id = '11111111-2222-3333-4444-555555555555'
+
+  it('names project folders as Claude Code does', () => {
+    expect(projectFolderName('/home/marco/projects/spotter-worktrees/spotter-dov')).toBe(
+      '-home-marco-projects-spotter-worktrees-spotter-dov',
+    )
+    expect(projectFolderName(cwd)).toBe('-work-my-app-v2')
+    expect(projectFolderName(`/${'x'.repeat(250)}`)).toBeNull()
+  })
+
+  it('prefers a given path, then the computed folder, then a scan of all projects', async () => {
+    const computed = write(join(projects, '-work-my-app-v2', `${id}.jsonl`), '')
+    const elsewhere = write(join(projects, '-other', 'aaaa.jsonl'), '')
+    expect(await locateTranscript(id, { cwd, home })).toBe(computed)
+    expect(await locateTranscript('aaaa', { cwd, home })).toBe(elsewhere)
+    expect(await locateTranscript('aaaa', { cwd: `/${'x'.repeat(250)}`, home })).toBe(elsewhere)
+    expect(await locateTranscript(id, { cwd, home, transcriptPath: elsewhere })).toBe(elsewhere)
+    expect(
+      await locateTranscript(id, { cwd, home, transcriptPath: join(scratch, 'moved.jsonl') }),
+    ).toBe(computed)
+    expect(await locateTranscript('missing', { cwd, home })).toBeNull()
+    expect(await locateTranscript(id, { home: join(scratch, 'no-home') })).toBeNull()
+    expect(await locateTranscript('aaaa', { home: scratch, projectsDir: projects })).toBe(elsewhere)
+  })
+})
+
+describe.skipIf(!HAS_SHARED)('real transcripts on disk', () => {
+  const sessions = [
+    '258c7280-ae70-4798-800f-63464d01a85d',
+    '4d5611e5-241a-462a-8d15-5122611a9569',
+    '8463c716-a2ea-4c14-9efa-87158ebd9f20',
+  ]
+
+  for (const session of sessions) {
+    it(`${session}: file reading equals in-memory analysis, and sub-agents are folded in`, async () => {
+      const main = join(TRANSCRIPTS_DIR, `${session}.jsonl`)
+      const alone = await analyzeTranscriptFile(main)
+      expect(alone).toEqual(analyzeTranscriptBytes(readFileSync(main)))
+      const subagents = await subagentTranscriptPaths(main)
+      expect(subagents.length).toBe(1)
+      expect(subagents[0]).toMatch(/subagents\/agent-a[0-9a-f]+\.jsonl$/)
+      const sub = analyzeTranscriptBytes(readFileSync(subagents[0] as string))
+      const result = await analyzeSession(main, {})
+      if (!('analysis' in result) || alone === null) throw new Error('expected analyses')
+      expect(result.files).toEqual([main, ...subagents])
+      expect(result.analysis.tool_count).toBe(alone.tool_count + sub.tool_count)
+      expect(result.analysis.novel_tokens).toBe(alone.novel_tokens + sub.novel_tokens)
+      expect(result.analysis.user_turns).toBe(alone.user_turns)
+      expect(result.analysis.subagent_files).toBe(1)
+      expect(sub.tool_count).toBeGreaterThan(0)
+    })
+  }
+})

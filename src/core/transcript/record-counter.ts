@@ -1,0 +1,203 @@
+/**
+ * Turns the facts of one walked line into counts, with the same rules as the structural path
+ * (structural-record.ts). Decodes as little as it can: consecutive records of one message share
+ * their id, tool names repeat, and timestamps are compared as bytes when they have the canonical
+ * `toISOString()` shape.
+ */
+import type { AnalysisAccumulator } from './analysis-accumulator.ts'
+import { asciiBytes, decodePlain, decodeString, spanEquals, spanIncludes } from './json-bytes.ts'
+import {
+  BLOCK_IMAGE,
+  BLOCK_TEXT,
+  BLOCK_TOOL_RESULT,
+  BLOCK_TOOL_USE,
+  type BlockSpans,
+  CONTENT_ARRAY,
+  CONTENT_STRING,
+  type LineFacts,
+  RECORD_ASSISTANT,
+} from './line-facts.ts'
+import { type CountWindow, inWindow, isHumanPrompt, UNNAMED_TOOL } from './structural-record.ts'
+import { TASK_SLUG_HINTS, taskSlugsOf } from './transcript-rules.ts'
+
+const STATE_FILE_HINT = asciiBytes(TASK_SLUG_HINTS.stateFile)
+const COMMAND_HINT = asciiBytes(TASK_SLUG_HINTS.command)
+/** The hints are searched by a rare letter: the x of _agent_context, the k of tasks. */
+const STATE_FILE_ANCHOR = TASK_SLUG_HINTS.stateFile.indexOf('x')
+const COMMAND_ANCHOR = TASK_SLUG_HINTS.command.indexOf('k')
+/** Length of a `toISOString()` time: 2026-02-12T16:02:25.284Z. */
+const ISO_LENGTH = 24
+
+type DecodedItem = { text: string } | { id: string | null; name: string; slugs: readonly string[] }
+
+/** Counts walked lines; one instance per analyzer (it remembers the previous message id). */
+export class RecordCounter {
+  private readonly window: CountWindow
+  /** `since` as canonical ISO bytes, for byte-wise comparison with canonical timestamps. */
+  private readonly sinceBytes: Uint8Array | null
+  private previousId = new Uint8Array(64)
+  private previousIdLength = -1
+  private previousIdText = ''
+  private readonly names: Array<{ bytes: Uint8Array; name: string }> = []
+
+  constructor(window: CountWindow) {
+    this.window = window
+    this.sinceBytes = window.sinceMs === null ? null : sinceBytesOf(window.sinceMs)
+  }
+
+  /** Counts the facts. Throws (having counted nothing) when a string does not decode. */
+  count(bytes: Uint8Array, facts: LineFacts, accumulator: AnalysisAccumulator): void {
+    if (
+      facts.timestampOpen !== -1 &&
+      !this.inWindow(bytes, facts.timestampOpen, facts.timestampClose)
+    ) {
+      return
+    }
+    if (!facts.hasMessage) {
+      this.noteTimestamp(bytes, facts, accumulator)
+      return
+    }
+    if (facts.recordType === RECORD_ASSISTANT) this.countAssistant(bytes, facts, accumulator)
+    else this.countUser(bytes, facts, accumulator)
+  }
+
+  private inWindow(bytes: Uint8Array, open: number, close: number): boolean {
+    if (this.window.sinceMs === null) return true
+    const since = this.sinceBytes
+    if (since !== null && close - open - 1 === ISO_LENGTH && isCanonicalIso(bytes, open + 1)) {
+      for (let index = 0; index < ISO_LENGTH; index++) {
+        const difference = (bytes[open + 1 + index] as number) - (since[index] as number)
+        if (difference !== 0) return difference > 0
+      }
+      return false // equal: at the boundary, already consumed
+    }
+    return inWindow(this.window, decodeString(bytes, open, close))
+  }
+
+  private noteTimestamp(
+    bytes: Uint8Array,
+    facts: LineFacts,
+    accumulator: AnalysisAccumulator,
+  ): void {
+    if (facts.timestampOpen !== -1) {
+      accumulator.noteTimestampBytes(bytes, facts.timestampOpen, facts.timestampClose)
+    }
+  }
+
+  private countAssistant(
+    bytes: Uint8Array,
+    facts: LineFacts,
+    accumulator: AnalysisAccumulator,
+  ): void {
+    const id = facts.idOpen === -1 ? null : this.messageId(bytes, facts.idOpen, facts.idClose)
+    const items: DecodedItem[] = []
+    if (facts.contentKind === CONTENT_ARRAY) {
+      for (let index = 0; index < facts.blockCount; index++) {
+        const block = facts.blocks[index] as BlockSpans
+        if (block.kind === BLOCK_TEXT && block.textOpen !== -1) {
+          items.push({ text: decodeString(bytes, block.textOpen, block.textClose) })
+        } else if (block.kind === BLOCK_TOOL_USE) items.push(this.toolUse(bytes, block))
+      }
+    }
+    this.noteTimestamp(bytes, facts, accumulator)
+    accumulator.addAssistantMessage(id, {
+      input: facts.inputTokens,
+      output: facts.outputTokens,
+      cacheCreation: facts.cacheCreationTokens,
+      cacheRead: facts.cacheReadTokens,
+    })
+    for (const item of items) {
+      if ('text' in item) accumulator.addAssistantText(item.text)
+      else if (accumulator.addToolUse(item.id, item.name)) accumulator.addTaskSlugs(item.slugs)
+    }
+  }
+
+  private countUser(bytes: Uint8Array, facts: LineFacts, accumulator: AnalysisAccumulator): void {
+    const human =
+      facts.toolResults === 0 && !facts.isMeta && !facts.isCompactSummary && !facts.isSidechain
+    let text = ''
+    let hasImage = false
+    if (human && facts.contentKind === CONTENT_STRING) {
+      text = decodeString(bytes, facts.contentOpen, facts.contentClose)
+    } else if (human && facts.contentKind === CONTENT_ARRAY) {
+      const texts: string[] = []
+      for (let index = 0; index < facts.blockCount; index++) {
+        const block = facts.blocks[index] as BlockSpans
+        if (block.kind === BLOCK_TEXT && block.textOpen !== -1) {
+          texts.push(decodeString(bytes, block.textOpen, block.textClose))
+        } else if (block.kind === BLOCK_IMAGE) hasImage = true
+      }
+      text = texts.join('\n')
+    }
+    this.noteTimestamp(bytes, facts, accumulator)
+    if (facts.contentKind === CONTENT_ARRAY) {
+      for (let index = 0; index < facts.blockCount; index++) {
+        const block = facts.blocks[index] as BlockSpans
+        if (block.kind === BLOCK_TOOL_RESULT) accumulator.addToolResult(block.isError)
+      }
+    }
+    if (human && isHumanPrompt(text, hasImage)) accumulator.addHumanPrompt(text)
+  }
+
+  /** The message id, reusing the previous record's string when the bytes are the same. */
+  private messageId(bytes: Uint8Array, open: number, close: number): string {
+    const length = close - open - 1
+    if (length === this.previousIdLength && sameBytes(bytes, open + 1, this.previousId, length)) {
+      return this.previousIdText
+    }
+    const id = decodeString(bytes, open, close)
+    if (length > this.previousId.length) this.previousId = new Uint8Array(length * 2)
+    this.previousId.set(bytes.subarray(open + 1, close))
+    this.previousIdLength = length
+    this.previousIdText = id
+    return id
+  }
+
+  private toolUse(bytes: Uint8Array, block: BlockSpans): DecodedItem {
+    const id = block.idOpen === -1 ? null : decodeString(bytes, block.idOpen, block.idClose)
+    const name =
+      block.nameOpen === -1 ? UNNAMED_TOOL : this.toolName(bytes, block.nameOpen, block.nameClose)
+    const { inputStart, inputEnd } = block
+    const mayNameTask =
+      inputStart !== -1 &&
+      (spanIncludes(bytes, inputStart, inputEnd, STATE_FILE_HINT, STATE_FILE_ANCHOR) ||
+        (name === 'Bash' &&
+          spanIncludes(bytes, inputStart, inputEnd, COMMAND_HINT, COMMAND_ANCHOR)))
+    const slugs = mayNameTask
+      ? taskSlugsOf(name, JSON.parse(decodePlain(bytes, inputStart, inputEnd)))
+      : []
+    return { id, name, slugs }
+  }
+
+  /** A tool name, from a small cache of names already seen (a session uses a handful of tools). */
+  private toolName(bytes: Uint8Array, open: number, close: number): string {
+    for (const known of this.names) {
+      if (spanEquals(bytes, open + 1, close, known.bytes)) return known.name
+    }
+    const name = decodeString(bytes, open, close)
+    if (this.names.length < 64) this.names.push({ bytes: bytes.slice(open + 1, close), name })
+    return name
+  }
+}
+
+function sameBytes(bytes: Uint8Array, at: number, other: Uint8Array, length: number): boolean {
+  for (let index = 0; index < length; index++) if (bytes[at + index] !== other[index]) return false
+  return true
+}
+
+function sinceBytesOf(sinceMs: number): Uint8Array | null {
+  const iso = new Date(sinceMs).toISOString()
+  return iso.length === ISO_LENGTH ? asciiBytes(iso) : null
+}
+
+/** `YYYY-MM-DDTHH:MM:SS.sssZ` at `at`: such times order the same as bytes and as dates. */
+function isCanonicalIso(bytes: Uint8Array, at: number): boolean {
+  for (let index = 0; index < ISO_LENGTH; index++) {
+    const byte = bytes[at + index] as number
+    const expected = ISO_SHAPE.charCodeAt(index)
+    if (expected === 100 ? byte < 48 || byte > 57 : byte !== expected) return false // d: any digit
+  }
+  return true
+}
+
+const ISO_SHAPE = 'dddd-dd-ddTdd:dd:dd.dddZ'

@@ -35,13 +35,15 @@ describe('sleep run killed with SIGKILL', () => {
     await ensureBuilt()
     template = mkdtempSync(join(tmpdir(), 'somnus-crash-template-'))
     await buildBrain(template)
-    before = brainFiles(join(template, '_agent_context'))
+    // Copies keep the template's folder name inside their files, so compare copy with copy.
+    before = brainFiles(copyOf(template))
     const reference = copyOf(template)
     const started = Date.now()
     finishRun(reference)
     fullRunMs = Date.now() - started
     after = brainFiles(reference)
     expect(after).not.toEqual(before)
+    expect(after['core/2.memory.md']).toContain('<!-- sources: bm_critical;')
   }, 180_000)
 
   function copyOf(project: string): string {
@@ -54,15 +56,24 @@ describe('sleep run killed with SIGKILL', () => {
     const seen = { before: 0, after: 0, journal: 0 }
     for (let attempt = 0; attempt < KILLS; attempt += 1) {
       const root = copyOf(template)
-      // Spread the kills over the whole run, start-up included.
-      const delay = Math.round(((attempt + Math.random()) / KILLS) * fullRunMs * 1.1)
       const child: ChildProcess = spawn(process.execPath, [SOMNUS_BIN, 'sleep', 'run'], {
         env: sleepRunEnv(root),
         stdio: 'ignore',
       })
-      await new Promise((resolve) => setTimeout(resolve, delay))
+      const exited = new Promise((resolve) => child.once('close', resolve))
+      if (attempt % 2 === 0) {
+        // Even attempts: a random moment of the run, start-up and reading included.
+        await sleepMs(Math.round(fullRunMs * Math.random() * 1.2))
+      } else {
+        // Odd attempts: just after the commit point, while the files are being written.
+        const journal = join(root, 'state/.sleep-run.json')
+        const deadline = Date.now() + fullRunMs * 5
+        while (!existsSync(journal) && child.exitCode === null && Date.now() < deadline)
+          await sleepMs(1)
+        await sleepMs(Math.floor(Math.random() * 4))
+      }
       child.kill('SIGKILL')
-      await new Promise((resolve) => child.once('close', resolve))
+      await exited
 
       const files = brainFiles(root)
       if (existsSync(join(root, 'state/.sleep-run.json'))) seen.journal += 1
@@ -80,3 +91,7 @@ describe('sleep run killed with SIGKILL', () => {
     )
   }, 300_000)
 })
+
+function sleepMs(milliseconds: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, milliseconds))
+}

@@ -9,7 +9,12 @@ import { CORE_FILES, type UnitKind } from '../core/sleep-run/route-observation.t
 import type { SalienceSchema, SessionRecord, SleepState } from '../core/sleep-state.ts'
 import type { LanguageModel, Observation, Unit } from '../ports/language-model.ts'
 import type { Brain } from './brain.ts'
-import { commitSleepRun, finishSleepRun } from './sleep-run-journal.ts'
+import {
+  commitSleepRun,
+  finishSleepRun,
+  removeLeftoverTempFiles,
+  SLEEP_RUN_JOURNAL,
+} from './sleep-run-journal.ts'
 
 /** How to run one consolidation. */
 export interface RunSleepOptions {
@@ -40,6 +45,8 @@ const SALIENCE_PRIORITY: Record<typeof SalienceSchema._zod.output, Observation['
 export async function runSleep(brain: Brain, options: RunSleepOptions): Promise<RunSleepResult> {
   const progress = options.onProgress ?? (() => undefined)
   const recovered = options.dryRun ? false : await finishSleepRun(brain)
+  // A run killed while writing its journal (before the commit point) leaves only a temp file.
+  if (!options.dryRun) await removeLeftoverTempFiles(brain, [SLEEP_RUN_JOURNAL])
   if (recovered) progress('finished an interrupted sleep run first')
   const state = await brain.state.read()
   const epoch = brain.clock.now().toISOString()

@@ -45,6 +45,10 @@ export async function finishSleepRun(brain: Brain): Promise<boolean> {
     return false
   }
   for (const file of journal.files) await brain.files.write(file.path, file.text)
+  await removeLeftoverTempFiles(
+    brain,
+    journal.files.map((file) => file.path),
+  )
   await brain.state.update((state) => {
     if (state.last_sleep_run_id === journal.id) return { state, result: undefined }
     // The plan covered exactly what was recorded up to its epoch; later work stays for next time.
@@ -60,4 +64,29 @@ export async function finishSleepRun(brain: Brain): Promise<boolean> {
   })
   await brain.files.remove(SLEEP_RUN_JOURNAL)
   return true
+}
+
+/**
+ * Removes the temp files an atomic write leaves beside its target when the writer is killed
+ * between writing and renaming (`<name>.<digits>`, write-file-atomic's naming). Only called for
+ * paths a dead sleep run was writing, so no live writer owns them.
+ */
+export async function removeLeftoverTempFiles(
+  brain: Brain,
+  paths: readonly string[],
+): Promise<void> {
+  const byFolder = new Map<string, Set<string>>()
+  for (const path of paths) {
+    const slash = path.lastIndexOf('/')
+    const folder = slash < 0 ? '' : path.slice(0, slash)
+    byFolder.set(folder, (byFolder.get(folder) ?? new Set()).add(path.slice(slash + 1)))
+  }
+  for (const [folder, names] of byFolder) {
+    for (const entry of await brain.files.list(folder)) {
+      const dot = entry.lastIndexOf('.')
+      if (dot > 0 && /^\d+$/.test(entry.slice(dot + 1)) && names.has(entry.slice(0, dot))) {
+        await brain.files.remove(folder === '' ? entry : `${folder}/${entry}`)
+      }
+    }
+  }
 }

@@ -13,8 +13,11 @@ import { sequentialIds } from '../../src/ports/id-generator.ts'
 import { runCli } from '../../src/surfaces/cli/run-cli.ts'
 import { HAS_SHARED, REPO_ROOT, TRANSCRIPTS_DIR } from './shared-data.ts'
 
-/** The instant the test brains' clock is stopped at. */
-export const NOW = '2026-11-21T12:00:00.000Z'
+/**
+ * The instant the test brains' clock is stopped at: in the past, so a real `somnus sleep run`
+ * process (on the wall clock) sees every session as recorded before its epoch.
+ */
+export const NOW = '2026-01-15T12:00:00.000Z'
 /** The dataset's three big real sessions (each with sub-agent files). */
 const REAL_SESSIONS = [
   '258c7280-ae70-4798-800f-63464d01a85d',
@@ -58,7 +61,7 @@ export async function buildBrain(
       id: 'bm_critical',
       message: 'Never write API keys into the sleep ledger or the hook log',
       salience: 3,
-      now: new Date('2026-11-21T11:00:00.000Z'),
+      now: new Date(Date.parse(NOW) - 60 * 60 * 1000),
     }),
     result: undefined,
   }))

@@ -1,0 +1,70 @@
+/**
+ * Somnus as a library: open a brain, record sessions, build the snapshot, consolidate, and use the
+ * consolidation model and transcript engine directly. The CLI and hooks are built on these.
+ */
+
+export { createExtractiveLanguageModel } from './adapters/llm/extractive-language-model.ts'
+// The sleep ledger.
+export { addBookmark } from './app/add-bookmark.ts'
+export { addSleepDebt } from './app/add-sleep-debt.ts'
+export { addTrigger } from './app/add-trigger.ts'
+export type { Brain } from './app/brain.ts'
+// Hook use cases and the snapshot.
+export { buildSnapshot } from './app/build-snapshot.ts'
+export { finishSleep } from './app/finish-sleep.ts'
+export { getSleepHistory } from './app/get-sleep-history.ts'
+export { getSleepStatus, type SleepStatus } from './app/get-sleep-status.ts'
+export { recordStop, type StopEvent } from './app/record-stop.ts'
+// Consolidation.
+export { type RunSleepOptions, type RunSleepResult, runSleep } from './app/run-sleep.ts'
+export { sessionStartContext } from './app/session-start.ts'
+export { startSleep } from './app/start-sleep.ts'
+export { summarizeText } from './app/summarize-text.ts'
+// Opening a brain and picking a model.
+// Transcripts, scoring, tokens.
+export {
+  analyzeSession,
+  brainAt,
+  composeTranscriptUnits,
+  locateContextRoot,
+  type OpenBrainOptions,
+  openBrain,
+  transcriptFiles,
+} from './compose.ts'
+export { composeLanguageModel } from './compose-model.ts'
+// Types and errors.
+export type { Config } from './core/config.ts'
+export { consolidationDirective } from './core/directive.ts'
+export { isSomnusError, SomnusError, type SomnusErrorCode } from './core/errors.ts'
+export type {
+  Group,
+  Observation,
+  Pattern,
+  Priority,
+  Reflection,
+  Summary,
+  Unit,
+  Usage,
+} from './core/model-results.ts'
+export { scoringPolicyFor } from './core/scoring/scoring-policies.ts'
+export {
+  levelFor,
+  type ScoringPolicy,
+  type SessionMetrics,
+  type SleepLevel,
+} from './core/scoring/scoring-policy.ts'
+export type {
+  Bookmark,
+  SessionRecord,
+  SleepHistoryEntry,
+  SleepState,
+  Trigger,
+} from './core/sleep-state.ts'
+export { countTokens } from './core/tokens.ts'
+export { distillTranscriptText } from './core/transcript/distill.ts'
+export type { TranscriptAnalysis } from './core/transcript/transcript-analysis.ts'
+export {
+  analyzeTranscriptBytes,
+  createTranscriptAnalyzer,
+} from './core/transcript/transcript-analyzer.ts'
+export type { LanguageModel, ModelCall } from './ports/language-model.ts'

@@ -1,0 +1,36 @@
+/** `somnus demo`, the newcomer's first command: it must run offline and show a whole cycle. */
+import { describe, expect, it } from 'vitest'
+import { runCli } from '../src/surfaces/cli/run-cli.ts'
+
+describe('somnus demo', () => {
+  it('scores the bundled sessions, directs a sleep, consolidates, and ends rested', async () => {
+    let output = ''
+    const code = await runCli(['demo'], {
+      stdout: (text) => {
+        output += text
+      },
+      stderr: (text) => {
+        output += text
+      },
+      readStdin: async () => '',
+      cwd: process.cwd(),
+      env: { PATH: process.env.PATH },
+    })
+    expect(code, output).toBe(0)
+    // The three recorded Claude Code sessions: 3 Write/Edit + 6 tools, 2 + 5, 1 + 2 (seed score 1 each).
+    expect(output).toContain('(+1) 3 changes, 6 tools — Added GET /health')
+    expect(output).toContain('(+1) 2 changes, 5 tools — Fixed the flaky login test')
+    expect(output).toContain('(+1) 1 changes, 2 tools — Wrote docs/caching.md')
+    expect(output).toContain('Sleep debt: 6 (Drowsy')
+    expect(output).toContain('>> CRITICAL BOOKMARKS NEED CONSOLIDATION <<')
+    expect(output).toContain('# Agent Context — Auto-loaded')
+    expect(output).toMatch(
+      /\+- Never log API keys, even in debug mode <!-- sources: bm_[0-9a-f]{8}; extractive/,
+    )
+    expect(output).toContain('Would run: Consolidated 4 sessions and 1 bookmarks (extractive)')
+    expect(output).toContain('Done: Consolidated 4 sessions and 1 bookmarks (extractive)')
+    expect(output).toContain('Sleep debt: 0 (Alert')
+    // The last step runs the sleep again: nothing is left to consolidate.
+    expect(output.trimEnd()).toMatch(/Nothing to consolidate[^\n]*\n\s*\nDone\./)
+  }, 60_000)
+})

@@ -1,21 +1,15 @@
 /** `somnus demo`, the newcomer's first command: it must run offline and show a whole cycle. */
 import { describe, expect, it } from 'vitest'
-import { runCli } from '../src/surfaces/cli/run-cli.ts'
+import { runCliCaptured } from './support/run-cli-captured.ts'
 
 describe('somnus demo', () => {
   it('scores the bundled sessions, directs a sleep, consolidates, and ends rested', async () => {
-    let output = ''
-    const code = await runCli(['demo'], {
-      stdout: (text) => {
-        output += text
-      },
-      stderr: (text) => {
-        output += text
-      },
-      readStdin: async () => '',
+    const run = await runCliCaptured(['demo'], {
       cwd: process.cwd(),
       env: { PATH: process.env.PATH },
     })
+    const { code } = run
+    const output = run.stdout + run.stderr
     expect(code, output).toBe(0)
     // The three recorded Claude Code sessions: 3 Write/Edit + 6 tools, 2 + 5, 1 + 2 (seed score 1 each).
     expect(output).toContain('(+1) 3 changes, 6 tools — Added GET /health')

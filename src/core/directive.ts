@@ -35,7 +35,8 @@ export function consolidationDirective(input: {
   const { drowsy, sleepy, mustSleep } = policy.thresholds
 
   // A second sleep agent would clear what the first is still reading.
-  const startedAt = state.sleep_started_at === null ? Number.NaN : Date.parse(state.sleep_started_at)
+  const startedAt =
+    state.sleep_started_at === null ? Number.NaN : Date.parse(state.sleep_started_at)
   if (state.sleep_started_at !== null && !(input.now.getTime() - startedAt > SLEEP_STALE_MS)) {
     if (debt < drowsy) return null
     return `> Consolidation already in progress (started ${state.sleep_started_at}): do not dispatch another sleep agent; it ends with \`somnus sleep done\`.`

@@ -2,8 +2,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { CliIo } from '../../src/surfaces/cli/cli-io.ts'
-import { runCli } from '../../src/surfaces/cli/run-cli.ts'
+import { runCliCaptured } from './run-cli-captured.ts'
 
 /** One CLI run's exit code and output. */
 export interface BrainCliRun {
@@ -32,23 +31,12 @@ export function createBrainCliProject(options: { brain?: boolean } = {}): BrainC
   return {
     project,
     root,
-    async run(args, stdin = '') {
-      let stdout = ''
-      let stderr = ''
-      const io: CliIo = {
-        stdout: (text) => {
-          stdout += text
-        },
-        stderr: (text) => {
-          stderr += text
-        },
-        readStdin: async () => stdin,
+    run: (args, stdin = '') =>
+      runCliCaptured(args, {
         cwd: project,
         env: options.brain === false ? {} : { SOMNUS_CONTEXT_DIR: root },
-      }
-      const code = await runCli(args, io)
-      return { code, stdout, stderr }
-    },
+        stdin,
+      }),
     read: (path) => readFileSync(join(project, path), 'utf8'),
     write: (path, text) => {
       mkdirSync(dirname(join(project, path)), { recursive: true })

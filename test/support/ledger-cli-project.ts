@@ -5,8 +5,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { CliIo } from '../../src/surfaces/cli/cli-io.ts'
-import { runCli } from '../../src/surfaces/cli/run-cli.ts'
+import { runCliCaptured } from './run-cli-captured.ts'
 
 /** One CLI run's exit code and output. */
 export interface CliRun {
@@ -50,23 +49,7 @@ export function createLedgerCliProject(): LedgerCliProject {
   return {
     root,
     stateDir,
-    async run(...args) {
-      let stdout = ''
-      let stderr = ''
-      const io: CliIo = {
-        stdout: (text) => {
-          stdout += text
-        },
-        stderr: (text) => {
-          stderr += text
-        },
-        readStdin: async () => '',
-        cwd: project,
-        env: {},
-      }
-      const code = await runCli(args, io)
-      return { code, stdout, stderr }
-    },
+    run: (...args) => runCliCaptured(args, { cwd: project }),
     ledgerText: () => (existsSync(ledgerPath) ? readFileSync(ledgerPath, 'utf8') : null),
     ledger: () => readJson(ledgerPath),
     writeLedger: (value) => writeFileSync(ledgerPath, `${JSON.stringify(value, null, 2)}\n`),

@@ -10,7 +10,7 @@ import { brainAt } from '../../src/compose.ts'
 import { addBookmark } from '../../src/core/ledger.ts'
 import { fixedClock } from '../../src/ports/clock.ts'
 import { sequentialIds } from '../../src/ports/id-generator.ts'
-import { runCli } from '../../src/surfaces/cli/run-cli.ts'
+import { runCliCaptured } from './run-cli-captured.ts'
 import { HAS_SHARED, REPO_ROOT, TRANSCRIPTS_DIR } from './shared-data.ts'
 
 /**
@@ -31,8 +31,7 @@ const DEMO_DIR = join(REPO_ROOT, 'templates/demo')
 export async function buildBrain(
   project = mkdtempSync(join(tmpdir(), 'somnus-sleep-run-')),
 ): Promise<Brain> {
-  const quiet = { stdout: () => undefined, stderr: () => undefined, readStdin: async () => '' }
-  expect(await runCli(['init', project, '--plugin'], { ...quiet, cwd: project, env: {} })).toBe(0)
+  expect((await runCliCaptured(['init', project, '--plugin'], { cwd: project })).code).toBe(0)
   const brain = brainAt(join(project, '_agent_context'), {
     env: {},
     clock: fixedClock(NOW),

@@ -2,31 +2,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { runCliCaptured } from '../../../../test/support/run-cli-captured.ts'
 import { countTokens } from '../../../core/tokens.ts'
-import type { CliIo } from '../cli-io.ts'
-import { runCli } from '../run-cli.ts'
 
 const folder = mkdtempSync(join(tmpdir(), 'somnus-summarize-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
 /** Runs `somnus <args>` in-process from a folder with no brain, `stdin` piped in. */
-async function run(args: string[], stdin = '', env: Record<string, string | undefined> = {}) {
-  let stdout = ''
-  let stderr = ''
-  const io: CliIo = {
-    stdout: (text) => {
-      stdout += text
-    },
-    stderr: (text) => {
-      stderr += text
-    },
-    readStdin: async () => stdin,
-    cwd: folder,
-    env,
-  }
-  const code = await runCli(args, io)
-  return { code, stdout, stderr }
-}
+const run = (args: string[], stdin = '', env: Record<string, string | undefined> = {}) =>
+  runCliCaptured(args, { cwd: folder, stdin, env })
 
 const DIALOGUE = [
   'Ann: Hi Bob! How are you doing today?',

@@ -2,29 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { runCliCaptured } from '../../../../test/support/run-cli-captured.ts'
 import { countTokens } from '../../../core/tokens.ts'
-import type { CliIo } from '../cli-io.ts'
-import { runCli } from '../run-cli.ts'
 
 const folder = mkdtempSync(join(tmpdir(), 'somnus-tokens-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
 
-async function run(args: string[], stdin = '') {
-  let stdout = ''
-  let stderr = ''
-  const io: CliIo = {
-    stdout: (text) => {
-      stdout += text
-    },
-    stderr: (text) => {
-      stderr += text
-    },
-    readStdin: async () => stdin,
-    cwd: folder,
-    env: {},
-  }
-  return { code: await runCli(args, io), stdout, stderr }
-}
+const run = (args: string[], stdin = '') => runCliCaptured(args, { cwd: folder, stdin })
 
 const TEXT = 'Somnus counts tokens with o200k.\nÜnïcödé and emoji 🐢 count too.\n'
 

@@ -29,8 +29,10 @@ describe('package', () => {
     )
     for (const entries of Object.values(hooks.hooks) as { hooks: { command: string }[] }[][]) {
       for (const entry of entries) {
-        for (const hook of entry.hooks)
+        for (const hook of entry.hooks) {
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code expands it, not JS
           expect(hook.command).toContain('${CLAUDE_PLUGIN_ROOT}/scripts/somnus-hook')
+        }
       }
     }
   })

@@ -35,7 +35,9 @@ export const EXIT = { ok: 0, error: 1, usage: 2 } as const
 /** Runs `somnus <args...>` (without the node and script arguments). */
 export async function runCli(args: string[], io: CliIo): Promise<number> {
   const program = new Command('somnus')
-    .description('Sleep for AI agents: track sleep debt, consolidate memory, wake with a small current picture.')
+    .description(
+      'Sleep for AI agents: track sleep debt, consolidate memory, wake with a small current picture.',
+    )
     .version(VERSION, '-v, --version')
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
@@ -57,7 +59,8 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
 
 function exitCodeFor(error: unknown, io: CliIo): number {
   if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return EXIT.ok
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version')
+      return EXIT.ok
     if (error.code === 'commander.help') return EXIT.ok
     return error.exitCode === 0 ? EXIT.ok : EXIT.usage
   }
@@ -65,7 +68,9 @@ function exitCodeFor(error: unknown, io: CliIo): number {
     io.stderr(`somnus: ${error.message}\n`)
     return error.code === 'USAGE' ? EXIT.usage : EXIT.error
   }
-  io.stderr(`somnus: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
+  io.stderr(
+    `somnus: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  )
   return EXIT.error
 }
 

@@ -2,7 +2,8 @@
  * How long `somnus hook session-start` takes as Claude Code runs it (a fresh `node` process on the
  * built bundle), on a large brain: 1,000 sessions, 300 bookmarks, 100 knowledge files, 20 tasks,
  * 10 live triggers. Measured against `node -e 0` in the same run, interleaved, so the ratio
- * cancels the machine's speed. Target: at most 2x a bare node start.
+ * cancels the machine's speed. Target: at most 2x a bare node start. `somnus hook --help` is
+ * timed too: loading the hook and nothing else, the floor under every hook event.
  *
  * Run: `npx tsx bench/hook-session-start.ts` (builds dist/ first when stale).
  * Results: bench/results/hook-session-start.json.
@@ -31,6 +32,8 @@ interface ScenarioResult {
   workspace: BrainSize
   node_baseline_ms: Timing
   hook_session_start_ms: Timing
+  /** `somnus hook --help`: loading the hook bundle and nothing else, the floor of every hook. */
+  hook_load_only_ms: Timing
   ratio_of_medians: number
   output_chars: number
 }
@@ -168,31 +171,36 @@ function measure(size: BrainSize): ScenarioResult {
       cwd: project,
       hook_event_name: 'SessionStart',
     })
-    const hookArgs = [SOMNUS_BIN, 'hook', 'session-start']
-    const baselineArgs = ['-e', '0']
+    const commands = {
+      baseline: { args: ['-e', '0'], input: '' },
+      hook: { args: [SOMNUS_BIN, 'hook', 'session-start'], input: payload },
+      load: { args: [SOMNUS_BIN, 'hook', '--help'], input: '' },
+    }
+    const order = Object.keys(commands) as (keyof typeof commands)[]
+    const run = (name: keyof typeof commands) =>
+      timeOnce(commands[name].args, project, commands[name].input)
     let outputChars = 0
     for (let index = 0; index < WARMUP; index += 1) {
-      timeOnce(baselineArgs, project, '')
-      outputChars = timeOnce(hookArgs, project, payload).stdout.length
-    }
-    const baseline: number[] = []
-    const hook: number[] = []
-    for (let index = 0; index < RUNS; index += 1) {
-      // Interleaved, alternating which goes first, so drift in machine load hits both alike.
-      if (index % 2 === 0) {
-        baseline.push(timeOnce(baselineArgs, project, '').ms)
-        hook.push(timeOnce(hookArgs, project, payload).ms)
-      } else {
-        hook.push(timeOnce(hookArgs, project, payload).ms)
-        baseline.push(timeOnce(baselineArgs, project, '').ms)
+      for (const name of order) {
+        const { stdout } = run(name)
+        if (name === 'hook') outputChars = stdout.length
       }
     }
-    const nodeStats = stats(baseline)
-    const hookStats = stats(hook)
+    const times = { baseline: [] as number[], hook: [] as number[], load: [] as number[] }
+    for (let index = 0; index < RUNS; index += 1) {
+      // Interleaved, rotating which goes first, so drift in machine load hits all alike.
+      for (let step = 0; step < order.length; step += 1) {
+        const name = order[(index + step) % order.length] as keyof typeof commands
+        times[name].push(run(name).ms)
+      }
+    }
+    const nodeStats = stats(times.baseline)
+    const hookStats = stats(times.hook)
     return {
       workspace: size,
       node_baseline_ms: nodeStats,
       hook_session_start_ms: hookStats,
+      hook_load_only_ms: stats(times.load),
       ratio_of_medians: Math.round((hookStats.median / nodeStats.median) * 100) / 100,
       output_chars: outputChars,
     }
@@ -218,11 +226,11 @@ export async function main(): Promise<HookSessionStartResult> {
   mkdirSync(dirname(RESULTS), { recursive: true })
   writeFileSync(RESULTS, `${JSON.stringify(result, null, 2)}\n`)
   const row = (name: string, scenario: ScenarioResult) =>
-    `| ${name} | ${scenario.node_baseline_ms.median} | ${scenario.hook_session_start_ms.median} | ${scenario.hook_session_start_ms.p90} | ${scenario.ratio_of_medians} | ${scenario.output_chars} |`
+    `| ${name} | ${scenario.node_baseline_ms.median} | ${scenario.hook_load_only_ms.median} | ${scenario.hook_session_start_ms.median} | ${scenario.hook_session_start_ms.p90} | ${scenario.ratio_of_medians} | ${scenario.output_chars} |`
   process.stdout.write(
     [
-      '| brain | node -e 0 median ms | hook median ms | hook p90 ms | ratio | output chars |',
-      '|---|---|---|---|---|---|',
+      '| brain | node -e 0 median ms | hook --help median ms | hook median ms | hook p90 ms | ratio | output chars |',
+      '|---|---|---|---|---|---|---|',
       row('large: 1,000 sessions, 300 bookmarks, 100 knowledge', large),
       row('typical: 8 sessions, 10 bookmarks, 15 knowledge', typical),
       '',

@@ -59,7 +59,7 @@ export async function buildSnapshot(
     brain.files.read(HEAD_CORE_FILES.memory),
     readExtendedCore(brain),
     readTasks(brain),
-    brain.state.read(),
+    options.state ?? brain.state.read(),
     brain.state.readHistory(),
     readChangelog(brain),
     readReleases(brain),

@@ -45,7 +45,12 @@ export async function sessionStartContext(
     rhythmSessions: brain.config.rhythm_sessions,
   })
   const reserved = directive === null ? 0 : directive.length + SEPARATOR.length
-  const snapshot = await buildSnapshot(brain, { budgetChars: Math.max(0, budget - reserved), now })
+  // The ledger just read is handed on: parsing a large `.sleep.json` twice is most of the cost.
+  const snapshot = await buildSnapshot(brain, {
+    budgetChars: Math.max(0, budget - reserved),
+    now,
+    state,
+  })
   if (snapshot.firedTriggerIds.length > 0) {
     // The context matters more than the bookkeeping: a ledger that cannot be written (lock held
     // too long, disk full) is reported, and the agent still gets its directive and snapshot.

@@ -1,24 +1,33 @@
 /**
  * The sleep ledger on disk: `<stateDir>/.sleep.json` and `<stateDir>/.sleep-history.json`.
- * Every change is a read-modify-write under an inter-process lock (proper-lockfile) and lands by
- * atomic rename (write-file-atomic), so concurrent hooks never lose an update and a killed writer
- * never leaves half a file. Reads are tolerant: a missing file is a fresh ledger, a corrupt one is
- * set aside under a new name and reported, never silently overwritten.
- * This module is on the hook path: zod/mini only, no heavy imports.
+ * Every change is a read-modify-write under an inter-process lock (proper-lockfile's protocol) and
+ * lands by atomic rename, so concurrent hooks never lose an update and a killed writer never
+ * leaves half a file. Reads are tolerant: a missing file is a fresh ledger, a corrupt one is set
+ * aside under a new name and reported, never silently overwritten.
+ * This module is on the hook path, where SessionStart reads a ledger of up to ~600 KB and often
+ * writes it back: file calls are synchronous (each async call is a thread-pool round trip), the
+ * ledger is checked in one pass (zod only words a problem), and it is parsed once per process.
  */
-import { mkdir, readFile, rename } from 'node:fs/promises'
+import { mkdirSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
-import lockfile from 'proper-lockfile'
-import writeFileAtomic from 'write-file-atomic'
 import { SomnusError } from '../../core/errors.ts'
-import {
-  freshSleepState,
-  type SleepHistoryEntry,
-  SleepHistoryEntrySchema,
-  type SleepState,
-  SleepStateSchema,
-} from '../../core/sleep-state.ts'
+import type { SleepHistoryEntry } from '../../core/sleep-state.ts'
 import type { SleepStateStore } from '../../ports/sleep-state-store.ts'
+import { writeFileAtomicSync } from './atomic-write.ts'
+import { takeLock } from './fs-lock.ts'
+import {
+  fileIdentity,
+  freshState,
+  type Loaded,
+  loadHistoryFile,
+  mergeHistory,
+  readBytes,
+  type StateFileContent,
+  stateContent,
+  validHistoryEntry,
+  validState,
+} from './ledger-files.ts'
+import { sameJson } from './same-json.ts'
 
 /** The ledger file name inside the state folder (seed 000). */
 export const SLEEP_STATE_FILE = '.sleep.json'
@@ -34,8 +43,8 @@ export interface FsSleepStateStoreOptions {
   /** Reports a corrupt file set aside or a lock that was lost. */
   warn: (message: string) => void
   /**
-   * A lock not refreshed for this long belongs to a killed process and is taken over.
-   * proper-lockfile refreshes a held lock every stale/2 ms; it enforces at least 2000.
+   * A lock not refreshed for this long belongs to a killed process and is taken over. A held
+   * lock is refreshed every stale/2 ms; at least 2000, the floor proper-lockfile enforces.
    */
   staleMs?: number
   /** How long `update()` waits for the lock before failing with STATE_LOCKED. */
@@ -50,17 +59,13 @@ const DEFAULT_LOCK_WAIT_MS = 15_000
 const FIRST_RETRY_MS = 4
 const LONGEST_RETRY_MS = 120
 
-type Loaded<T> =
-  | { kind: 'missing' }
-  | { kind: 'ok'; value: T }
-  | { kind: 'corrupt'; problem: string }
-
-interface StateFileContent {
-  state: SleepState
-  /** Entries of the old layout, where history lived inside `.sleep.json`. */
-  legacyHistory: SleepHistoryEntry[]
-  /** True when the file still has the old `sleep_history` key, which the next write removes. */
-  hasLegacyKey: boolean
+/** The last ledger file parsed and checked, with its JSON: reused while the file is unchanged. */
+interface KnownFile {
+  bytes: Buffer
+  /** `fileIdentity` when the bytes were read: lets a look at the history skip reading them. */
+  identity: string | null
+  /** Never handed out: every load builds its state afresh from it, so callers get copies. */
+  json: unknown
 }
 
 /** The ledger store on disk. */
@@ -71,13 +76,14 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
   const staleMs = Math.max(options.staleMs ?? DEFAULT_STALE_MS, 2_000)
   const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS
   const now = options.now ?? (() => new Date())
+  let known: KnownFile | null = null
 
   const withLock = <T>(task: () => Promise<T>): Promise<T> =>
     serialise(lockPath, () => holdingLock({ ...options, lockPath, staleMs, lockWaitMs }, task))
 
-  const quarantine = async (path: string, problem: string): Promise<void> => {
+  const quarantine = (path: string, problem: string): void => {
     const target = `${path}.corrupt-${now().toISOString().replaceAll(':', '-')}`
-    await rename(path, target)
+    renameSync(path, target)
     options.warn(
       `${path} was unreadable (${problem}); moved it to ${target} and started from defaults. Inspect that file to recover anything you need.`,
     )
@@ -88,143 +94,92 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
     try {
       await withLock(async () => {
         const again = await load()
-        if (again.kind === 'corrupt') await quarantine(path, again.problem)
+        if (again.kind === 'corrupt') quarantine(path, again.problem)
       })
     } catch (error) {
       options.warn(`${path} is unreadable and could not be set aside: ${messageOf(error)}`)
     }
   }
 
-  const loadState = () => loadStateFile(statePath)
+  // SessionStart reads the ledger, its history, then updates trigger counts: while the file's
+  // bytes are unchanged its JSON is reused (comparing is ~0.1 ms, decoding and parsing ~3 ms).
+  const loadState = async (): Promise<Loaded<StateFileContent>> => {
+    // Identity first: a write between the two calls then looks like a change, never the reverse.
+    const identity = fileIdentity(statePath)
+    const bytes = readBytes(statePath)
+    if (bytes === null) return { kind: 'missing' }
+    let json: unknown
+    if (known !== null && bytes.equals(known.bytes)) {
+      json = known.json
+    } else {
+      known = null
+      try {
+        json = JSON.parse(bytes.toString('utf8'))
+      } catch (error) {
+        return { kind: 'corrupt', problem: `invalid JSON: ${messageOf(error)}` }
+      }
+    }
+    const loaded = await stateContent(json)
+    known = loaded.kind === 'ok' && loaded.fromCopy ? { bytes, identity, json } : null
+    return loaded
+  }
   const loadHistory = () => loadHistoryFile(historyPath)
+  /** History entries still inside `.sleep.json` (the old layout); none in a file known clean. */
+  const loadLegacyHistory = async (): Promise<SleepHistoryEntry[]> => {
+    if (known !== null && known.identity !== null && fileIdentity(statePath) === known.identity) {
+      return []
+    }
+    const state = await loadState()
+    return state.kind === 'ok' ? state.value.legacyHistory : []
+  }
 
   return {
     async read() {
       const loaded = await loadState()
       if (loaded.kind === 'ok') return loaded.value.state
       if (loaded.kind === 'corrupt') await repair(statePath, loadState)
-      return freshSleepState()
+      return freshState()
     },
 
     async readHistory() {
-      const [state, history] = await Promise.all([loadState(), loadHistory()])
+      const history = await loadHistory()
       if (history.kind === 'corrupt') await repair(historyPath, loadHistory)
       const entries = history.kind === 'ok' ? history.value : []
-      const legacy = state.kind === 'ok' ? state.value.legacyHistory : []
-      return mergeHistory(entries, legacy)
+      return mergeHistory(entries, await loadLegacyHistory())
     },
 
     async update(change) {
-      await mkdir(options.stateDir, { recursive: true })
+      mkdirSync(options.stateDir, { recursive: true })
       return withLock(async () => {
         const loaded = await loadState()
-        if (loaded.kind === 'corrupt') await quarantine(statePath, loaded.problem)
+        if (loaded.kind === 'corrupt') quarantine(statePath, loaded.problem)
         const current = loaded.kind === 'ok' ? loaded.value : null
-        const base = current ? current.state : freshSleepState()
-        // A missing file already reads as fresh defaults, so writing those changes nothing.
-        const before = JSON.stringify(base)
+        const base = current ? current.state : freshState()
         const outcome = change(base)
         // Validate before writing: a bug in a change must not reach the disk.
-        const next = SleepStateSchema.parse(outcome.state)
+        const next = outcome.state === base ? base : await validState(outcome.state, base)
         const legacy = current?.legacyHistory ?? []
         const migrating = current?.hasLegacyKey === true
         if (outcome.history || migrating) {
           const history = await loadHistory()
-          if (history.kind === 'corrupt') await quarantine(historyPath, history.problem)
+          if (history.kind === 'corrupt') quarantine(historyPath, history.problem)
           const existing = history.kind === 'ok' ? history.value : []
-          const fresh = outcome.history ? [SleepHistoryEntrySchema.parse(outcome.history)] : []
+          const fresh = outcome.history ? [await validHistoryEntry(outcome.history)] : []
           // History first: if the process dies between the two writes, the legacy entries are
           // still in `.sleep.json` and the next migration skips the copies already moved.
-          await writeJson(historyPath, [...fresh, ...mergeHistory(existing, legacy)])
+          writeJson(historyPath, [...fresh, ...mergeHistory(existing, legacy)])
         }
-        if (migrating || JSON.stringify(next) !== before) await writeJson(statePath, next)
+        // Compared before checking: a change shares most of `base`, so the comparison is quick.
+        // A missing file already reads as these defaults, so writing those changes nothing.
+        if (migrating || !sameJson(outcome.state, base)) writeJson(statePath, next)
         return outcome.result
       })
     },
   }
 }
 
-const LEGACY_KEY = 'sleep_history'
-
-async function loadStateFile(path: string): Promise<Loaded<StateFileContent>> {
-  const raw = await loadJson(path)
-  if (raw.kind !== 'ok') return raw
-  const value = raw.value
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    return { kind: 'corrupt', problem: 'not a JSON object' }
-  }
-  const { [LEGACY_KEY]: legacyValue, ...rest } = value as Record<string, unknown>
-  const parsed = SleepStateSchema.safeParse(rest)
-  if (!parsed.success) return { kind: 'corrupt', problem: describeIssue(parsed.error.issues) }
-  const content: StateFileContent = {
-    state: parsed.data,
-    legacyHistory: validEntries(legacyValue),
-    hasLegacyKey: LEGACY_KEY in value,
-  }
-  return { kind: 'ok', value: content }
-}
-
-async function loadHistoryFile(path: string): Promise<Loaded<SleepHistoryEntry[]>> {
-  const raw = await loadJson(path)
-  if (raw.kind !== 'ok') return raw
-  if (!Array.isArray(raw.value)) return { kind: 'corrupt', problem: 'not a JSON array' }
-  const entries: SleepHistoryEntry[] = []
-  for (const [index, item] of raw.value.entries()) {
-    const parsed = SleepHistoryEntrySchema.safeParse(item)
-    if (!parsed.success) {
-      return { kind: 'corrupt', problem: `entry ${index}: ${describeIssue(parsed.error.issues)}` }
-    }
-    entries.push(parsed.data)
-  }
-  return { kind: 'ok', value: entries }
-}
-
-async function loadJson(path: string): Promise<Loaded<unknown>> {
-  let text: string
-  try {
-    text = await readFile(path, 'utf8')
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' }
-    throw error
-  }
-  try {
-    return { kind: 'ok', value: JSON.parse(text) }
-  } catch (error) {
-    return { kind: 'corrupt', problem: `invalid JSON: ${messageOf(error)}` }
-  }
-}
-
-/** Legacy history entries that still parse; the old layout was hand-edited, so skip the rest. */
-function validEntries(value: unknown): SleepHistoryEntry[] {
-  if (!Array.isArray(value)) return []
-  const entries: SleepHistoryEntry[] = []
-  for (const item of value) {
-    const parsed = SleepHistoryEntrySchema.safeParse(item)
-    if (parsed.success) entries.push(parsed.data)
-  }
-  return entries
-}
-
-/** `entries` followed by the legacy entries not already among them (legacy ones are older). */
-function mergeHistory(
-  entries: SleepHistoryEntry[],
-  legacy: SleepHistoryEntry[],
-): SleepHistoryEntry[] {
-  if (legacy.length === 0) return entries
-  const seen = new Set(entries.map((entry) => JSON.stringify(entry)))
-  return [...entries, ...legacy.filter((entry) => !seen.has(JSON.stringify(entry)))]
-}
-
-function describeIssue(issues: readonly { path: PropertyKey[]; message: string }[]): string {
-  const issue = issues[0]
-  if (!issue) return 'does not match the ledger schema'
-  const where = issue.path.map(String).join('.') || '(root)'
-  return `"${where}" ${issue.message}`
-}
-
-async function writeJson(path: string, value: unknown): Promise<void> {
-  await writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`)
+function writeJson(path: string, value: unknown): void {
+  writeFileAtomicSync(path, `${JSON.stringify(value, null, 2)}\n`)
 }
 
 /** Runs `task` holding the inter-process lock, retrying with jittered backoff until the deadline. */
@@ -240,16 +195,14 @@ async function holdingLock<T>(
 ): Promise<T> {
   const deadline = Date.now() + settings.lockWaitMs
   let delay = FIRST_RETRY_MS
-  let release: () => Promise<void>
+  let lock: { release(): void }
   for (;;) {
     try {
-      release = await lockfile.lock(settings.stateDir, {
-        lockfilePath: settings.lockPath,
-        realpath: false,
-        stale: settings.staleMs,
-        update: Math.max(1_000, Math.floor(settings.staleMs / 2)),
-        retries: 0,
-        // The default throws from a timer and kills the process; a hook must never die of it.
+      lock = takeLock({
+        path: settings.lockPath,
+        staleMs: settings.staleMs,
+        updateMs: Math.max(1_000, Math.floor(settings.staleMs / 2)),
+        // A lost lock must not kill a hook: it is reported, and the change goes on.
         onCompromised: (error) =>
           settings.warn(
             `lost the lock on ${settings.lockPath} (${error.message}); another process may have written the ledger at the same time.`,
@@ -273,8 +226,12 @@ async function holdingLock<T>(
   try {
     return await task()
   } finally {
-    // A compromised lock cannot be released; there is nothing left to undo then.
-    await release().catch(() => undefined)
+    // A lost lock is not ours to remove; release() then does nothing.
+    try {
+      lock.release()
+    } catch {
+      // Removing the lock folder failed: it goes stale and the next writer takes it over.
+    }
   }
 }
 

@@ -7,17 +7,22 @@ import type { FeatureSummary } from '../features.ts'
 import { clip } from '../markdown-text.ts'
 import type { SleepLevel } from '../scoring/scoring-policy.ts'
 import type { SessionRecord, SleepHistoryEntry, SleepState } from '../sleep-state.ts'
-import { block, moreLine, plural } from './section-text.ts'
+import { textComparator } from './compare-text.ts'
+import { block, linesWithin, moreLine, plural } from './section-text.ts'
 import type { ListOrProblem, SectionDraft } from './snapshot-types.ts'
 
 /** Session lines kept by the summary form. */
 const SUMMARY_SESSIONS = 3
 
-/** Debt and level, sessions since the last sleep, each session, the last three sleeps. */
+/**
+ * Debt and level, sessions since the last sleep, each session, the last three sleeps. The full
+ * form lists sessions only while it stays within `limit` characters (see `linesWithin`).
+ */
 export function sleepStateSection(
   state: SleepState,
   level: SleepLevel,
   history: SleepHistoryEntry[],
+  limit = Number.POSITIVE_INFINITY,
 ): SectionDraft {
   const draft = { name: 'Sleep State', importance: 8, head: false }
   const facts = [`- Debt: ${state.debt} (${level})`]
@@ -50,9 +55,10 @@ export function sleepStateSection(
     summary.push(`- Last session summary: ${clip(lastMessage, 200)}`)
   }
   if (state.sessions.length > 0) {
+    const room = limit - full.reduce((sum, line) => sum + line.length + 1, 0)
     full.push(
       '- Entries since last sleep:',
-      ...state.sessions.flatMap((session) => sessionLines(session, true)),
+      ...linesWithin(state.sessions, (session) => sessionLines(session, true), room),
     )
     const shown = state.sessions.slice(0, SUMMARY_SESSIONS)
     const hidden = state.sessions.length - shown.length
@@ -122,11 +128,16 @@ export function releaseSection(releases: ListOrProblem<ReleaseEntry>): SectionDr
 const SUMMARY_FEATURES = 8
 
 /** Feature PRDs, most recently updated first, with the first line of their `## Why`. */
-export function featuresSection(features: FeatureSummary[]): SectionDraft {
+export function featuresSection(
+  features: FeatureSummary[],
+  limit = Number.POSITIVE_INFINITY,
+): SectionDraft {
   const draft = { name: 'Features', importance: 4, head: false }
   if (features.length === 0) return { ...draft, full: '', summary: '', line: '' }
+  const compareDates = textComparator(features.map((feature) => feature.updated ?? ''))
+  const compareSlugs = textComparator(features.map((feature) => feature.slug))
   const sorted = [...features].sort(
-    (a, b) => (b.updated ?? '').localeCompare(a.updated ?? '') || a.slug.localeCompare(b.slug),
+    (a, b) => compareDates(b.updated ?? '', a.updated ?? '') || compareSlugs(a.slug, b.slug),
   )
   const head = (feature: FeatureSummary) => {
     const title = feature.title !== feature.slug ? `: ${clip(feature.title, 100)}` : ''
@@ -138,8 +149,10 @@ export function featuresSection(features: FeatureSummary[]): SectionDraft {
     ...draft,
     full: block(
       'Features',
-      sorted.flatMap((feature) =>
-        feature.why ? [head(feature), `  Why: ${feature.why}`] : [head(feature)],
+      linesWithin(
+        sorted,
+        (feature) => (feature.why ? [head(feature), `  Why: ${feature.why}`] : [head(feature)]),
+        limit,
       ),
     ),
     summary: block('Features', [

@@ -4,8 +4,9 @@
  */
 import { HEAD_CORE_FILES } from '../core-files.ts'
 import { levelFor } from '../scoring/scoring-policy.ts'
-import { byRecentUpdate, isTaskActive } from '../tasks.ts'
+import { isTaskActive, type TaskSummary } from '../tasks.ts'
 import { fitToBudget, formText, SECTION_SEPARATOR } from './budget.ts'
+import { textComparator } from './compare-text.ts'
 import {
   knowledgeIndexSection,
   pinnedKnowledgeSection,
@@ -30,15 +31,32 @@ import {
 /** The first line of every snapshot (seed 001). */
 export const SNAPSHOT_HEADER = '# Agent Context — Auto-loaded'
 
-/** Every section in output order, each rendered in all its forms (exported for tests). */
+/** `byRecentUpdate` of tasks.ts, comparing slugs without loading the collator. */
+function byRecentUpdate(tasks: TaskSummary[]) {
+  const compareSlugs = textComparator(tasks.map((task) => task.slug))
+  return (a: TaskSummary, b: TaskSummary): number => {
+    const left = a.updated ?? a.created ?? ''
+    const right = b.updated ?? b.created ?? ''
+    if (left !== right) return left < right ? 1 : -1
+    return compareSlugs(a.slug, b.slug)
+  }
+}
+
+/**
+ * Every section in output order, each rendered in all its forms (exported for tests). A full form
+ * that would pass the whole budget is rendered only until it does (it can never be shown).
+ */
 export function draftSnapshotSections(input: SnapshotInput): SectionDraft[] {
-  const activeTasks = input.tasks.filter(isTaskActive).sort(byRecentUpdate)
+  const limit = input.budgetChars
+  const active = input.tasks.filter(isTaskActive)
+  const activeTasks = active.sort(byRecentUpdate(active))
   const knowledgeContext = {
     access: input.state.knowledge_access,
     activeTaskTags: new Set(
       activeTasks.flatMap((task) => task.tags.map((tag) => tag.toLowerCase())),
     ),
     now: input.now,
+    limit,
   }
   const matched = matchTriggers(input.state.triggers, activeTasks, input.state.bookmarks)
   return [
@@ -63,17 +81,17 @@ export function draftSnapshotSections(input: SnapshotInput): SectionDraft[] {
       text: input.head.memory,
       importance: 12,
     }),
-    extendedCoreSection(input.extendedCore),
-    activeTasksSection(activeTasks),
-    bookmarksSection(input.state.bookmarks),
-    remindersSection(matched),
-    sleepStateSection(input.state, levelFor(input.policy, input.state.debt), input.history),
+    extendedCoreSection(input.extendedCore, limit),
+    activeTasksSection(activeTasks, limit),
+    bookmarksSection(input.state.bookmarks, limit),
+    remindersSection(matched, limit),
+    sleepStateSection(input.state, levelFor(input.policy, input.state.debt), input.history, limit),
     changelogSection(input.changelog),
     releaseSection(input.releases),
-    featuresSection(input.features),
+    featuresSection(input.features, limit),
     knowledgeIndexSection(input.knowledge, knowledgeContext),
     warmKnowledgeSection(input.knowledge, knowledgeContext),
-    pinnedKnowledgeSection(input.knowledge),
+    pinnedKnowledgeSection(input.knowledge, limit),
   ]
 }
 

@@ -32,3 +32,25 @@ export function nestHeadings(lines: string[]): string[] {
     return !inFence && /^#{1,5}\s/.test(line) ? `#${line}` : line
   })
 }
+
+/**
+ * The lines of `items`, rendered in order until their text passes `limit` characters. A form
+ * longer than the whole budget can never be shown, so the rest is not rendered: the full Sleep
+ * State of 1,000 sessions would be ~300 KB of text built only to be demoted.
+ */
+export function linesWithin<T>(
+  items: readonly T[],
+  render: (item: T, index: number) => string | string[],
+  limit: number,
+): string[] {
+  const lines: string[] = []
+  let chars = -1
+  for (let index = 0; index < items.length && chars <= limit; index += 1) {
+    const rendered = render(items[index] as T, index)
+    for (const line of typeof rendered === 'string' ? [rendered] : rendered) {
+      lines.push(line)
+      chars += line.length + 1
+    }
+  }
+  return lines
+}

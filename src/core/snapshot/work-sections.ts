@@ -7,7 +7,8 @@ import { fieldText, parseFrontmatter } from '../frontmatter.ts'
 import { clip } from '../markdown-text.ts'
 import type { Bookmark, Trigger } from '../sleep-state.ts'
 import type { TaskSummary } from '../tasks.ts'
-import { block, moreLine, nestHeadings, plural, stars } from './section-text.ts'
+import { textComparator } from './compare-text.ts'
+import { block, linesWithin, moreLine, nestHeadings, plural, stars } from './section-text.ts'
 import type { SectionDraft } from './snapshot-types.ts'
 
 /** Lines kept under each heading when a core file is summarised (LIFO files: the newest). */
@@ -90,7 +91,10 @@ function digestLines(content: string): { lines: string[]; hidden: number } {
 }
 
 /** Core files 3 and up, by name and summary, for the agent to open when relevant. */
-export function extendedCoreSection(entries: CoreIndexEntry[]): SectionDraft {
+export function extendedCoreSection(
+  entries: CoreIndexEntry[],
+  limit = Number.POSITIVE_INFINITY,
+): SectionDraft {
   const draft = { name: 'Extended Core Files', importance: 7, head: false }
   if (entries.length === 0) return { ...draft, full: '', summary: '', line: '' }
   const at = (entry: CoreIndexEntry) => `_agent_context/${entry.file}`
@@ -98,9 +102,11 @@ export function extendedCoreSection(entries: CoreIndexEntry[]): SectionDraft {
     ...draft,
     full: block(
       'Extended Core Files',
-      entries.map(
+      linesWithin(
+        entries,
         (entry) =>
           `- **${entry.name}** (${at(entry)})${entry.summary ? `: ${clip(entry.summary, 200)}` : ''}`,
+        limit,
       ),
     ),
     summary: block(
@@ -115,7 +121,10 @@ export function extendedCoreSection(entries: CoreIndexEntry[]): SectionDraft {
 const SUMMARY_TASKS = 5
 
 /** Active tasks, most recently updated first, with the first line of their `## Why`. */
-export function activeTasksSection(activeTasks: TaskSummary[]): SectionDraft {
+export function activeTasksSection(
+  activeTasks: TaskSummary[],
+  limit = Number.POSITIVE_INFINITY,
+): SectionDraft {
   const draft = { name: 'Active Tasks', importance: 11, head: false }
   if (activeTasks.length === 0) return { ...draft, full: '', summary: '', line: '' }
   const head = (task: TaskSummary) => {
@@ -129,7 +138,11 @@ export function activeTasksSection(activeTasks: TaskSummary[]): SectionDraft {
     ...draft,
     full: block(
       'Active Tasks',
-      activeTasks.flatMap((task) => (task.why ? [head(task), `  Why: ${task.why}`] : [head(task)])),
+      linesWithin(
+        activeTasks,
+        (task) => (task.why ? [head(task), `  Why: ${task.why}`] : [head(task)]),
+        limit,
+      ),
     ),
     summary: block('Active Tasks', [
       ...shown.map(head),
@@ -143,11 +156,15 @@ export function activeTasksSection(activeTasks: TaskSummary[]): SectionDraft {
 const SUMMARY_BOOKMARKS = 5
 
 /** Bookmarks by salience (★★★ first), then newest first. */
-export function bookmarksSection(bookmarks: Bookmark[]): SectionDraft {
+export function bookmarksSection(
+  bookmarks: Bookmark[],
+  limit = Number.POSITIVE_INFINITY,
+): SectionDraft {
   const draft = { name: 'Bookmarks', importance: 10, head: false }
   if (bookmarks.length === 0) return { ...draft, full: '', summary: '', line: '' }
+  const compareTimes = textComparator(bookmarks.map((bookmark) => bookmark.created_at))
   const sorted = [...bookmarks].sort(
-    (a, b) => b.salience - a.salience || b.created_at.localeCompare(a.created_at),
+    (a, b) => b.salience - a.salience || compareTimes(b.created_at, a.created_at),
   )
   const render = (bookmark: Bookmark) =>
     `- ${stars(bookmark.salience)} ${clip(bookmark.message, 300)}${bookmark.task_slug ? ` (task: ${bookmark.task_slug})` : ''}`
@@ -157,7 +174,7 @@ export function bookmarksSection(bookmarks: Bookmark[]): SectionDraft {
   const title = 'Bookmarks (tagged moments, by salience)'
   return {
     ...draft,
-    full: block(title, sorted.map(render)),
+    full: block(title, linesWithin(sorted, render, limit)),
     summary: block(title, [
       ...shown.map(render),
       ...(hidden > 0 ? [moreLine(hidden, 'bookmarks', 'run `somnus bookmark list`')] : []),
@@ -170,7 +187,10 @@ export function bookmarksSection(bookmarks: Bookmark[]): SectionDraft {
 const SUMMARY_REMINDERS = 3
 
 /** Reminders whose trigger matched the current work; ids say which ones each form shows. */
-export function remindersSection(matched: Trigger[]): SectionDraft {
+export function remindersSection(
+  matched: Trigger[],
+  limit = Number.POSITIVE_INFINITY,
+): SectionDraft {
   const draft = { name: 'Contextual Reminders', importance: 9, head: false }
   if (matched.length === 0) return { ...draft, full: '', summary: '', line: '' }
   const render = (trigger: Trigger) =>
@@ -179,7 +199,7 @@ export function remindersSection(matched: Trigger[]): SectionDraft {
   const hidden = matched.length - shown.length
   return {
     ...draft,
-    full: block('Contextual Reminders', matched.map(render)),
+    full: block('Contextual Reminders', linesWithin(matched, render, limit)),
     summary: block('Contextual Reminders', [
       ...shown.map(render),
       ...(hidden > 0 ? [moreLine(hidden, 'reminders', 'run `somnus trigger list`')] : []),

@@ -1,0 +1,166 @@
+/**
+ * Reading the ledger's two files: JSON text to checked values, tolerant of the old layout, with
+ * problems described for the quarantine message. Checked in one pass where possible
+ * (`sleep-state-check.ts`); the zod schemas decide, and word the problem, only when that pass
+ * cannot vouch for the data.
+ */
+import { readFileSync, statSync } from 'node:fs'
+import type { SleepHistoryEntry, SleepState } from '../../core/sleep-state.ts'
+import { checkHistoryEntry, checkSleepState } from './sleep-state-check.ts'
+
+/** The zod schemas, imported only when the one-pass check cannot vouch for the data. */
+const schemas = () => import('../../core/sleep-state.ts')
+
+/** What reading one file found. */
+export type Loaded<T> =
+  | { kind: 'missing' }
+  | { kind: 'ok'; value: T }
+  | { kind: 'corrupt'; problem: string }
+
+/** The ledger file's content. */
+export interface StateFileContent {
+  state: SleepState
+  /** Entries of the old layout, where history lived inside `.sleep.json`. */
+  legacyHistory: SleepHistoryEntry[]
+  /** True when the file still has the old `sleep_history` key, which the next write removes. */
+  hasLegacyKey: boolean
+}
+
+const LEGACY_KEY = 'sleep_history'
+
+/** The file's JSON as a ledger; `fromCopy` when nothing in the result is shared with `json`. */
+export async function stateContent(
+  json: unknown,
+): Promise<Loaded<StateFileContent> & { fromCopy?: boolean }> {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    return { kind: 'corrupt', problem: 'not a JSON object' }
+  }
+  const { [LEGACY_KEY]: legacyValue, ...rest } = json as Record<string, unknown>
+  const hasLegacyKey = LEGACY_KEY in json
+  const checked = checkSleepState(rest)
+  let state: SleepState
+  if (checked !== undefined) {
+    state = checked
+  } else {
+    const parsed = (await schemas()).SleepStateSchema.safeParse(rest)
+    if (!parsed.success) return { kind: 'corrupt', problem: describeIssue(parsed.error.issues) }
+    state = parsed.data
+  }
+  const value = { state, legacyHistory: await validEntries(legacyValue), hasLegacyKey }
+  // zod keeps unknown values by reference, and legacy entries are rare: neither is reused.
+  return { kind: 'ok', value, fromCopy: checked !== undefined && !hasLegacyKey }
+}
+
+/** `.sleep-history.json`, each entry checked; one bad entry makes the file corrupt. */
+export async function loadHistoryFile(path: string): Promise<Loaded<SleepHistoryEntry[]>> {
+  const bytes = readBytes(path)
+  if (bytes === null) return { kind: 'missing' }
+  let json: unknown
+  try {
+    json = JSON.parse(bytes.toString('utf8'))
+  } catch (error) {
+    return { kind: 'corrupt', problem: `invalid JSON: ${messageOf(error)}` }
+  }
+  if (!Array.isArray(json)) return { kind: 'corrupt', problem: 'not a JSON array' }
+  const entries: SleepHistoryEntry[] = []
+  for (const [index, item] of json.entries()) {
+    const checked = checkHistoryEntry(item)
+    if (checked !== undefined) {
+      entries.push(checked)
+      continue
+    }
+    const parsed = (await schemas()).SleepHistoryEntrySchema.safeParse(item)
+    if (!parsed.success) {
+      return { kind: 'corrupt', problem: `entry ${index}: ${describeIssue(parsed.error.issues)}` }
+    }
+    entries.push(parsed.data)
+  }
+  return { kind: 'ok', value: entries }
+}
+
+/**
+ * A new empty ledger, as `freshSleepState()` gives it, built without the zod schemas: the hook
+ * path then never constructs them (~3 ms at start-up); they load only to word a problem.
+ */
+export function freshState(): SleepState {
+  return checkSleepState({}) as SleepState
+}
+
+/** The file's bytes, or null when it does not exist. */
+export function readBytes(path: string): Buffer | null {
+  try {
+    return readFileSync(path)
+  } catch (error) {
+    if (isMissing(error)) return null
+    throw error
+  }
+}
+
+/**
+ * Which version of a file this is: device, inode, size, and change time in ns. Any write changes
+ * it (ctime cannot be set back), and a rename puts another inode in place.
+ */
+export function fileIdentity(path: string): string | null {
+  try {
+    const stat = statSync(path, { bigint: true })
+    return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`
+  } catch (error) {
+    if (isMissing(error)) return null
+    throw error
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code
+  return code === 'ENOENT' || code === 'ENOTDIR'
+}
+
+/**
+ * The state a change returned, checked and with defaults; throws (zod's error) when invalid.
+ * Parts it shares with `base` (the checked state the change was given) are not checked again.
+ */
+export async function validState(value: SleepState, base: SleepState): Promise<SleepState> {
+  return checkSleepState(value, base) ?? (await schemas()).SleepStateSchema.parse(value)
+}
+
+/** A history entry a change returned, checked; throws (zod's error) when invalid. */
+export async function validHistoryEntry(value: SleepHistoryEntry): Promise<SleepHistoryEntry> {
+  return checkHistoryEntry(value) ?? (await schemas()).SleepHistoryEntrySchema.parse(value)
+}
+
+/** Legacy history entries that still parse; the old layout was hand-edited, so skip the rest. */
+async function validEntries(value: unknown): Promise<SleepHistoryEntry[]> {
+  if (!Array.isArray(value)) return []
+  const entries: SleepHistoryEntry[] = []
+  for (const item of value) {
+    const checked = checkHistoryEntry(item)
+    if (checked !== undefined) {
+      entries.push(checked)
+      continue
+    }
+    const parsed = (await schemas()).SleepHistoryEntrySchema.safeParse(item)
+    if (parsed.success) entries.push(parsed.data)
+  }
+  return entries
+}
+
+/** `entries` followed by the legacy entries not already among them (legacy ones are older). */
+export function mergeHistory(
+  entries: SleepHistoryEntry[],
+  legacy: SleepHistoryEntry[],
+): SleepHistoryEntry[] {
+  if (legacy.length === 0) return entries
+  const seen = new Set(entries.map((entry) => JSON.stringify(entry)))
+  return [...entries, ...legacy.filter((entry) => !seen.has(JSON.stringify(entry)))]
+}
+
+function describeIssue(issues: readonly { path: PropertyKey[]; message: string }[]): string {
+  const issue = issues[0]
+  if (!issue) return 'does not match the ledger schema'
+  const where = issue.path.map(String).join('.') || '(root)'
+  return `"${where}" ${issue.message}`
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

@@ -1,0 +1,222 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import {
+  freshSleepState,
+  SleepHistoryEntrySchema,
+  type SleepState,
+  SleepStateSchema,
+} from '../../core/sleep-state.ts'
+import { freshState } from './ledger-files.ts'
+import { checkHistoryEntry, checkSleepState } from './sleep-state-check.ts'
+
+/** JSON text of a value, key order included: equal text means an equal file once written. */
+const textOf = (value: unknown) => JSON.stringify(value)
+
+/** A value of a random JSON type, often of the right type for a ledger field. */
+const anyJson = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.integer({ min: -5, max: 5 }),
+  fc.double({ noNaN: true, noDefaultInfinity: true }),
+  fc.string({ maxLength: 4 }),
+  fc.constantFrom('1', 'x', ''),
+  fc.array(fc.string({ maxLength: 2 }), { maxLength: 2 }),
+  fc.dictionary(fc.constantFrom('a', 'b', '__proto__'), fc.integer(), { maxKeys: 2 }),
+)
+
+/** An object with some of `keys`, each good (from `good`) or random, plus maybe unknown keys. */
+function record(keys: Record<string, fc.Arbitrary<unknown>>) {
+  const entries = Object.entries(keys).map(([key, good]) =>
+    fc.option(
+      fc
+        .oneof({ weight: 60, arbitrary: good }, { weight: 1, arbitrary: anyJson })
+        .map((value) => [key, value] as const),
+      { freq: 5 },
+    ),
+  )
+  const extra = fc.array(
+    fc.tuple(fc.constantFrom('zz', 'novel', 'future', 'zz', 'novel', '__proto__'), anyJson),
+    { maxLength: 1 },
+  )
+  return fc.tuple(fc.tuple(...entries), extra, fc.boolean()).map(([known, unknown, shuffle]) => {
+    const pairs = [...known.filter((pair) => pair !== null), ...unknown]
+    if (shuffle) pairs.reverse()
+    // Through JSON text, as the ledger arrives: `__proto__` becomes an own key.
+    const body = pairs.map(([key, value]) => `${JSON.stringify(key)}:${JSON.stringify(value)}`)
+    return JSON.parse(`{${body.join(',')}}`) as unknown
+  })
+}
+
+const text = fc.string({ maxLength: 6 })
+const maybeText = fc.option(text, { freq: 3 })
+const count = fc.option(fc.integer({ min: 0, max: 40 }), { freq: 3 })
+const session = record({
+  session_id: text,
+  transcript_path: maybeText,
+  stopped_at: maybeText,
+  last_assistant_message: maybeText,
+  change_count: count,
+  tool_count: count,
+  score: count,
+  task_slugs: fc.array(text, { maxLength: 2 }),
+})
+const bookmark = record({
+  id: text,
+  message: text,
+  salience: fc.constantFrom(1, 2, 3),
+  created_at: text,
+  session_id: maybeText,
+  task_slug: maybeText,
+})
+const trigger = record({
+  id: text,
+  when: text,
+  remind: text,
+  source: maybeText,
+  created_at: text,
+  fired_count: fc.nat(5),
+  max_fires: fc.nat(5),
+})
+const compaction = record({
+  timestamp: text,
+  trigger: text,
+  debt_at_compaction: fc.nat(),
+  sessions_count: fc.nat(),
+  bookmarks_count: fc.nat(),
+})
+const ledger = record({
+  debt: fc.integer(),
+  last_sleep: maybeText,
+  last_sleep_summary: maybeText,
+  sleep_started_at: maybeText,
+  last_consolidated_at: maybeText,
+  sessions_since_last_sleep: fc.nat(),
+  sessions: fc.array(session, { maxLength: 3 }),
+  bookmarks: fc.array(bookmark, { maxLength: 3 }),
+  triggers: fc.array(trigger, { maxLength: 3 }),
+  knowledge_access: fc.dictionary(
+    fc.constantFrom('a', 'b', 'c', '__proto__'),
+    record({ last_accessed: text, count: fc.nat() }),
+    { maxKeys: 2 },
+  ),
+  dashboard_changes: fc.array(anyJson, { maxLength: 2 }),
+  compaction_log: fc.array(compaction, { maxLength: 2 }),
+})
+const historyEntry = record({
+  date: text,
+  consolidated_at: maybeText,
+  summary: text,
+  debt_before: fc.integer(),
+  debt_after: fc.integer(),
+  sessions_processed: fc.nat(),
+  bookmarks_processed: fc.nat(),
+  session_ids: fc.array(text, { maxLength: 2 }),
+})
+
+describe('checkSleepState', () => {
+  it('agrees with SleepStateSchema whenever it answers, and answers for valid plain data', () => {
+    let answered = 0
+    fc.assert(
+      fc.property(ledger, (value) => {
+        const checked = checkSleepState(value)
+        const parsed = SleepStateSchema.safeParse(value)
+        if (checked === undefined) {
+          // Unsure is allowed only for invalid data or the odd `__proto__` key.
+          if (parsed.success) expect(JSON.stringify(value)).toContain('__proto__')
+          return
+        }
+        answered += 1
+        expect(parsed.success).toBe(true)
+        expect(textOf(checked)).toBe(textOf(parsed.data))
+        expect(checked).toEqual(parsed.data)
+      }),
+      { numRuns: 3_000 },
+    )
+    expect(answered).toBeGreaterThan(50)
+  })
+
+  it('leaves odd values to the schema: NaN, undefined, class instances, a missing record', () => {
+    expect(checkSleepState({ debt: Number.NaN })).toBeUndefined()
+    expect(checkSleepState({ future: undefined })).toBeUndefined()
+    expect(checkSleepState({ future: new Date(0) })).toBeUndefined()
+    expect(checkSleepState(new Date(0))).toBeUndefined()
+    expect(checkSleepState({ sessions: [undefined] })).toBeUndefined()
+    expect(checkSleepState([])).toBeUndefined()
+  })
+
+  it('copies what it returns: the input is not shared with the result', () => {
+    const input = { future: { nested: [1] }, sessions: [{ session_id: 'a', task_slugs: ['t'] }] }
+    const checked = checkSleepState(input) as unknown as typeof input
+    expect(checked.future).not.toBe(input.future)
+    expect(checked.sessions[0]?.task_slugs).not.toBe(input.sessions[0]?.task_slugs)
+  })
+})
+
+describe('checkSleepState with a trusted state', () => {
+  /** A change as the use cases make one: mostly the parts of `base`, some new or replaced. */
+  const changeOf = (base: SleepState) =>
+    fc
+      .record({
+        newSession: fc.option(session, { freq: 2 }),
+        replaceTrigger: fc.option(trigger, { freq: 2 }),
+        debt: fc.option(fc.oneof(fc.integer(), anyJson), { freq: 2 }),
+        access: fc.option(record({ last_accessed: text, count: fc.nat() }), { freq: 3 }),
+      })
+      .map(({ newSession, replaceTrigger, debt, access }) => {
+        const next: Record<string, unknown> = { ...base }
+        if (newSession !== null) next.sessions = [newSession, ...base.sessions]
+        if (replaceTrigger !== null && base.triggers.length > 0) {
+          next.triggers = base.triggers.map((item, index) => (index === 0 ? replaceTrigger : item))
+        }
+        if (debt !== null) next.debt = debt
+        if (access !== null) next.knowledge_access = { ...base.knowledge_access, fresh: access }
+        return next
+      })
+
+  it('gives what the schema gives for the changed state, checking only the new parts', () => {
+    const valid = ledger
+      .map((value) => checkSleepState(value))
+      .filter((base): base is SleepState => base !== undefined)
+    fc.assert(
+      fc.property(
+        valid.chain((base) => fc.tuple(fc.constant(base), changeOf(base))),
+        ([base, next]) => {
+          const checked = checkSleepState(next, base)
+          const parsed = SleepStateSchema.safeParse(next)
+          if (checked === undefined) {
+            if (parsed.success) expect(JSON.stringify(next)).toContain('__proto__')
+            return
+          }
+          expect(parsed.success).toBe(true)
+          expect(textOf(checked)).toBe(textOf(parsed.data))
+        },
+      ),
+      { numRuns: 1_000 },
+    )
+  })
+})
+
+describe('checkHistoryEntry', () => {
+  it('agrees with SleepHistoryEntrySchema whenever it answers', () => {
+    fc.assert(
+      fc.property(historyEntry, (value) => {
+        const checked = checkHistoryEntry(value)
+        const parsed = SleepHistoryEntrySchema.safeParse(value)
+        if (checked === undefined) {
+          if (parsed.success) expect(JSON.stringify(value)).toContain('__proto__')
+          return
+        }
+        expect(parsed.success).toBe(true)
+        expect(textOf(checked)).toBe(textOf(parsed.data))
+      }),
+      { numRuns: 1_000 },
+    )
+  })
+})
+
+describe('freshState', () => {
+  it('is freshSleepState, without the schemas', () => {
+    expect(textOf(freshState())).toBe(textOf(freshSleepState()))
+    expect(freshState().sessions).not.toBe(freshState().sessions)
+  })
+})

@@ -3,6 +3,7 @@
  * snapshot and the list commands. Files are read in parallel; a file that vanishes between list
  * and read is skipped, so a concurrent edit never breaks a SessionStart.
  */
+
 import {
   type ChangelogEntry,
   type CoreIndexEntry,
@@ -16,6 +17,7 @@ import {
 import { isSomnusError } from '../core/errors.ts'
 import { type FeatureSummary, parseFeature } from '../core/features.ts'
 import { type KnowledgeDocument, parseKnowledge } from '../core/knowledge.ts'
+import { compareText } from '../core/snapshot/compare-text.ts'
 import type { ListOrProblem } from '../core/snapshot/snapshot-types.ts'
 import { parseTask, type TaskSummary } from '../core/tasks.ts'
 import type { Brain } from './brain.ts'
@@ -75,7 +77,7 @@ export async function readFeatures(brain: Brain): Promise<FeatureSummary[]> {
 export async function readExtendedCore(brain: Brain): Promise<CoreIndexEntry[]> {
   const names = (await brain.files.list(BRAIN_PATHS.core))
     .filter(isExtendedCoreFile)
-    .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
+    .sort((a, b) => leadingNumber(a) - leadingNumber(b) || compareText(a, b))
   const texts = await Promise.all(
     names.map((name) => brain.files.read(`${BRAIN_PATHS.core}/${name}`)),
   )
@@ -107,4 +109,9 @@ export function readChangelog(brain: Brain): Promise<ListOrProblem<ChangelogEntr
 /** The releases, newest first, or the problem with the file. */
 export function readReleases(brain: Brain): Promise<ListOrProblem<ReleaseEntry>> {
   return readJsonList(brain, BRAIN_PATHS.releases, releaseEntries)
+}
+
+/** The number a core file name starts with ("10.runbook.md" → 10), so 10 sorts after 9. */
+function leadingNumber(name: string): number {
+  return Number.parseInt(name, 10) || 0
 }

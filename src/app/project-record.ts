@@ -1,4 +1,5 @@
 /** The project record in `core/`: `core changelog add` and `features list`. */
+
 import {
   addChangelogEntry,
   CHANGE_TYPES,
@@ -9,6 +10,7 @@ import {
 import { utcDay } from '../core/dates.ts'
 import { SomnusError } from '../core/errors.ts'
 import type { FeatureSummary } from '../core/features.ts'
+import { compareText } from '../core/snapshot/compare-text.ts'
 import type { Brain } from './brain.ts'
 import { BRAIN_PATHS, readFeatures } from './brain-documents.ts'
 
@@ -42,6 +44,6 @@ export async function addChangelog(
 export async function listFeatures(brain: Brain): Promise<FeatureSummary[]> {
   const features = await readFeatures(brain)
   return features.sort(
-    (a, b) => (b.updated ?? '').localeCompare(a.updated ?? '') || a.slug.localeCompare(b.slug),
+    (a, b) => compareText(b.updated ?? '', a.updated ?? '') || compareText(a.slug, b.slug),
   )
 }

@@ -3,10 +3,12 @@
  * tracked in the ledger (`knowledge_access`) so unused notes show as stale (memory decay) and
  * recently used ones load partly at session start (the warm tier), as seed 000 describes.
  */
+
 import { daysSince } from './dates.ts'
 import { fieldList, fieldText, parseFrontmatter, renderFrontmatter } from './frontmatter.ts'
 import { firstParagraph } from './markdown-text.ts'
 import type { KnowledgeAccess } from './sleep-state.ts'
+import { compareText } from './snapshot/compare-text.ts'
 
 /** A note unread for more than this many days is stale (seed 000, phase 2). */
 export const STALE_AFTER_DAYS = 30
@@ -127,5 +129,5 @@ export function listKnowledge(
         stale: isStale(document, record, now),
       }
     })
-    .sort((a, b) => a.slug.localeCompare(b.slug))
+    .sort((a, b) => compareText(a.slug, b.slug))
 }

@@ -2,6 +2,7 @@
  * Task files, `state/<slug>.md`: the brain's working memory (the hippocampus of seed 001's
  * mapping). Frontmatter says what and when; `## Why` says why; `## Log` grows newest first.
  */
+
 import {
   fieldList,
   fieldText,
@@ -10,6 +11,7 @@ import {
   updateFrontmatter,
 } from './frontmatter.ts'
 import { clip, firstContentLine, insertLifoEntry, sectionBody } from './markdown-text.ts'
+import { compareText } from './snapshot/compare-text.ts'
 
 /** The status `tasks complete` sets; every other status counts as active. */
 export const COMPLETED_STATUS = 'completed'
@@ -105,5 +107,5 @@ export function byRecentUpdate(a: TaskSummary, b: TaskSummary): number {
   const left = a.updated ?? a.created ?? ''
   const right = b.updated ?? b.created ?? ''
   if (left !== right) return left < right ? 1 : -1
-  return a.slug.localeCompare(b.slug)
+  return compareText(a.slug, b.slug)
 }

@@ -7,7 +7,7 @@
 import { planSleepRun, type SleepRunPlan } from '../core/sleep-run/plan-sleep-run.ts'
 import { CORE_FILES, type UnitKind } from '../core/sleep-run/route-observation.ts'
 import type { SalienceSchema, SessionRecord, SleepState } from '../core/sleep-state.ts'
-import type { LanguageModel, Observation, Unit } from '../ports/language-model.ts'
+import type { LanguageModel, Observation, Unit, Usage } from '../ports/language-model.ts'
 import type { Brain } from './brain.ts'
 import {
   commitSleepRun,
@@ -33,6 +33,9 @@ export interface RunSleepResult {
   applied: boolean
   /** True when an interrupted earlier run was finished first. */
   recovered: boolean
+  /** The model that extracted the observations, and the tokens it consumed. */
+  model: string
+  usage: Usage
 }
 
 const SALIENCE_PRIORITY: Record<typeof SalienceSchema._zod.output, Observation['priority']> = {
@@ -61,8 +64,10 @@ export async function runSleep(brain: Brain, options: RunSleepOptions): Promise<
   for (const observation of bookmarkObservations)
     kinds.set(observation.sources[0] ?? '', 'bookmark')
   progress(`extracting observations from ${units.length} units with ${options.model.name}`)
-  const extracted =
-    units.length > 0 ? (await options.model.extractObservations({ units })).value : []
+  const call = units.length > 0 ? await options.model.extractObservations({ units }) : null
+  const extracted = call?.value ?? []
+  const usage: Usage = call?.usage ?? { input_tokens: 0, output_tokens: 0 }
+  const model = call?.model ?? options.model.name
   // Summaries render turns as "speaker: text"; in a memory file the role prefix is noise.
   const observations = extracted.map((observation) => ({
     ...observation,
@@ -80,7 +85,7 @@ export async function runSleep(brain: Brain, options: RunSleepOptions): Promise<
     tasks: files.tasks,
     features: files.features,
   })
-  if (plan.empty || options.dryRun) return { plan, applied: false, recovered }
+  if (plan.empty || options.dryRun) return { plan, applied: false, recovered, model, usage }
   await commitSleepRun(brain, {
     id: brain.ids.next('run'),
     epoch,
@@ -88,10 +93,12 @@ export async function runSleep(brain: Brain, options: RunSleepOptions): Promise<
     summary: plan.summary,
     files: plan.files.map((file) => ({ path: file.path, text: file.after })),
     triggers: plan.triggers,
+    model,
+    usage,
   })
   await finishSleepRun(brain)
   progress(plan.summary)
-  return { plan, applied: true, recovered }
+  return { plan, applied: true, recovered, model, usage }
 }
 
 async function gatherUnits(

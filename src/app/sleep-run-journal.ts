@@ -19,6 +19,9 @@ export interface SleepRunJournal {
   summary: string
   files: { path: string; text: string }[]
   triggers: { when: string; remind: string; source: string }[]
+  /** The model that made the observations and the tokens it used, kept in the history entry. */
+  model?: string
+  usage?: { input_tokens: number; output_tokens: number }
 }
 
 /** Commits the run: after this returns, the consolidation will happen even if the process dies. */
@@ -60,7 +63,12 @@ export async function finishSleepRun(brain: Brain): Promise<boolean> {
     for (const trigger of journal.triggers) {
       next = addTrigger(next, { ...trigger, id: brain.ids.next('trg'), now: brain.clock.now() })
     }
-    return { state: next, result: undefined, history: completed.history }
+    const history = {
+      ...completed.history,
+      ...(journal.model ? { model: journal.model } : {}),
+      ...(journal.usage ? { usage: journal.usage } : {}),
+    }
+    return { state: next, result: undefined, history }
   })
   await brain.files.remove(SLEEP_RUN_JOURNAL)
   return true

@@ -56,7 +56,7 @@ describe('summarizeText', () => {
     summarize: async ({ units }) => ({
       value: { text: units[0]?.text ?? '', sources: units[0] ? [units[0].id, 'unknown'] : [] },
       model: 'first',
-      usage: { input_tokens: 0, output_tokens: 0 },
+      usage: { input_tokens: 12, output_tokens: 5 },
     }),
   } as LanguageModel
 
@@ -70,6 +70,7 @@ describe('summarizeText', () => {
       tokens_after: countTokens('We ship on Friday.'),
       budget: Math.floor(countTokens(text) / 2),
       sources: [{ id: 'L1', line: 1, text: 'Ann: We ship on Friday.' }],
+      usage: { input_tokens: 12, output_tokens: 5 },
     })
   })
 

@@ -5,7 +5,7 @@
  */
 import { SomnusError } from '../core/errors.ts'
 import { countTokens } from '../core/tokens.ts'
-import type { LanguageModel, Unit } from '../ports/language-model.ts'
+import type { LanguageModel, Unit, Usage } from '../ports/language-model.ts'
 
 /** What to summarize and how small: exactly one of `budget` (tokens) or `ratio` (0 < r ≤ 1). */
 export interface SummarizeTextRequest {
@@ -30,6 +30,8 @@ export interface SummarizeTextResult {
   tokens_after: number
   budget: number
   sources: SummarySource[]
+  /** Tokens the model call consumed, as the provider reported them (zero for extractive). */
+  usage: Usage
 }
 
 /** A unit of text with the line it starts on. */
@@ -125,6 +127,7 @@ export async function summarizeText(request: SummarizeTextRequest): Promise<Summ
   return {
     summary: call.value.text,
     model: call.model,
+    usage: call.usage,
     tokens_before: tokensBefore,
     tokens_after: countTokens(call.value.text),
     budget,

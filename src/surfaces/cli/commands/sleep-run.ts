@@ -57,6 +57,8 @@ Examples:
             dry_run: options.dryRun === true,
             recovered: result.recovered,
             summary: result.plan.empty ? null : result.plan.summary,
+            model: result.model,
+            usage: result.usage,
             counts: result.plan.counts,
             files: result.plan.files.map((file) => ({
               path: file.path,

@@ -1,6 +1,7 @@
 // Builds the hook: dist/hook-bundle.cjs (hook-main.ts and everything it uses, tree-shaken) and
-// dist/hook.js (hook-loader.ts, which bin/somnus.js imports), so `somnus hook <event>` starts
-// fast. Measured on Node 20 (bench/hook-session-start.ts), each choice saves start-up time:
+// its loader hook-loader.ts, as dist/hook.cjs (which bin/somnus.js requires) and dist/hook.js
+// (ESM, for `node dist/hook.js <event>`), so `somnus hook <event>` starts fast.
+// Measured on Node 20 (bench/hook-session-start.ts), each choice saves start-up time:
 // - the bundle runs through a V8 code cache (see hook-loader.ts): later runs skip compiling it;
 // - it is CommonJS, one file: code reached by import() stays in it but is only run when needed
 //   (esbuild wraps it), so nothing is loaded that a hook event does not use, in one file read;
@@ -91,14 +92,24 @@ await build({
 // The loader keys its code cache by the bundle's hash: a new build never meets an old cache.
 const buildId = createHash('sha256').update(readFileSync(BUNDLE)).digest('hex').slice(0, 16)
 
-await build({
+const loader = {
   entryPoints: ['src/surfaces/hooks/hook-loader.ts'],
-  outfile: join(OUT_DIR, 'hook.js'),
   bundle: true,
   minify: true,
   platform: 'node',
-  format: 'esm',
   target: 'node20',
   define: { SOMNUS_HOOK_BUILD: JSON.stringify(buildId) },
   logLevel: 'warning',
+}
+await build({ ...loader, outfile: join(OUT_DIR, 'hook.js'), format: 'esm' })
+// The same loader as CommonJS, which bin/somnus.js (CommonJS) requires: Node starts a CommonJS
+// entry without setting up its ES module loader, ~2-3 ms sooner.
+await build({
+  ...loader,
+  outfile: join(OUT_DIR, 'hook.cjs'),
+  format: 'cjs',
+  define: { ...loader.define, 'import.meta.url': 'SOMNUS_LOADER_URL' },
+  banner: {
+    js: 'var SOMNUS_LOADER_URL = process.getBuiltinModule("node:url").pathToFileURL(__filename).href',
+  },
 })

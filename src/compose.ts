@@ -9,10 +9,23 @@ import { join } from 'node:path'
 import { findContextRoot } from './adapters/fs/find-context-root.ts'
 import { createFsBrainFiles } from './adapters/fs/fs-brain-files.ts'
 import { createFsSleepStateStore } from './adapters/fs/fs-sleep-state-store.ts'
-import { openTranscriptLines } from './adapters/fs/transcript-files.ts'
+import type { transcriptFiles as diskTranscripts } from './adapters/fs/transcript-files.ts'
+import type { AnalyzeSession } from './ports/session-transcripts.ts'
 
-/** Transcript reading on disk, for the hooks and the transcript commands. */
-export { analyzeSession, transcriptFiles } from './adapters/fs/transcript-files.ts'
+/** The transcript reader, loaded on first use: most hook runs (SessionStart) never read one. */
+const transcripts = () => import('./adapters/fs/transcript-files.ts')
+
+/** Reads and scores one session's transcript on disk (Stop, SessionEnd, pending scores). */
+export const analyzeSession: AnalyzeSession = async (...args) =>
+  (await transcripts()).analyzeSession(...args)
+
+/** Transcript reading on disk, for the transcript commands. */
+export const transcriptFiles: typeof diskTranscripts = {
+  analyzeSession,
+  analyzeTranscriptFile: async (...args) => (await transcripts()).analyzeTranscriptFile(...args),
+  locateTranscript: async (...args) => (await transcripts()).locateTranscript(...args),
+  openTranscriptLines: async (...args) => (await transcripts()).openTranscriptLines(...args),
+}
 
 import { randomIds } from './adapters/node/random-ids.ts'
 import { type Brain, CONTEXT_DIR_NAME } from './app/brain.ts'
@@ -20,8 +33,6 @@ import { type Config, resolveConfig } from './core/config.ts'
 import { SomnusError } from './core/errors.ts'
 import type { Unit } from './core/model-results.ts'
 import type { SessionRecord } from './core/sleep-state.ts'
-import { countWindowFor } from './core/transcript/transcript-analyzer.ts'
-import { TranscriptUnitCollector } from './core/transcript/transcript-units.ts'
 import { type Clock, systemClock } from './ports/clock.ts'
 import type { IdGenerator } from './ports/id-generator.ts'
 
@@ -102,8 +113,12 @@ export function composeTranscriptUnits(
   return async (session, since) => {
     if (!session.transcript_path) return []
     try {
-      const lines = await openTranscriptLines(session.transcript_path)
+      const lines = await transcriptFiles.openTranscriptLines(session.transcript_path)
       if (lines === null) return []
+      const [{ countWindowFor }, { TranscriptUnitCollector }] = await Promise.all([
+        import('./core/transcript/transcript-analyzer.ts'),
+        import('./core/transcript/transcript-units.ts'),
+      ])
       const collector = new TranscriptUnitCollector(countWindowFor(since ?? undefined))
       for await (const line of lines) collector.addLine(line)
       collector.finish()

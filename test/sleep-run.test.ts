@@ -71,7 +71,10 @@ describe('sleep run on real transcripts', () => {
     const [entry] = await brain.state.readHistory()
     expect(entry?.summary).toBe(result.plan.summary)
     // The model and its token usage are recorded with the consolidation (extractive uses none).
-    expect(entry).toMatchObject({ model: 'extractive', usage: { input_tokens: 0, output_tokens: 0 } })
+    expect(entry).toMatchObject({
+      model: 'extractive',
+      usage: { input_tokens: 0, output_tokens: 0 },
+    })
     expect(result.model).toBe('extractive')
     expect(entry?.debt_before).toBe(before.debt)
     expect(entry?.session_ids.sort()).toEqual(

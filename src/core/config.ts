@@ -5,29 +5,36 @@
 import * as z from 'zod/mini'
 import { SomnusError } from './errors.ts'
 
-/** The settings file schema. */
-export const ConfigSchema = z.object({
-  /** `seed`: seed 000's 0-3 buckets and 4/7/10 levels. `calibrated`: dreamcontext's 0-10 log score. */
-  scoring: z._default(z.enum(['seed', 'calibrated']), 'seed'),
-  /** Transcripts larger than this are not analysed by hooks (seed 000's 50 MB safety cap). */
-  transcript_max_bytes: z._default(z.number().check(z.int(), z.positive()), 50 * 1024 * 1024),
-  /** Characters the SessionStart output may use: Claude Code persists larger output to a file. */
-  snapshot_budget_chars: z._default(z.number().check(z.int(), z.positive()), 10_000),
-  /** Sessions since the last sleep before the rhythm advisory (seed 001: 5). */
-  rhythm_sessions: z._default(z.number().check(z.int(), z.positive()), 5),
-  /** The model that consolidates: `extractive` (offline), `anthropic:<model>`, `openai:<model>`, `claude-cli`. */
-  model: z._default(z.string(), 'extractive'),
-  anthropic: z._default(
-    z.object({ api_key: z.optional(z.string()), base_url: z.optional(z.string()) }),
-    () => ({}),
-  ),
-  openai: z._default(
-    z.object({ api_key: z.optional(z.string()), base_url: z.optional(z.string()) }),
-    () => ({}),
-  ),
-})
+/** The settings schema (built on first use: the hand check in resolveConfig answers most files). */
+export function buildConfigSchema() {
+  return z.object({
+    /** `seed`: seed 000's 0-3 buckets and 4/7/10 levels. `calibrated`: dreamcontext's 0-10 log score. */
+    scoring: z._default(z.enum(['seed', 'calibrated']), 'seed'),
+    /** Transcripts larger than this are not analysed by hooks (seed 000's 50 MB safety cap). */
+    transcript_max_bytes: z._default(z.number().check(z.int(), z.positive()), DEFAULTS.transcript),
+    /** Characters the SessionStart output may use: Claude Code persists larger output to a file. */
+    snapshot_budget_chars: z._default(z.number().check(z.int(), z.positive()), DEFAULTS.budget),
+    /** Sessions since the last sleep before the rhythm advisory (seed 001: 5). */
+    rhythm_sessions: z._default(z.number().check(z.int(), z.positive()), DEFAULTS.rhythm),
+    /** The model that consolidates: `extractive` (offline), `anthropic:<model>`, `openai:<model>`, `claude-cli`. */
+    model: z._default(z.string(), 'extractive'),
+    anthropic: z._default(
+      z.object({ api_key: z.optional(z.string()), base_url: z.optional(z.string()) }),
+      () => ({}),
+    ),
+    openai: z._default(
+      z.object({ api_key: z.optional(z.string()), base_url: z.optional(z.string()) }),
+      () => ({}),
+    ),
+  })
+}
+
+const DEFAULTS = { transcript: 50 * 1024 * 1024, budget: 10_000, rhythm: 5 }
+
 /** Resolved settings. */
-export type Config = z.infer<typeof ConfigSchema>
+export type Config = z.infer<ReturnType<typeof buildConfigSchema>>
+
+let configSchema: ReturnType<typeof buildConfigSchema> | undefined
 
 /** The environment variables Somnus reads, each overriding its config key. */
 const ENV_KEYS: Record<string, keyof Config> = {
@@ -61,7 +68,10 @@ export function resolveConfig(input: {
     const value = input.env[variable]
     if (value !== undefined && value !== '') merged[key] = value
   }
-  const parsed = ConfigSchema.safeParse(merged)
+  const checked = checkConfig(merged)
+  if (checked !== undefined) return checked
+  configSchema ??= buildConfigSchema()
+  const parsed = configSchema.safeParse(merged)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const where = issue?.path.join('.') || '(root)'
@@ -72,4 +82,48 @@ export function resolveConfig(input: {
     )
   }
   return parsed.data
+}
+
+/** `z.number().check(z.int(), z.positive())` with its default, or `undefined` when unsure. */
+function positiveInt(value: unknown, fallback: number): number | undefined {
+  if (value === undefined) return fallback
+  return Number.isSafeInteger(value) && (value as number) > 0 ? (value as number) : undefined
+}
+
+/** The provider keys object as the schema returns it (unknown keys dropped), or `undefined`. */
+function providerKeys(value: unknown): Config['anthropic'] | undefined {
+  if (value === undefined) return {}
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+  if (Object.getPrototypeOf(value) !== Object.prototype) return undefined
+  const out: Config['anthropic'] = {}
+  for (const key of ['api_key', 'base_url'] as const) {
+    if (!(key in value)) continue
+    const item = (value as Record<string, unknown>)[key]
+    if (item !== undefined && typeof item !== 'string') return undefined
+    out[key] = item
+  }
+  return out
+}
+
+/**
+ * The settings as the zod schema returns them, or `undefined` when unsure: then the schema decides
+ * and words the problem. Checked by hand because building and running the zod schema costs every
+ * hook's start-up a few milliseconds.
+ */
+function checkConfig(merged: Record<string, unknown>): Config | undefined {
+  const scoring = merged.scoring ?? 'seed'
+  if (merged.scoring === null || (scoring !== 'seed' && scoring !== 'calibrated')) return undefined
+  const model = merged.model === undefined ? 'extractive' : merged.model
+  if (typeof model !== 'string') return undefined
+  const config = {
+    scoring,
+    transcript_max_bytes: positiveInt(merged.transcript_max_bytes, DEFAULTS.transcript),
+    snapshot_budget_chars: positiveInt(merged.snapshot_budget_chars, DEFAULTS.budget),
+    rhythm_sessions: positiveInt(merged.rhythm_sessions, DEFAULTS.rhythm),
+    model,
+    anthropic: providerKeys(merged.anthropic),
+    openai: providerKeys(merged.openai),
+  }
+  for (const value of Object.values(config)) if (value === undefined) return undefined
+  return config as Config
 }

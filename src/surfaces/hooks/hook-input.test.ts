@@ -1,5 +1,6 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { isHookEvent, parseHookInput } from './hook-input.ts'
+import { HOOK_EVENTS, isHookEvent, parseHookInput, schemaFor } from './hook-input.ts'
 
 /** Verbatim stdin Claude Code 2.1.329 gave a Stop hook (paths shortened). */
 const REAL_STOP = {
@@ -46,5 +47,47 @@ describe('parseHookInput', () => {
     expect(isHookEvent('user-prompt-submit')).toBe(true)
     expect(isHookEvent('UserPromptSubmit')).toBe(false)
     expect(isHookEvent('toString')).toBe(false)
+  })
+})
+
+describe('parseHookInput against the zod schemas', () => {
+  const anyJson = fc.oneof(
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer(),
+    fc.string({ maxLength: 3 }),
+    fc.array(fc.integer(), { maxLength: 1 }),
+  )
+  const fields = [
+    'session_id',
+    'cwd',
+    'source',
+    'reason',
+    'prompt',
+    'stop_hook_active',
+    'agent_type',
+    'extra',
+    '__proto__',
+  ]
+  it('gives what the schema gives, and words its first problem', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...HOOK_EVENTS),
+        fc.dictionary(fc.constantFrom(...fields), anyJson, { maxKeys: 4 }),
+        (event, payload) => {
+          const text = JSON.stringify(payload)
+          const parsed = schemaFor(event).safeParse(JSON.parse(text))
+          const result = parseHookInput(event, text)
+          if (parsed.success) {
+            expect(result.ok).toBe(true)
+            if (result.ok) expect(JSON.stringify(result.input)).toBe(JSON.stringify(parsed.data))
+          } else {
+            expect(result).toMatchObject({ ok: false })
+            if (!result.ok) expect(result.problem).toContain(parsed.error.issues[0]?.message)
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    )
   })
 })

@@ -6,74 +6,90 @@
  */
 import * as z from 'zod/mini'
 
-const text = () => z.optional(z.nullable(z.string()))
-
-/** Fields every event carries. */
-const baseShape = {
-  session_id: text(),
-  transcript_path: text(),
-  cwd: text(),
-  hook_event_name: text(),
-  permission_mode: text(),
+/** The stdin schemas, built on first use: the hand check in parseHookInput answers most payloads. */
+function buildSchemas() {
+  const text = () => z.optional(z.nullable(z.string()))
+  const flag = () => z.optional(z.nullable(z.boolean()))
+  /** Fields every event carries. */
+  const baseShape = {
+    session_id: text(),
+    transcript_path: text(),
+    cwd: text(),
+    hook_event_name: text(),
+    permission_mode: text(),
+  }
+  return {
+    /** Stop: once per turn, after the main agent's last reply of that turn. */
+    stop: z.looseObject({ ...baseShape, last_assistant_message: text(), stop_hook_active: flag() }),
+    /** SubagentStop: a sub-agent finished; `session_id` is the parent's. */
+    'subagent-stop': z.looseObject({
+      ...baseShape,
+      agent_id: text(),
+      agent_transcript_path: text(),
+      agent_type: text(),
+      last_assistant_message: text(),
+      stop_hook_active: flag(),
+    }),
+    /** SessionStart: `source` is startup, resume, clear, compact or fork. */
+    'session-start': z.looseObject({ ...baseShape, source: text() }),
+    /** UserPromptSubmit: the prompt the user just sent. */
+    'user-prompt-submit': z.looseObject({ ...baseShape, prompt: text() }),
+    /** PreCompact: `trigger` is manual or auto; `custom_instructions` what the user gave `/compact`. */
+    'pre-compact': z.looseObject({ ...baseShape, trigger: text(), custom_instructions: text() }),
+    /** SessionEnd: `reason` is clear, logout, prompt_input_exit or other. */
+    'session-end': z.looseObject({ ...baseShape, reason: text() }),
+  }
+}
+type Schemas = ReturnType<typeof buildSchemas>
+let built: Schemas | undefined
+/** The event's zod schema, which judges and words what the hand check cannot vouch for. */
+export const schemaFor = (event: HookEvent) => {
+  built ??= buildSchemas()
+  return built[event]
 }
 
-/** Stop: once per turn, after the main agent's last reply of that turn. */
-export const StopInputSchema = z.looseObject({
-  ...baseShape,
-  last_assistant_message: text(),
-  stop_hook_active: z.optional(z.nullable(z.boolean())),
-})
 /** Parsed Stop stdin. */
-export type StopInput = z.infer<typeof StopInputSchema>
-
-/** SubagentStop: a sub-agent finished; `session_id` is the parent's. */
-export const SubagentStopInputSchema = z.looseObject({
-  ...baseShape,
-  agent_id: text(),
-  agent_transcript_path: text(),
-  agent_type: text(),
-  last_assistant_message: text(),
-  stop_hook_active: z.optional(z.nullable(z.boolean())),
-})
+export type StopInput = z.infer<Schemas['stop']>
 /** Parsed SubagentStop stdin. */
-export type SubagentStopInput = z.infer<typeof SubagentStopInputSchema>
-
-/** SessionStart: `source` is startup, resume, clear, compact or fork. */
-export const SessionStartInputSchema = z.looseObject({ ...baseShape, source: text() })
+export type SubagentStopInput = z.infer<Schemas['subagent-stop']>
 /** Parsed SessionStart stdin. */
-export type SessionStartInput = z.infer<typeof SessionStartInputSchema>
-
-/** PreCompact: `trigger` is manual or auto; `custom_instructions` what the user gave `/compact`. */
-export const PreCompactInputSchema = z.looseObject({
-  ...baseShape,
-  trigger: text(),
-  custom_instructions: text(),
-})
+export type SessionStartInput = z.infer<Schemas['session-start']>
 /** Parsed PreCompact stdin. */
-export type PreCompactInput = z.infer<typeof PreCompactInputSchema>
-
-/** SessionEnd: `reason` is clear, logout, prompt_input_exit or other. */
-export const SessionEndInputSchema = z.looseObject({ ...baseShape, reason: text() })
+export type PreCompactInput = z.infer<Schemas['pre-compact']>
 /** Parsed SessionEnd stdin. */
-export type SessionEndInput = z.infer<typeof SessionEndInputSchema>
-
-/** UserPromptSubmit: the prompt the user just sent. */
-export const UserPromptSubmitInputSchema = z.looseObject({ ...baseShape, prompt: text() })
+export type SessionEndInput = z.infer<Schemas['session-end']>
 /** Parsed UserPromptSubmit stdin. */
-export type UserPromptSubmitInput = z.infer<typeof UserPromptSubmitInputSchema>
+export type UserPromptSubmitInput = z.infer<Schemas['user-prompt-submit']>
 
-/** The events `somnus hook <event>` handles, by command-line name, with their stdin schema. */
-export const HOOK_INPUT_SCHEMAS = {
-  stop: StopInputSchema,
-  'subagent-stop': SubagentStopInputSchema,
-  'session-start': SessionStartInputSchema,
-  'user-prompt-submit': UserPromptSubmitInputSchema,
-  'pre-compact': PreCompactInputSchema,
-  'session-end': SessionEndInputSchema,
-} as const
+const BASE = ['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'permission_mode']
+
+/** The events `somnus hook <event>` handles, by command-line name, with their string fields. */
+const TEXT_FIELDS = {
+  stop: [...BASE, 'last_assistant_message'],
+  'subagent-stop': [
+    ...BASE,
+    'agent_id',
+    'agent_transcript_path',
+    'agent_type',
+    'last_assistant_message',
+  ],
+  'session-start': [...BASE, 'source'],
+  'user-prompt-submit': [...BASE, 'prompt'],
+  'pre-compact': [...BASE, 'trigger', 'custom_instructions'],
+  'session-end': [...BASE, 'reason'],
+} as const satisfies Record<string, readonly string[]>
+
+/** The events' boolean fields. */
+const FLAG_FIELDS: Partial<Record<HookEvent, readonly string[]>> = {
+  stop: ['stop_hook_active'],
+  'subagent-stop': ['stop_hook_active'],
+}
+
+/** The events `somnus hook <event>` handles, by command-line name. */
+export const HOOK_EVENTS = Object.keys(TEXT_FIELDS) as HookEvent[]
 
 /** A command-line event name (`stop`, `session-start`, ...). */
-export type HookEvent = keyof typeof HOOK_INPUT_SCHEMAS
+export type HookEvent = keyof typeof TEXT_FIELDS
 
 /** The parsed stdin of each event. */
 export interface HookInputs {
@@ -97,7 +113,7 @@ export const HOOK_EVENT_HELP: Record<HookEvent, string> = {
 
 /** True when `name` is an event this hook handles. */
 export function isHookEvent(name: string): name is HookEvent {
-  return Object.hasOwn(HOOK_INPUT_SCHEMAS, name)
+  return Object.hasOwn(TEXT_FIELDS, name)
 }
 
 /** The outcome of reading stdin: the payload, or why it could not be used. */
@@ -123,13 +139,42 @@ export function parseHookInput<E extends HookEvent>(
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     return { ok: false, problem: `stdin is not a JSON object (${describe(stdinText)})` }
   }
-  const parsed = HOOK_INPUT_SCHEMAS[event].safeParse(raw)
+  const checked = checkHookInput(event, raw as Record<string, unknown>)
+  if (checked !== undefined) return { ok: true, input: checked as HookInputs[E] }
+  const parsed = schemaFor(event).safeParse(raw)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const where = issue?.path.join('.') || '(root)'
     return { ok: false, problem: `stdin field "${where}": ${issue?.message ?? 'invalid'}` }
   }
   return { ok: true, input: parsed.data as HookInputs[E] }
+}
+
+/**
+ * The payload as the event's zod schema returns it (known keys first, unknown keys kept), or
+ * `undefined` when unsure: then the schema decides and words the problem. Checked by hand because
+ * building and running a zod object schema costs the hook's start-up several milliseconds.
+ */
+function checkHookInput(
+  event: HookEvent,
+  raw: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  if (Object.hasOwn(raw, '__proto__')) return undefined
+  const out: Record<string, unknown> = {}
+  for (const key of TEXT_FIELDS[event]) {
+    if (!(key in raw)) continue
+    const value = raw[key]
+    if (value !== undefined && value !== null && typeof value !== 'string') return undefined
+    out[key] = value
+  }
+  for (const key of FLAG_FIELDS[event] ?? []) {
+    if (!(key in raw)) continue
+    const value = raw[key]
+    if (value !== undefined && value !== null && typeof value !== 'boolean') return undefined
+    out[key] = value
+  }
+  for (const key of Object.keys(raw)) if (!(key in out)) out[key] = raw[key]
+  return out
 }
 
 function describe(stdinText: string): string {

@@ -1,8 +1,9 @@
 /**
- * The hook's entry, `dist/hook.js`: runs the hook bundle (`dist/hook-bundle.cjs`, built from
- * hook-main.ts by scripts/bundle-hook.mjs) with a V8 code cache, so that only the first run of a
- * build parses and compiles it. Measured on Node 20: ~7 ms of a ~40 ms SessionStart, a third of
- * what a hook may spend beyond starting node (Node 22 does the same with enableCompileCache).
+ * The hook's entry, `dist/hook.cjs` (`dist/hook.js` is the same as ESM): runs the hook bundle
+ * (`dist/hook-bundle.cjs`, built from hook-main.ts by scripts/bundle-hook.mjs) with a V8 code
+ * cache, so that only the first run of a build parses and compiles it. Measured on Node 20: ~7 ms
+ * of a ~40 ms SessionStart, a third of what a hook may spend beyond starting node (Node 22 does
+ * the same with enableCompileCache).
  * The cache lives in `~/.somnus/cache`, one file per build, Node version and event (each event
  * compiles different functions). It is only an accelerator: V8 rejects a cache that does not
  * fit, and any problem with it just means compiling as usual.

@@ -16,7 +16,7 @@ import { isSomnusError } from '../../core/errors.ts'
 import { fixedClock } from '../../ports/clock.ts'
 import { defaultHookDependencies, type HookDependencies } from './hook-dependencies.ts'
 import {
-  HOOK_INPUT_SCHEMAS,
+  HOOK_EVENTS,
   type HookEvent,
   type HookInputs,
   isHookEvent,
@@ -66,7 +66,7 @@ export async function runHook(
   let stdout = ''
   try {
     if (!isHookEvent(event)) {
-      note(`unknown hook event; known: ${Object.keys(HOOK_INPUT_SCHEMAS).join(', ')}`)
+      note(`unknown hook event; known: ${HOOK_EVENTS.join(', ')}`)
       return { stdout, log }
     }
     const parsed = parseHookInput(event, stdinText)

@@ -9,8 +9,9 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { createExtractiveLanguageModel } from '../src/adapters/llm/extractive-language-model.ts'
 import type { Brain } from '../src/app/brain.ts'
 import { runSleep } from '../src/app/run-sleep.ts'
+import { sessionStartContext } from '../src/app/session-start.ts'
 import { commitSleepRun, finishSleepRun, SLEEP_RUN_JOURNAL } from '../src/app/sleep-run-journal.ts'
-import { composeTranscriptUnits } from '../src/compose.ts'
+import { analyzeSession, composeTranscriptUnits } from '../src/compose.ts'
 import { lineCount } from '../src/core/sleep-run/archive-overflow.ts'
 import { brainFiles } from './support/brain-snapshot.ts'
 import { HAS_SHARED, SHARED_SKIP_REASON } from './support/shared-data.ts'
@@ -136,5 +137,25 @@ describe('sleep run on real transcripts', () => {
     expect((await brain.state.read()).debt).toBe(0)
     expect(await brain.state.readHistory()).toHaveLength(1)
     expect(await finishSleepRun(brain)).toBe(false)
+  }, 60_000)
+})
+
+describe('a new session after an interrupted sleep run', () => {
+  it('starts from the finished consolidation, not a half-written brain', async () => {
+    const brain = await buildBrain()
+    const planned = await run(brain, { dryRun: true })
+    await commitSleepRun(brain, {
+      id: 'run_crashed',
+      epoch: NOW,
+      created_at: NOW,
+      summary: planned.plan.summary,
+      files: planned.plan.files.map((file) => ({ path: file.path, text: file.after })),
+      triggers: planned.plan.triggers,
+    })
+    const context = await sessionStartContext(brain, analyzeSession)
+    expect(await brain.files.read(SLEEP_RUN_JOURNAL)).toBeNull()
+    expect((await brain.state.read()).debt).toBe(0)
+    expect(context.text).toContain('Never write API keys into the sleep ledger')
+    expect(context.directive).toBeNull()
   }, 60_000)
 })

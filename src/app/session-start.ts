@@ -1,5 +1,5 @@
 /**
- * The SessionStart hook's use case: finish pending scores, then hand the agent its context, the
+ * The SessionStart hook's use case: finish an interrupted sleep run and pending scores, then hand the agent its context, the
  * consolidation directive first (Claude Code may keep only the start of long hook output,
  * research/seed-systems.md 6.3), then the snapshot, all within `snapshot_budget_chars`.
  */
@@ -12,6 +12,7 @@ import type { Brain } from './brain.ts'
 import { buildSnapshot } from './build-snapshot.ts'
 import { finishPendingScores } from './finish-pending-sessions.ts'
 import { messageOf } from './session-outcome.ts'
+import { finishSleepRun } from './sleep-run-journal.ts'
 
 /** Between the directive and the snapshot. */
 const SEPARATOR = '\n\n'
@@ -35,6 +36,9 @@ export async function sessionStartContext(
   brain: Brain,
   analyzeSession: AnalyzeSession,
 ): Promise<SessionStartContext> {
+  // A `sleep run` killed after its commit point is finished before anything is read, so a new
+  // session sees the brain as before the sleep or as after it, never half-written.
+  await finishSleepRun(brain)
   const { finished: finishedSessions, state } = await finishPendingOrRead(brain, analyzeSession)
   const now = brain.clock.now()
   const budget = brain.config.snapshot_budget_chars

@@ -25,6 +25,20 @@ function run(brain: Brain, options: { dryRun?: boolean } = {}) {
   })
 }
 
+/** Plans a run and commits its journal without applying it: a run killed at its commit point. */
+async function commitPlannedRun(brain: Brain) {
+  const planned = await run(brain, { dryRun: true })
+  await commitSleepRun(brain, {
+    id: 'run_crashed',
+    epoch: NOW,
+    created_at: NOW,
+    summary: planned.plan.summary,
+    files: planned.plan.files.map((file) => ({ path: file.path, text: file.after })),
+    triggers: planned.plan.triggers,
+  })
+  return planned
+}
+
 describe('sleep run on real transcripts', () => {
   if (!HAS_SHARED)
     console.warn(`[sleep run] ${SHARED_SKIP_REASON}; using the bundled demo transcripts only`)
@@ -117,15 +131,7 @@ describe('sleep run on real transcripts', () => {
     const expected = brainFiles(reference.root)
 
     // Plan, commit, then "die" after writing only the first file.
-    const planned = await run(brain, { dryRun: true })
-    await commitSleepRun(brain, {
-      id: 'run_crashed',
-      epoch: NOW,
-      created_at: NOW,
-      summary: planned.plan.summary,
-      files: planned.plan.files.map((file) => ({ path: file.path, text: file.after })),
-      triggers: planned.plan.triggers,
-    })
+    const planned = await commitPlannedRun(brain)
     const first = planned.plan.files[0]
     if (first) await brain.files.write(first.path, first.after)
     expect(await brain.files.read(SLEEP_RUN_JOURNAL)).not.toBeNull()
@@ -143,15 +149,7 @@ describe('sleep run on real transcripts', () => {
 describe('a new session after an interrupted sleep run', () => {
   it('starts from the finished consolidation, not a half-written brain', async () => {
     const brain = await buildBrain()
-    const planned = await run(brain, { dryRun: true })
-    await commitSleepRun(brain, {
-      id: 'run_crashed',
-      epoch: NOW,
-      created_at: NOW,
-      summary: planned.plan.summary,
-      files: planned.plan.files.map((file) => ({ path: file.path, text: file.after })),
-      triggers: planned.plan.triggers,
-    })
+    await commitPlannedRun(brain)
     const context = await sessionStartContext(brain, analyzeSession)
     expect(await brain.files.read(SLEEP_RUN_JOURNAL)).toBeNull()
     expect((await brain.state.read()).debt).toBe(0)

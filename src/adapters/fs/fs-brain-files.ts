@@ -5,9 +5,14 @@
  * writer loads only when something is written, which the hook path rarely does.
  */
 import { readdirSync, readFileSync } from 'node:fs'
-import { mkdir, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import type { BrainFiles } from '../../ports/brain-files.ts'
+
+/**
+ * `node:fs/promises`, loaded on first write: loading it pulls in readline and the watchers, ~1 ms
+ * of every hook start, and SessionStart only reads.
+ */
+const fsPromises = () => process.getBuiltinModule('node:fs/promises')
 
 /** A `BrainFiles` rooted at `root` (the `_agent_context` folder). */
 export function createFsBrainFiles(root: string): BrainFiles {
@@ -23,12 +28,12 @@ export function createFsBrainFiles(root: string): BrainFiles {
     },
     async write(path, text) {
       const target = resolve(path)
-      await mkdir(dirname(target), { recursive: true })
+      await fsPromises().mkdir(dirname(target), { recursive: true })
       const { default: writeFileAtomic } = await import('write-file-atomic')
       await writeFileAtomic(target, text)
     },
     async remove(path) {
-      await rm(resolve(path), { force: true })
+      await fsPromises().rm(resolve(path), { force: true })
     },
     async list(folder) {
       try {

@@ -3,13 +3,19 @@
  * two fixed buffers, so memory stays flat whatever the file size (a 1 GB transcript costs the
  * buffers plus its longest line).
  */
-import { type FileHandle, open, readdir, stat } from 'node:fs/promises'
+import type { FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { SomnusError } from '../../core/errors.ts'
 import { mergeAnalyses } from '../../core/transcript/merge-analyses.ts'
 import type { TranscriptAnalysis } from '../../core/transcript/transcript-analysis.ts'
 import { createTranscriptAnalyzer } from '../../core/transcript/transcript-analyzer.ts'
 import type { AnalyzeSession } from '../../ports/session-transcripts.ts'
+
+/**
+ * `node:fs/promises`, loaded when a transcript is first read: loading it pulls in readline and the
+ * watchers, ~1 ms of every hook start, and most hooks read no transcript.
+ */
+const fsPromises = () => process.getBuiltinModule('node:fs/promises')
 
 /** Bytes read per system call; two buffers of this size are allocated per file. */
 export const READ_CHUNK_BYTES = 1024 * 1024
@@ -56,7 +62,7 @@ export async function subagentTranscriptPaths(transcriptPath: string): Promise<s
   const folder = join(dirname(transcriptPath), basename(transcriptPath, '.jsonl'), 'subagents')
   let names: string[]
   try {
-    names = await readdir(folder)
+    names = await fsPromises().readdir(folder)
   } catch {
     return []
   }
@@ -120,7 +126,7 @@ export async function locateTranscript(
   }
   let folders: string[]
   try {
-    folders = await readdir(projects)
+    folders = await fsPromises().readdir(projects)
   } catch {
     return null
   }
@@ -177,7 +183,7 @@ export const transcriptFiles = {
 /** The open file, or null when it does not exist. */
 async function openTranscript(path: string): Promise<FileHandle | null> {
   try {
-    return await open(path, 'r')
+    return await fsPromises().open(path, 'r')
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return null
     throw unreadable(path, error)
@@ -230,7 +236,7 @@ async function readInto(handle: FileHandle, buffer: Buffer, offset: number, path
 
 async function fileSize(path: string): Promise<number | null> {
   try {
-    const info = await stat(path)
+    const info = await fsPromises().stat(path)
     if (!info.isFile()) throw unreadable(path, new Error('not a file'))
     return info.size
   } catch (error) {

@@ -129,7 +129,8 @@ describe('somnus init', () => {
     expect(existsSync(join(project.project, '.claude', 'settings.json'))).toBe(false)
     expect(existsSync(join(project.root, 'core', '0.soul.md'))).toBe(true)
     expect(run.stdout).toContain(`claude --plugin-dir "${join(REPO_ROOT, 'plugin')}"`)
-    expect(run.stdout).toContain(`claude plugin marketplace add "${join(REPO_ROOT, 'plugin')}"`)
+    // The package root holds .claude-plugin/marketplace.json (validated by the real CLI elsewhere).
+    expect(run.stdout).toContain(`claude plugin marketplace add "${REPO_ROOT}"`)
   })
 
   it('refuses to nest a brain under another one unless forced', async () => {

@@ -159,7 +159,8 @@ function describe(result: InitBrainResult, projectDir: string, pluginDir: string
       'No hooks written (--plugin). Use the Somnus Claude Code plugin:',
       `  try it for one session:  claude --plugin-dir "${pluginDir}"`,
       '  install it for good:',
-      `    claude plugin marketplace add "${pluginDir}"`,
+      // The marketplace (.claude-plugin/marketplace.json) is the package root, which lists plugin/.
+      `    claude plugin marketplace add "${dirname(pluginDir)}"`,
       '    claude plugin install somnus@somnus',
     )
   } else if (result.hooksChanged) {

@@ -24,6 +24,7 @@ import {
 } from '../support/anthropic-stand-in.ts'
 import { ensureBuilt, SOMNUS_BIN } from '../support/build-once.ts'
 import { REPO_ROOT } from '../support/shared-data.ts'
+import { referenceAnalysis } from '../support/transcript-reference.ts'
 
 const CLAUDE = join(REPO_ROOT, 'node_modules/@anthropic-ai/claude-code/bin/claude.exe')
 const HAS_CLAUDE = existsSync(CLAUDE)
@@ -35,7 +36,6 @@ if (!HAS_CLAUDE) {
   )
 }
 
-const CHANGE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit'])
 const EVENTS = {
   SessionStart: 'session-start',
   Stop: 'stop',
@@ -116,29 +116,6 @@ function readJsonl(path: string): Record<string, unknown>[] {
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>)
-}
-
-/** The plain reference count: tool_use blocks of top-level assistant records, each id once. */
-function referenceCounts(records: Record<string, unknown>[]): {
-  tools: number
-  changes: number
-  names: string[]
-} {
-  const seen = new Map<string, string>()
-  for (const record of records) {
-    if (record.type !== 'assistant') continue
-    const content = (record.message as { content?: unknown } | undefined)?.content
-    if (!Array.isArray(content)) continue
-    for (const block of content as { type?: string; id?: string; name?: string }[]) {
-      if (block.type === 'tool_use' && block.id && block.name) seen.set(block.id, block.name)
-    }
-  }
-  const names = [...seen.values()]
-  return {
-    tools: names.length,
-    changes: names.filter((name) => CHANGE_TOOLS.has(name)).length,
-    names,
-  }
 }
 
 describe.skipIf(!HAS_CLAUDE)('Claude Code 2.1.329 end to end (real CLI, stand-in API)', () => {
@@ -245,9 +222,9 @@ describe.skipIf(!HAS_CLAUDE)('Claude Code 2.1.329 end to end (real CLI, stand-in
       existsSync(transcript),
       `${transcript} (have: ${readdirSync(join(home, '.claude', 'projects')).join(', ')})`,
     ).toBe(true)
-    const counts = referenceCounts(readJsonl(transcript))
-    expect(counts).toMatchObject({ tools: 6, changes: 3 })
-    expect(counts.names.sort()).toEqual(['Bash', 'Bash', 'Edit', 'Read', 'Write', 'Write'])
+    const counts = referenceAnalysis(readFileSync(transcript, 'utf8'))
+    expect(counts).toMatchObject({ tool_count: 6, change_count: 3 })
+    expect(counts.tool_counts).toEqual({ Bash: 2, Edit: 1, Read: 1, Write: 2 })
   })
 
   it('hands the SessionStart context (directive first) to the model and to the transcript', () => {

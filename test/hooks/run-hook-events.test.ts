@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { SomnusError } from '../../src/core/errors.ts'
 import { runCli } from '../../src/surfaces/cli/run-cli.ts'
 import {
@@ -14,31 +14,17 @@ import {
 } from '../../src/surfaces/hooks/hook-dependencies.ts'
 import { runHook } from '../../src/surfaces/hooks/run-hook.ts'
 import {
-  createHookWorkspace,
-  type HookWorkspace,
+  HOOK_TEST_NOW,
+  hookWorkspaces,
   manualSessions,
   readLedger,
+  runHookIn,
   writeLedger,
 } from '../support/hook-workspace.ts'
 
-const NOW = new Date('2026-03-01T12:00:00.000Z')
-let workspaces: HookWorkspace[] = []
-
-function workspace(config?: Record<string, unknown>): HookWorkspace {
-  const created = createHookWorkspace(config ? { config } : {})
-  workspaces.push(created)
-  return created
-}
-
-afterEach(() => {
-  for (const created of workspaces) created.dispose()
-  workspaces = []
-})
-
-function hook(ws: HookWorkspace, event: string, payload: unknown, now = NOW) {
-  const stdin = typeof payload === 'string' ? payload : JSON.stringify(payload)
-  return runHook(event, stdin, { cwd: ws.project, env: { HOME: ws.home }, now })
-}
+const NOW = HOOK_TEST_NOW
+const workspace = hookWorkspaces()
+const hook = runHookIn
 
 const manual = (scores: number[]) => manualSessions(scores, NOW)
 

@@ -4,39 +4,24 @@
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { seedScoringPolicy } from '../../src/core/scoring/seed-scoring-policy.ts'
-import { runHook } from '../../src/surfaces/hooks/run-hook.ts'
 import {
   copyTranscript,
-  createHookWorkspace,
-  type HookWorkspace,
+  HOOK_TEST_NOW,
+  hookWorkspaces,
   REAL_SESSIONS,
   readLedger,
   referenceCounts,
+  runHookIn,
   stopPayload,
   writeLedger,
 } from '../support/hook-workspace.ts'
 import { HAS_SHARED } from '../support/shared-data.ts'
 
-const NOW = new Date('2026-03-01T12:00:00.000Z')
-let workspaces: HookWorkspace[] = []
-
-function workspace(config?: Record<string, unknown>): HookWorkspace {
-  const created = createHookWorkspace(config ? { config } : {})
-  workspaces.push(created)
-  return created
-}
-
-afterEach(() => {
-  for (const created of workspaces) created.dispose()
-  workspaces = []
-})
-
-function hook(ws: HookWorkspace, event: string, payload: unknown, now = NOW) {
-  const stdin = typeof payload === 'string' ? payload : JSON.stringify(payload)
-  return runHook(event, stdin, { cwd: ws.project, env: { HOME: ws.home }, now })
-}
+const NOW = HOOK_TEST_NOW
+const workspace = hookWorkspaces()
+const hook = runHookIn
 
 function expectedScore(counts: { change_count: number; tool_count: number }): number {
   return seedScoringPolicy.scoreSession({

@@ -15,7 +15,10 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
+import { afterEach } from 'vitest'
+import { runHook } from '../../src/surfaces/hooks/run-hook.ts'
 import { TRANSCRIPTS_DIR } from './shared-data.ts'
+import { referenceAnalysis } from './transcript-reference.ts'
 
 /** A temporary project with a brain. */
 export interface HookWorkspace {
@@ -94,11 +97,10 @@ export function readLedger(workspace: HookWorkspace): {
   return JSON.parse(readFileSync(workspace.ledgerPath, 'utf8'))
 }
 
-const CHANGE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit'])
-
 /**
- * The plain reference count for a transcript and its `subagents/agent-*.jsonl`: tool_use blocks of
- * top-level `assistant` records, each id once, counting only records after `since` when given.
+ * The plain reference count for a transcript and its `subagents/agent-*.jsonl` (summed, as
+ * Claude Code keeps each sub-agent's tool calls in its own file), counting only records after
+ * `since` when given. Each file is counted by `referenceAnalysis`, the JSON.parse-every-line oracle.
  */
 export function referenceCounts(
   transcriptPath: string,
@@ -117,31 +119,14 @@ export function referenceCounts(
         files.push(join(subagents, name))
     }
   }
-  const tools = new Map<string, string>()
+  let toolCount = 0
+  let changeCount = 0
   for (const file of files) {
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
-      if (line.trim() === '') continue
-      let record: { type?: string; timestamp?: string; message?: { content?: unknown } }
-      try {
-        record = JSON.parse(line)
-      } catch {
-        continue
-      }
-      if (record.type !== 'assistant') continue
-      if (since !== undefined && typeof record.timestamp === 'string' && record.timestamp <= since)
-        continue
-      const content = record.message?.content
-      if (!Array.isArray(content)) continue
-      for (const block of content as { type?: string; id?: string; name?: string }[]) {
-        if (block.type === 'tool_use' && block.id && block.name) tools.set(block.id, block.name)
-      }
-    }
+    const counts = referenceAnalysis(readFileSync(file, 'utf8'), since)
+    toolCount += counts.tool_count
+    changeCount += counts.change_count
   }
-  const names = [...tools.values()]
-  return {
-    tool_count: names.length,
-    change_count: names.filter((name) => CHANGE_TOOLS.has(name)).length,
-  }
+  return { tool_count: toolCount, change_count: changeCount }
 }
 
 /** The file name of a path without `.jsonl`. */
@@ -184,4 +169,35 @@ export function manualSessions(scores: number[], stoppedAt: Date) {
     score,
     task_slugs: [],
   }))
+}
+
+/** The instant hook tests stop the clock at. */
+export const HOOK_TEST_NOW = new Date('2026-03-01T12:00:00.000Z')
+
+/**
+ * A maker of hook workspaces for one test file: each is disposed after the test that made it.
+ * Call once at the top level of the file (it registers an `afterEach`).
+ */
+export function hookWorkspaces(): (config?: Record<string, unknown>) => HookWorkspace {
+  let made: HookWorkspace[] = []
+  afterEach(() => {
+    for (const created of made) created.dispose()
+    made = []
+  })
+  return (config) => {
+    const created = createHookWorkspace(config ? { config } : {})
+    made.push(created)
+    return created
+  }
+}
+
+/** Runs `event` in-process in `workspace` with `payload` (an object, or raw stdin text). */
+export function runHookIn(
+  workspace: HookWorkspace,
+  event: string,
+  payload: unknown,
+  now: Date = HOOK_TEST_NOW,
+) {
+  const stdin = typeof payload === 'string' ? payload : JSON.stringify(payload)
+  return runHook(event, stdin, { cwd: workspace.project, env: { HOME: workspace.home }, now })
 }

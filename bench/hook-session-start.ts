@@ -66,7 +66,7 @@ const SIZES: Record<'large' | 'typical', BrainSize> = {
 }
 
 /** Builds a brain of `size` in a temporary folder and returns the project folder. */
-function createBrain(dir: string, size: BrainSize): string {
+export function createBrain(dir: string, size: BrainSize): string {
   const project = join(dir, 'project')
   const root = join(project, '_agent_context')
   for (const folder of ['core', 'knowledge', 'state'])

@@ -5,9 +5,8 @@
 import { HEAD_CORE_FILES } from '../core/core-files.ts'
 import { scoringPolicyFor } from '../core/scoring/scoring-policies.ts'
 import { countTriggerFires } from '../core/session-ledger.ts'
-import type { SleepState } from '../core/sleep-state.ts'
 import { renderSnapshot } from '../core/snapshot/render-snapshot.ts'
-import type { SnapshotResult } from '../core/snapshot/snapshot-types.ts'
+import type { SnapshotInput, SnapshotResult } from '../core/snapshot/snapshot-types.ts'
 import type { Brain } from './brain.ts'
 import {
   readChangelog,
@@ -24,30 +23,19 @@ export interface BuildSnapshotOptions {
   budgetChars?: number
   /** The instant staleness and warmth are judged at; default the brain's clock. */
   now?: Date
-  /**
-   * The ledger, when the caller has just read it (SessionStart does, for the directive): parsing
-   * `.sleep.json` again costs ~15 ms on a ledger of 1,000 sessions.
-   */
-  state?: SleepState
 }
 
-/**
- * The snapshot of `brain`. Read-only: the caller persists the fire counts of
- * `firedTriggerIds` (SessionStart does, in the same step as its other ledger work; the CLI calls
- * `recordTriggerFires`), so that one snapshot never counts twice.
- */
-export async function buildSnapshot(
-  brain: Brain,
-  options: BuildSnapshotOptions = {},
-): Promise<SnapshotResult> {
-  const now = options.now ?? brain.clock.now()
+/** What a snapshot shows besides the ledger and the settings: the brain's documents, read. */
+export type SnapshotDocuments = Omit<SnapshotInput, 'now' | 'budgetChars' | 'policy' | 'state'>
+
+/** Reads everything the snapshot shows except the ledger, in parallel. */
+export async function readSnapshotDocuments(brain: Brain): Promise<SnapshotDocuments> {
   const [
     soul,
     user,
     memory,
     extendedCore,
     tasks,
-    state,
     history,
     changelog,
     releases,
@@ -59,26 +47,40 @@ export async function buildSnapshot(
     brain.files.read(HEAD_CORE_FILES.memory),
     readExtendedCore(brain),
     readTasks(brain),
-    options.state ?? brain.state.read(),
     brain.state.readHistory(),
     readChangelog(brain),
     readReleases(brain),
     readFeatures(brain),
     readKnowledge(brain),
   ])
-  return renderSnapshot({
-    now,
-    budgetChars: options.budgetChars ?? brain.config.snapshot_budget_chars,
-    policy: scoringPolicyFor(brain.config.scoring),
+  return {
     head: { soul, user, memory },
     extendedCore,
     tasks,
-    state,
     history,
     changelog,
     releases,
     features,
     knowledge,
+  }
+}
+
+/**
+ * The snapshot of `brain`. Read-only: the caller persists the fire counts of
+ * `firedTriggerIds` (SessionStart does, in the same step as its other ledger work; the CLI calls
+ * `recordTriggerFires`), so that one snapshot never counts twice.
+ */
+export async function buildSnapshot(
+  brain: Brain,
+  options: BuildSnapshotOptions = {},
+): Promise<SnapshotResult> {
+  const [documents, state] = await Promise.all([readSnapshotDocuments(brain), brain.state.read()])
+  return renderSnapshot({
+    ...documents,
+    state,
+    now: options.now ?? brain.clock.now(),
+    budgetChars: options.budgetChars ?? brain.config.snapshot_budget_chars,
+    policy: scoringPolicyFor(brain.config.scoring),
   })
 }
 

@@ -5,11 +5,13 @@
  */
 import { consolidationDirective } from '../core/directive.ts'
 import { scoringPolicyFor } from '../core/scoring/scoring-policies.ts'
-import { countTriggerFires } from '../core/session-ledger.ts'
+import { countTriggerFires, pendingSessions } from '../core/session-ledger.ts'
 import type { SleepState } from '../core/sleep-state.ts'
+import { renderSnapshot } from '../core/snapshot/render-snapshot.ts'
+import type { SnapshotResult } from '../core/snapshot/snapshot-types.ts'
 import type { AnalyzeSession } from '../ports/session-transcripts.ts'
 import type { Brain } from './brain.ts'
-import { buildSnapshot } from './build-snapshot.ts'
+import { readSnapshotDocuments } from './build-snapshot.ts'
 import { finishPendingScores } from './finish-pending-sessions.ts'
 import { messageOf } from './session-outcome.ts'
 import { finishSleepRun } from './sleep-run-journal.ts'
@@ -27,10 +29,18 @@ export interface SessionStartContext {
   firedTriggerIds: string[]
 }
 
+/** What one rendering of the ledger gave: the directive and the snapshot. */
+interface Shown {
+  directive: string | null
+  snapshot: SnapshotResult
+}
+
 /**
  * Scores what Stop could not, builds the directive and a snapshot that fits in what the directive
  * leaves of the budget, and persists the fire counts of the triggers the snapshot surfaced (a
  * trigger fires at most `max_fires` times before `sleep done` expires it).
+ * The ledger is read once, inside the locked update that saves those counts: parsing and checking
+ * a large `.sleep.json` is most of a SessionStart's cost.
  */
 export async function sessionStartContext(
   brain: Brain,
@@ -39,49 +49,76 @@ export async function sessionStartContext(
   // A `sleep run` killed after its commit point is finished before anything is read, so a new
   // session sees the brain as before the sleep or as after it, never half-written.
   await finishSleepRun(brain)
-  const { finished: finishedSessions, state } = await finishPendingOrRead(brain, analyzeSession)
+  const documents = await readSnapshotDocuments(brain)
   const now = brain.clock.now()
   const budget = brain.config.snapshot_budget_chars
-  const directive = consolidationDirective({
-    state,
-    policy: scoringPolicyFor(brain.config.scoring),
-    now,
-    rhythmSessions: brain.config.rhythm_sessions,
-  })
-  const reserved = directive === null ? 0 : directive.length + SEPARATOR.length
-  // The ledger just read is handed on: parsing a large `.sleep.json` twice is most of the cost.
-  const snapshot = await buildSnapshot(brain, {
-    budgetChars: Math.max(0, budget - reserved),
-    now,
-    state,
-  })
-  if (snapshot.firedTriggerIds.length > 0) {
-    // The context matters more than the bookkeeping: a ledger that cannot be written (lock held
-    // too long, disk full) is reported, and the agent still gets its directive and snapshot.
-    try {
-      await brain.state.update((current) => ({
-        state: countTriggerFires(current, snapshot.firedTriggerIds),
-        result: undefined,
-      }))
-    } catch (error) {
-      brain.warn(`trigger fire counts not saved: ${messageOf(error)}`)
-    }
+  const policy = scoringPolicyFor(brain.config.scoring)
+  const show = (state: SleepState): Shown => {
+    const directive = consolidationDirective({
+      state,
+      policy,
+      now,
+      rhythmSessions: brain.config.rhythm_sessions,
+    })
+    const reserved = directive === null ? 0 : directive.length + SEPARATOR.length
+    const snapshot = renderSnapshot({
+      ...documents,
+      state,
+      now,
+      policy,
+      budgetChars: Math.max(0, budget - reserved),
+    })
+    return { directive, snapshot }
   }
+  let finishedSessions: string[] = []
+  let shown = await showCountingFires(brain, show, { unlessPending: true })
+  if (shown === null) {
+    // Rare: a Stop could not read its transcript. Reading transcripts takes a while, so it is
+    // done outside the lock, then the ledger is shown as it now is.
+    finishedSessions = await finishPendingOrWarn(brain, analyzeSession)
+    shown = (await showCountingFires(brain, show, { unlessPending: false })) as Shown
+  }
+  const { directive, snapshot } = shown
   const joined = directive === null ? snapshot.text : `${directive}${SEPARATOR}${snapshot.text}`
   // The snapshot demotes sections to fit; this cut only guards a directive larger than the budget.
   const text = joined.length > budget ? joined.slice(0, budget) : joined
   return { text, directive, finishedSessions, firedTriggerIds: snapshot.firedTriggerIds }
 }
 
-/** Finishes pending scores; if the ledger cannot be written, says so and carries on reading. */
-async function finishPendingOrRead(
+/**
+ * Shows the ledger and adds the fires to it in one locked update; null (nothing shown or saved)
+ * when `unlessPending` and a session's score is pending. The context matters more than the
+ * bookkeeping: a ledger that cannot be written (lock held too long, read-only disk) is reported,
+ * and the agent still gets its directive and snapshot.
+ */
+async function showCountingFires(
+  brain: Brain,
+  show: (state: SleepState) => Shown,
+  options: { unlessPending: boolean },
+): Promise<Shown | null> {
+  const showUnlessPending = (state: SleepState): Shown | null =>
+    options.unlessPending && pendingSessions(state).length > 0 ? null : show(state)
+  try {
+    return await brain.state.update((state) => {
+      const shown = showUnlessPending(state)
+      const fired = shown?.snapshot.firedTriggerIds ?? []
+      return { state: countTriggerFires(state, fired), result: shown }
+    })
+  } catch (error) {
+    brain.warn(`trigger fire counts not saved: ${messageOf(error)}`)
+    return showUnlessPending(await brain.state.read())
+  }
+}
+
+/** Finishes pending scores; if the ledger cannot be written, says so and carries on. */
+async function finishPendingOrWarn(
   brain: Brain,
   analyzeSession: AnalyzeSession,
-): Promise<{ finished: string[]; state: SleepState }> {
+): Promise<string[]> {
   try {
-    return await finishPendingScores(brain, analyzeSession)
+    return (await finishPendingScores(brain, analyzeSession)).finished
   } catch (error) {
     brain.warn(`pending scores not finished: ${messageOf(error)}`)
-    return { finished: [], state: await brain.state.read() }
+    return []
   }
 }

@@ -79,6 +79,39 @@ describe('parseFrontmatter', () => {
     expect(parseFrontmatter('# Title\ntext')).toEqual({ data: {}, body: '# Title\ntext' })
     expect(parseFrontmatter('---\nno end')).toEqual({ data: {}, body: '---\nno end' })
   })
+
+  it('splits head and body at the closing line, CRLF bodies made LF', () => {
+    expect(parseFrontmatter('---\r\ntitle: A\r\n...  \r\nline 1\r\nline 2\r')).toEqual({
+      data: { title: 'A' },
+      body: 'line 1\nline 2\r',
+    })
+    expect(parseFrontmatter('---\ntitle: A\n---')).toEqual({ data: { title: 'A' }, body: '' })
+    const lines = fc.constantFrom(
+      '---',
+      '--- ',
+      '...',
+      'title: x',
+      'tags: [a]',
+      '- b',
+      '',
+      'text',
+      'a\r',
+    )
+    const documents = fc
+      .tuple(fc.array(lines, { maxLength: 8 }), fc.array(fc.constantFrom('\n', '\r\n')))
+      .map(([parts, ends]) => parts.map((part, index) => part + (ends[index] ?? '\n')).join(''))
+    fc.assert(
+      fc.property(documents, (text) => {
+        // The reference: every line split, the body joined again (the reader before it sped up).
+        const all = text.split(/\r?\n/)
+        const end = all.findIndex((line, index) => index > 0 && /^(---|\.\.\.)\s*$/.test(line))
+        const parsed = parseFrontmatter(text)
+        if (all[0]?.trimEnd() !== '---' || end === -1)
+          expect(parsed).toEqual({ data: {}, body: text })
+        else expect(parsed.body).toBe(all.slice(end + 1).join('\n'))
+      }),
+    )
+  })
 })
 
 /** YAML treats C0/C1 controls, line separators and the BOM specially; brain files never hold them. */

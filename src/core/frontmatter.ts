@@ -18,14 +18,30 @@ export interface ParsedDocument {
 
 const KEY_LINE = /^([A-Za-z0-9_][\w.-]*)\s*:(?:\s+(.*))?$/
 
-/** Splits `text` into frontmatter and body; a file without frontmatter has empty `data`. */
+/**
+ * Splits `text` into frontmatter and body; a file without frontmatter has empty `data`. Only the
+ * frontmatter is cut into lines (the hook parses ~100 files per SessionStart); the body comes
+ * back with CRLF line ends made LF.
+ */
 export function parseFrontmatter(text: string): ParsedDocument {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
-  const lines = source.split(/\r?\n/)
-  if (lines[0]?.trimEnd() !== '---') return { data: {}, body: source }
-  const end = lines.findIndex((line, index) => index > 0 && /^(---|\.\.\.)\s*$/.test(line))
-  if (end === -1) return { data: {}, body: source }
-  return { data: parseFields(lines.slice(1, end)), body: lines.slice(end + 1).join('\n') }
+  const fields: string[] = []
+  let start = 0
+  for (let index = 0; ; index += 1) {
+    const newline = source.indexOf('\n', start)
+    const raw = newline === -1 ? source.slice(start) : source.slice(start, newline)
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+    if (index === 0) {
+      if (line.trimEnd() !== '---') return { data: {}, body: source }
+    } else if (/^(---|\.\.\.)\s*$/.test(line)) {
+      const body = newline === -1 ? '' : source.slice(newline + 1).replaceAll('\r\n', '\n')
+      return { data: parseFields(fields), body }
+    } else {
+      fields.push(line)
+    }
+    if (newline === -1) return { data: {}, body: source }
+    start = newline + 1
+  }
 }
 
 function parseFields(lines: string[]): Record<string, FrontmatterValue> {

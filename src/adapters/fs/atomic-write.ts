@@ -19,8 +19,8 @@ import {
 
 let invocations = 0
 
-/** Writes `text` to `path` atomically and durably (synchronous: a ledger is written in ~1 ms). */
-export function writeFileAtomicSync(path: string, text: string): void {
+/** Writes `content` (text is written as UTF-8) to `path` atomically and durably (synchronous: a ledger is written in ~1 ms). */
+export function writeFileAtomicSync(path: string, content: string | Buffer): void {
   // Through a symlink to its target, so the link is kept (write-file-atomic does the same).
   const target = realpathOrSelf(path)
   const previous = statOrNull(target)
@@ -30,7 +30,7 @@ export function writeFileAtomicSync(path: string, text: string): void {
   let renamed = false
   try {
     try {
-      writeAll(fd, Buffer.from(text, 'utf8'))
+      writeAll(fd, typeof content === 'string' ? Buffer.from(content, 'utf8') : content)
       if (previous) {
         // The mode given to open() is cut by the umask; the old file's mode is kept exactly.
         fchmodSync(fd, previous.mode & 0o7777)

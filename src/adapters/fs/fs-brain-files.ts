@@ -16,7 +16,12 @@ const fsPromises = () => process.getBuiltinModule('node:fs/promises')
 
 /** A `BrainFiles` rooted at `root` (the `_agent_context` folder). */
 export function createFsBrainFiles(root: string): BrainFiles {
-  const resolve = (path: string) => join(root, ...path.split('/'))
+  // Most paths are the brain's own (`knowledge/<slug>.md`) and are joined as they are: normalising
+  // them was ~2 ms of a SessionStart that reads ~125 files (Node takes `/` on every platform).
+  // A path that climbs out (`../.claude/settings.json`) is resolved here, not by the OS, which
+  // would fail when the context folder does not exist yet.
+  const resolve = (path: string) =>
+    path.includes('..') ? join(root, ...path.split('/')) : `${root}/${path}`
   return {
     async read(path) {
       try {

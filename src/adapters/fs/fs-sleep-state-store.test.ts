@@ -59,6 +59,35 @@ describe('fs sleep state store: files', () => {
     expect(existsSync(join(stateDir, SLEEP_LOCK_FILE))).toBe(false)
   })
 
+  it('saves fire counts by replacing only the triggers; a file of another layout is rewritten', async () => {
+    const stateDir = await makeStateDir()
+    await mkdir(stateDir, { recursive: true })
+    const trigger = {
+      id: 'tr_a',
+      when: 'release',
+      remind: 'Run the smoke test',
+      source: null,
+      created_at: '2026-03-01T10:00:00.000Z',
+      fired_count: 0,
+      max_fires: 3,
+    }
+    const state = { ...freshSleepState(), sessions: [sampleSession('a', 2)], triggers: [trigger] }
+    const fired = { ...state, triggers: [{ ...trigger, fired_count: 1 }] }
+    const statePath = join(stateDir, SLEEP_STATE_FILE)
+    const store = storeAt(stateDir)
+    const countFire = () =>
+      store.update((current) => ({
+        state: { ...current, triggers: current.triggers.map((t) => ({ ...t, fired_count: 1 })) },
+        result: null,
+      }))
+    for (const written of [`${JSON.stringify(state, null, 2)}\n`, JSON.stringify(state)]) {
+      await writeFile(statePath, written)
+      await countFire()
+      expect(await readFile(statePath, 'utf8')).toBe(`${JSON.stringify(fired, null, 2)}\n`)
+      expect(await store.read()).toEqual(fired)
+    }
+  })
+
   it('reads defaults without creating a missing state folder; update creates it', async () => {
     const stateDir = await makeStateDir()
     const store = storeAt(stateDir)
@@ -200,6 +229,22 @@ describe('fs sleep state store: corrupt and legacy files', () => {
       'newest',
       ...summaries,
     ])
+  })
+
+  it('finds a legacy history whose key is written with a \\u escape', async () => {
+    const stateDir = await makeStateDir()
+    await mkdir(stateDir, { recursive: true })
+    const entry = {
+      date: '2026-02-20',
+      summary: 'escaped',
+      debt_before: 3,
+      debt_after: 0,
+      sessions_processed: 1,
+    }
+    const text = `{"debt": 1, "sleep\\u005fhistory": ${JSON.stringify([entry])}}`
+    await writeFile(join(stateDir, SLEEP_STATE_FILE), text)
+    const history = await storeAt(stateDir).readHistory()
+    expect(history.map((item) => item.summary)).toEqual(['escaped'])
   })
 })
 

@@ -5,8 +5,8 @@
  * leaves half a file. Reads are tolerant: a missing file is a fresh ledger, a corrupt one is set
  * aside under a new name and reported, never silently overwritten.
  * This module is on the hook path, where SessionStart reads a ledger of up to ~600 KB and often
- * writes it back: file calls are synchronous (each async call is a thread-pool round trip), the
- * ledger is checked in one pass (zod only words a problem), and it is parsed once per process.
+ * writes it back: file calls are synchronous (each async call is a thread-pool round trip), and
+ * the ledger is checked in one pass that copies nothing it need not (zod only words a problem).
  */
 import { mkdirSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
@@ -16,10 +16,10 @@ import type { SleepStateStore } from '../../ports/sleep-state-store.ts'
 import { writeFileAtomicSync } from './atomic-write.ts'
 import { takeLock } from './fs-lock.ts'
 import {
-  fileIdentity,
   freshState,
   type Loaded,
   loadHistoryFile,
+  mayHoldLegacyHistory,
   mergeHistory,
   readBytes,
   type StateFileContent,
@@ -27,6 +27,7 @@ import {
   validHistoryEntry,
   validState,
 } from './ledger-files.ts'
+import { patchLedgerTriggers } from './patch-ledger-triggers.ts'
 import { sameJson } from './same-json.ts'
 
 /** The ledger file name inside the state folder (seed 000). */
@@ -59,15 +60,6 @@ const DEFAULT_LOCK_WAIT_MS = 15_000
 const FIRST_RETRY_MS = 4
 const LONGEST_RETRY_MS = 120
 
-/** The last ledger file parsed and checked, with its JSON: reused while the file is unchanged. */
-interface KnownFile {
-  bytes: Buffer
-  /** `fileIdentity` when the bytes were read: lets a look at the history skip reading them. */
-  identity: string | null
-  /** Never handed out: every load builds its state afresh from it, so callers get copies. */
-  json: unknown
-}
-
 /** The ledger store on disk. */
 export function createFsSleepStateStore(options: FsSleepStateStoreOptions): SleepStateStore {
   const statePath = join(options.stateDir, SLEEP_STATE_FILE)
@@ -76,7 +68,6 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
   const staleMs = Math.max(options.staleMs ?? DEFAULT_STALE_MS, 2_000)
   const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS
   const now = options.now ?? (() => new Date())
-  let known: KnownFile | null = null
 
   const withLock = <T>(task: () => Promise<T>): Promise<T> =>
     serialise(lockPath, () => holdingLock({ ...options, lockPath, staleMs, lockWaitMs }, task))
@@ -101,35 +92,28 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
     }
   }
 
-  // SessionStart reads the ledger, its history, then updates trigger counts: while the file's
-  // bytes are unchanged its JSON is reused (comparing is ~0.1 ms, decoding and parsing ~3 ms).
-  const loadState = async (): Promise<Loaded<StateFileContent>> => {
-    // Identity first: a write between the two calls then looks like a change, never the reverse.
-    const identity = fileIdentity(statePath)
-    const bytes = readBytes(statePath)
+  // Parsed afresh on every load: the checked state shares the parse's records (no copy), and
+  // every caller gets a state of its own. The bytes are kept for `patchLedgerTriggers`.
+  const parseState = async (
+    bytes: Buffer | null,
+  ): Promise<Loaded<StateFileContent & { bytes: Buffer }>> => {
     if (bytes === null) return { kind: 'missing' }
     let json: unknown
-    if (known !== null && bytes.equals(known.bytes)) {
-      json = known.json
-    } else {
-      known = null
-      try {
-        json = JSON.parse(bytes.toString('utf8'))
-      } catch (error) {
-        return { kind: 'corrupt', problem: `invalid JSON: ${messageOf(error)}` }
-      }
+    try {
+      json = JSON.parse(bytes.toString('utf8'))
+    } catch (error) {
+      return { kind: 'corrupt', problem: `invalid JSON: ${messageOf(error)}` }
     }
     const loaded = await stateContent(json)
-    known = loaded.kind === 'ok' && loaded.fromCopy ? { bytes, identity, json } : null
-    return loaded
+    return loaded.kind === 'ok' ? { kind: 'ok', value: { ...loaded.value, bytes } } : loaded
   }
+  const loadState = () => parseState(readBytes(statePath))
   const loadHistory = () => loadHistoryFile(historyPath)
-  /** History entries still inside `.sleep.json` (the old layout); none in a file known clean. */
+  /** History entries still inside `.sleep.json` (the old layout); parsed only if it may hold some. */
   const loadLegacyHistory = async (): Promise<SleepHistoryEntry[]> => {
-    if (known !== null && known.identity !== null && fileIdentity(statePath) === known.identity) {
-      return []
-    }
-    const state = await loadState()
+    const bytes = readBytes(statePath)
+    if (bytes === null || !mayHoldLegacyHistory(bytes)) return []
+    const state = await parseState(bytes)
     return state.kind === 'ok' ? state.value.legacyHistory : []
   }
 
@@ -171,7 +155,12 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
         }
         // Compared before checking: a change shares most of `base`, so the comparison is quick.
         // A missing file already reads as these defaults, so writing those changes nothing.
-        if (migrating || !sameJson(outcome.state, base)) writeJson(statePath, next)
+        if (migrating || !sameJson(outcome.state, base)) {
+          const patched =
+            current && !migrating ? patchLedgerTriggers(current.bytes, base, next) : null
+          if (patched === null) writeJson(statePath, next)
+          else writeFileAtomicSync(statePath, patched)
+        }
         return outcome.result
       })
     },

@@ -42,6 +42,33 @@ export function numberOr(value: unknown, fallback: number): number | Unsure {
   return isNumber(value) ? value : UNSURE
 }
 
+/** A string or null, exactly (not undefined): a field the schema would return as it is. */
+export const isStringOrNull = (value: unknown): value is string | null =>
+  value === null || typeof value === 'string'
+
+/** A finite number or null, exactly (not undefined). */
+export const isNumberOrNull = (value: unknown): value is number | null =>
+  value === null || isNumber(value)
+
+/** An array of strings. */
+export function isStringArray(value: unknown): value is string[] {
+  if (!Array.isArray(value)) return false
+  for (let index = 0; index < value.length; index += 1) {
+    if (typeof value[index] !== 'string') return false
+  }
+  return true
+}
+
+/** True when `value`'s own keys are exactly `known`, in that order (every record Somnus writes). */
+export function hasExactly(value: Plain, known: readonly string[]): boolean {
+  const keys = Object.keys(value)
+  if (keys.length !== known.length) return false
+  for (let index = 0; index < keys.length; index += 1) {
+    if (keys[index] !== known[index]) return false
+  }
+  return true
+}
+
 /** `z._default(z.array(z.string()), [])`, copied. */
 export function strings(value: unknown): string[] | Unsure {
   if (value === undefined) return []
@@ -85,13 +112,8 @@ export function withUnknownKeys<T extends Plain>(
   out: T,
   known: readonly string[],
 ): T | Unsure {
-  const keys = Object.keys(value)
-  if (keys.length === known.length) {
-    let same = true
-    for (let index = 0; index < keys.length && same; index += 1) same = keys[index] === known[index]
-    if (same) return out
-  }
-  for (const key of keys) {
+  if (hasExactly(value, known)) return out
+  for (const key of Object.keys(value)) {
     if (known.includes(key)) continue
     const copy = key === '__proto__' ? UNSURE : jsonCopy(value[key])
     if (copy === UNSURE) return UNSURE
@@ -101,9 +123,10 @@ export function withUnknownKeys<T extends Plain>(
 }
 
 /**
- * Every item of an array of records, checked; `[]` when missing. Items of `trusted` (the same
- * array as checked before) are taken as they are: a change usually keeps most of them, at the
- * same index or one further along when it put a new record first.
+ * Every item of an array of records, checked; `[]` when missing. The input array itself when
+ * every item came back as it was. Items of `trusted` (the same array as checked before) are taken
+ * as they are: a change usually keeps most of them, at the same index or one further along when
+ * it put a new record first.
  */
 export function recordsOf<T>(
   check: RecordCheck<T>,
@@ -114,7 +137,7 @@ export function recordsOf<T>(
   if (!Array.isArray(value)) return UNSURE
   if (value === trusted) return value
   const before = Array.isArray(trusted) ? trusted : undefined
-  const out: T[] = new Array(value.length)
+  let out: T[] | undefined
   for (let index = 0; index < value.length; index += 1) {
     const item = value[index]
     const checked =
@@ -122,7 +145,9 @@ export function recordsOf<T>(
         ? (item as T)
         : check(item)
     if (checked === UNSURE) return UNSURE
-    out[index] = checked
+    // The array itself is shared until an item differs from the input (a default filled in).
+    if (out === undefined && checked !== item) out = value.slice(0, index)
+    if (out !== undefined) out[index] = checked
   }
-  return out
+  return out ?? value
 }

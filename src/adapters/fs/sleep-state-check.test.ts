@@ -6,6 +6,7 @@ import {
   type SleepState,
   SleepStateSchema,
 } from '../../core/sleep-state.ts'
+import { sampleSession } from '../../ports/sleep-state-store.contract.ts'
 import { freshState } from './ledger-files.ts'
 import { checkHistoryEntry, checkSleepState } from './sleep-state-check.ts'
 
@@ -144,11 +145,17 @@ describe('checkSleepState', () => {
     expect(checkSleepState([])).toBeUndefined()
   })
 
-  it('copies what it returns: the input is not shared with the result', () => {
-    const input = { future: { nested: [1] }, sessions: [{ session_id: 'a', task_slugs: ['t'] }] }
+  it('copies what it completes or does not know; shares records already complete', () => {
+    const complete = sampleSession('whole', 2)
+    const input = {
+      future: { nested: [1] },
+      sessions: [complete, { session_id: 'a', task_slugs: ['t'] }],
+    }
     const checked = checkSleepState(input) as unknown as typeof input
     expect(checked.future).not.toBe(input.future)
-    expect(checked.sessions[0]?.task_slugs).not.toBe(input.sessions[0]?.task_slugs)
+    expect(checked.sessions[1]?.task_slugs).not.toBe(input.sessions[1]?.task_slugs)
+    expect(checked.sessions[1]).toMatchObject({ transcript_path: null, score: null })
+    expect(checked.sessions[0]).toBe(complete)
   })
 })
 

@@ -4,6 +4,9 @@
  * ledger of 1,000 sessions, cold, as the SessionStart hook runs it: zod/mini ~20 ms, this ~1 ms.
  * Written out record by record (no schema combinators): a hook runs it once, before the JIT has
  * warmed up, where fixed property reads are several times faster than generic ones.
+ * A record that is already exactly what the schema returns (every key, in order, each value
+ * valid: every record Somnus writes) is returned itself, not copied: the result shares it with
+ * the input, so callers hand it a value of their own (a fresh `JSON.parse`).
  * It answers only when it is sure: anything it does not recognise as plain, valid data gives
  * `undefined`, and the caller asks the zod schema, which also words the problem. A differential
  * property test (sleep-state-check.test.ts) keeps the two in step.
@@ -18,8 +21,12 @@ import type {
   Trigger,
 } from '../../core/sleep-state.ts'
 import {
+  hasExactly,
   isNumber,
+  isNumberOrNull,
   isPlain,
+  isStringArray,
+  isStringOrNull,
   jsonCopy,
   nullableNumber,
   nullableString,
@@ -45,6 +52,18 @@ const SESSION_KEYS = [
 
 function session(value: unknown): SessionRecord | Unsure {
   if (!isPlain(value) || typeof value.session_id !== 'string') return UNSURE
+  if (
+    hasExactly(value, SESSION_KEYS) &&
+    isStringOrNull(value.transcript_path) &&
+    isStringOrNull(value.stopped_at) &&
+    isStringOrNull(value.last_assistant_message) &&
+    isNumberOrNull(value.change_count) &&
+    isNumberOrNull(value.tool_count) &&
+    isNumberOrNull(value.score) &&
+    isStringArray(value.task_slugs)
+  ) {
+    return value as SessionRecord
+  }
   const out = {
     session_id: value.session_id,
     transcript_path: nullableString(value.transcript_path),
@@ -78,6 +97,13 @@ function bookmark(value: unknown): Bookmark | Unsure {
     return UNSURE
   }
   if (salience !== 1 && salience !== 2 && salience !== 3) return UNSURE
+  if (
+    hasExactly(value, BOOKMARK_KEYS) &&
+    isStringOrNull(value.session_id) &&
+    isStringOrNull(value.task_slug)
+  ) {
+    return value as Bookmark
+  }
   const session_id = nullableString(value.session_id)
   const task_slug = nullableString(value.task_slug)
   if (session_id === UNSURE || task_slug === UNSURE) return UNSURE
@@ -98,6 +124,14 @@ function trigger(value: unknown): Trigger | Unsure {
   ) {
     return UNSURE
   }
+  if (
+    hasExactly(value, TRIGGER_KEYS) &&
+    isStringOrNull(value.source) &&
+    isNumber(value.fired_count) &&
+    isNumber(value.max_fires)
+  ) {
+    return value as Trigger
+  }
   const source = nullableString(value.source)
   const fired_count = numberOr(value.fired_count, 0)
   const max_fires = numberOr(value.max_fires, 3)
@@ -110,6 +144,7 @@ const ACCESS_KEYS = ['last_accessed', 'count']
 
 function knowledgeAccess(value: unknown): KnowledgeAccess | Unsure {
   if (!isPlain(value) || typeof value.last_accessed !== 'string') return UNSURE
+  if (hasExactly(value, ACCESS_KEYS) && isNumber(value.count)) return value as KnowledgeAccess
   const count = numberOr(value.count, 0)
   if (count === UNSURE) return UNSURE
   return withUnknownKeys(value, { last_accessed: value.last_accessed, count }, ACCESS_KEYS)
@@ -151,6 +186,7 @@ function compaction(value: unknown): CompactionRecord | Unsure {
   if (!isNumber(debt_at_compaction) || !isNumber(sessions_count) || !isNumber(bookmarks_count)) {
     return UNSURE
   }
+  if (hasExactly(value, COMPACTION_KEYS)) return value as CompactionRecord
   const out = { timestamp, trigger, debt_at_compaction, sessions_count, bookmarks_count }
   return withUnknownKeys(value, out, COMPACTION_KEYS)
 }

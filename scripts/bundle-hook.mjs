@@ -108,8 +108,6 @@ await build({
   ...loader,
   outfile: join(OUT_DIR, 'hook.cjs'),
   format: 'cjs',
-  define: { ...loader.define, 'import.meta.url': 'SOMNUS_LOADER_URL' },
-  banner: {
-    js: 'var SOMNUS_LOADER_URL = process.getBuiltinModule("node:url").pathToFileURL(__filename).href',
-  },
+  // Unused there (it has __dirname); defined so that esbuild has nothing to warn about.
+  define: { ...loader.define, 'import.meta.url': '""' },
 })

@@ -8,10 +8,10 @@
  * writes it back: file calls are synchronous (each async call is a thread-pool round trip), and
  * the ledger is checked in one pass that copies nothing it need not (zod only words a problem).
  */
-import { mkdirSync, renameSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { SomnusError } from '../../core/errors.ts'
-import type { SleepHistoryEntry } from '../../core/sleep-state.ts'
+import type { SleepHistoryEntry, SleepState } from '../../core/sleep-state.ts'
 import type { SleepStateStore } from '../../ports/sleep-state-store.ts'
 import { writeFileAtomicSync } from './atomic-write.ts'
 import { takeLock } from './fs-lock.ts'
@@ -27,7 +27,7 @@ import {
   validHistoryEntry,
   validState,
 } from './ledger-files.ts'
-import { patchLedgerTriggers } from './patch-ledger-triggers.ts'
+import { digitsInPlace, patchedFile, patchLedgerTriggers } from './patch-ledger-triggers.ts'
 import { sameJson } from './same-json.ts'
 
 /** The ledger file name inside the state folder (seed 000). */
@@ -156,10 +156,7 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
         // Compared before checking: a change shares most of `base`, so the comparison is quick.
         // A missing file already reads as these defaults, so writing those changes nothing.
         if (migrating || !sameJson(outcome.state, base)) {
-          const patched =
-            current && !migrating ? patchLedgerTriggers(current.bytes, base, next) : null
-          if (patched === null) writeJson(statePath, next)
-          else writeFileAtomicSync(statePath, patched)
+          writeState(statePath, next, current && !migrating ? { ...current, state: base } : null)
         }
         return outcome.result
       })
@@ -169,6 +166,33 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
 
 function writeJson(path: string, value: unknown): void {
   writeFileAtomicSync(path, `${JSON.stringify(value, null, 2)}\n`)
+}
+
+/**
+ * Writes the ledger `next`. When `read` (the file's bytes and the state they hold) differs from it
+ * in trigger fire counts alone, only that part of the file is rewritten: digits changed in place
+ * (not fsynced: a power cut may lose the last count, never the file), or else the file with its
+ * `triggers` text replaced, by atomic rename.
+ */
+function writeState(
+  path: string,
+  next: SleepState,
+  read: { bytes: Buffer; state: SleepState } | null,
+): void {
+  const patch = read === null ? null : patchLedgerTriggers(read.bytes, read.state, next)
+  if (patch === null || read === null) return writeJson(path, next)
+  const digits = digitsInPlace(patch)
+  if (digits === null) return writeFileAtomicSync(path, patchedFile(read.bytes, patch))
+  const fd = openSync(path, 'r+')
+  try {
+    let written = 0
+    while (written < digits.bytes.length) {
+      const left = digits.bytes.length - written
+      written += writeSync(fd, digits.bytes, written, left, digits.offset + written)
+    }
+  } finally {
+    closeSync(fd)
+  }
 }
 
 /** Runs `task` holding the inter-process lock, retrying with jittered backoff until the deadline. */

@@ -4,7 +4,7 @@ import { countTriggerFires } from '../../core/session-ledger.ts'
 import type { SleepState, Trigger } from '../../core/sleep-state.ts'
 import { sampleSession } from '../../ports/sleep-state-store.contract.ts'
 import { freshState } from './ledger-files.ts'
-import { patchLedgerTriggers } from './patch-ledger-triggers.ts'
+import { digitsInPlace, patchedFile, patchLedgerTriggers } from './patch-ledger-triggers.ts'
 import { checkSleepState } from './sleep-state-check.ts'
 
 /** The file as the store writes it. */
@@ -60,10 +60,41 @@ describe('patchLedgerTriggers', () => {
         const fired = picks.map((pick) => `tr_${pick}`)
         const next = countTriggerFires(base, fired)
         if (next === base) return
-        const patched = patchLedgerTriggers(Buffer.from(text), base, next)
-        expect(patched?.toString('utf8')).toBe(fileOf(next))
+        const bytes = Buffer.from(text)
+        const patch = patchLedgerTriggers(bytes, base, next)
+        if (patch === null) throw new Error('expected a patch')
+        expect(patchedFile(bytes, patch).toString('utf8')).toBe(fileOf(next))
+        // Written in place, the digits alone give the same file.
+        const digits = digitsInPlace(patch)
+        if (digits !== null) {
+          const copy = Buffer.from(bytes)
+          digits.bytes.copy(copy, digits.offset)
+          expect(copy.toString('utf8')).toBe(fileOf(next))
+          const isDigit = (byte: number | undefined) =>
+            byte !== undefined && byte >= 48 && byte <= 57
+          digits.bytes.forEach((byte, index) => {
+            const old = bytes[digits.offset + index]
+            if (old !== byte) expect(isDigit(old) && isDigit(byte)).toBe(true)
+          })
+        }
       }),
     )
+  })
+
+  it('overwrites in place only digits that keep their places', () => {
+    const at = (fired: number) => ({ ...freshState(), triggers: [trigger('tr_a', 'x', fired)] })
+    const patchFor = (from: number, to: number) => {
+      const base = readBack(fileOf(at(from)))
+      const next = { ...base, triggers: at(to).triggers }
+      const patch = patchLedgerTriggers(Buffer.from(fileOf(at(from))), base, next)
+      if (patch === null) throw new Error('expected a patch')
+      return patch
+    }
+    expect(digitsInPlace(patchFor(1, 2))?.bytes.toString()).toBe('2')
+    expect(digitsInPlace(patchFor(19, 20))?.bytes.toString()).toBe('20')
+    // 9 → 10 moves every byte after it: the file is rewritten whole.
+    expect(digitsInPlace(patchFor(9, 10))).toBeNull()
+    expect(digitsInPlace(patchFor(3, 3))).toBeNull()
   })
 
   it('declines any other change, and files laid out differently', () => {

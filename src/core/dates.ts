@@ -14,6 +14,8 @@ export function utcDay(instant: Date): string {
 export function daysSince(day: string, now: Date): number | null {
   const parsed = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(day) ? `${day}T00:00:00Z` : day)
   if (Number.isNaN(parsed)) return null
-  const startOfDay = Date.parse(`${utcDay(new Date(parsed))}T00:00:00Z`)
-  return Math.round((Date.parse(`${utcDay(now)}T00:00:00Z`) - startOfDay) / DAY_MS)
+  return Math.round((startOfUtcDay(now.getTime()) - startOfUtcDay(parsed)) / DAY_MS)
 }
+
+/** The UTC midnight at or before `ms`: a UTC day is exactly DAY_MS long (no leap seconds). */
+const startOfUtcDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS

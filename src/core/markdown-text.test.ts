@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   clip,
@@ -33,6 +34,26 @@ describe('clip', () => {
     expect(clip('a\n b\tc', 10)).toBe('a b c')
     for (const max of [1, 2, 5, 13])
       expect(clip('x'.repeat(40), max).length).toBeLessThanOrEqual(max)
+  })
+
+  it('cuts a long text as if all of it had been flattened', () => {
+    // The reference: flatten everything, then cut (what clip did before it looked at prefixes).
+    const reference = (text: string, max: number) => {
+      const flat = text.replace(/\s+/g, ' ').trim()
+      if (flat.length <= max) return flat
+      if (max < 2) return flat.slice(0, Math.max(0, max))
+      const cut = flat.slice(0, max - 1)
+      const space = cut.lastIndexOf(' ')
+      return `${(space > (max - 1) * 0.6 ? cut.slice(0, space) : cut).trimEnd()}…`
+    }
+    const piece = fc.constantFrom('word', ' ', '\n\n', '\t', 'x'.repeat(30), '  \u00a0 ', 'é')
+    const text = fc.array(piece, { maxLength: 80 }).map((pieces) => pieces.join(''))
+    fc.assert(
+      fc.property(text, fc.integer({ min: 0, max: 60 }), (value, max) => {
+        expect(clip(value, max)).toBe(reference(value, max))
+      }),
+      { numRuns: 500 },
+    )
   })
 })
 

@@ -47,8 +47,21 @@ export function firstParagraph(text: string, maxChars: number): string | null {
 
 /** `text` flattened to one line and cut to at most `maxChars`, at a word when one is near. */
 export function clip(text: string, maxChars: number): string {
+  // Only the start can be shown, so a long text is flattened only as far as needed (snapshots
+  // clip hundreds of texts). Flattening a prefix gives a prefix of the flattened whole; when it
+  // has more than `maxChars` characters before its trailing space, it decides the same cut.
+  const headLength = 2 * maxChars + 64
+  if (text.length > headLength) {
+    const head = text.slice(0, headLength).replace(/\s+/g, ' ').trimStart()
+    if (head.trimEnd().length > maxChars) return cutFlat(head, maxChars)
+  }
   const flat = text.replace(/\s+/g, ' ').trim()
   if (flat.length <= maxChars) return flat
+  return cutFlat(flat, maxChars)
+}
+
+/** A flattened text longer than `maxChars`, cut at a word when one is near, with an ellipsis. */
+function cutFlat(flat: string, maxChars: number): string {
   if (maxChars < 2) return flat.slice(0, Math.max(0, maxChars))
   const room = maxChars - 1
   const cut = flat.slice(0, room)

@@ -44,10 +44,13 @@ function byRecentUpdate(tasks: TaskSummary[]) {
 
 /**
  * Every section in output order, each rendered in all its forms (exported for tests). A full form
- * that would pass the whole budget is rendered only until it does (it can never be shown).
+ * longer than `limit` can never be shown, so it is rendered only until it passes `limit`. The
+ * default: what soul, user and memory leave of the budget, since they are shown in full whenever
+ * they fit on their own (the full Sleep State of 1,000 sessions is ~300 KB, built only to go).
  */
-export function draftSnapshotSections(input: SnapshotInput): SectionDraft[] {
-  const limit = input.budgetChars
+export function draftSnapshotSections(input: SnapshotInput, fullLimit?: number): SectionDraft[] {
+  const head = headSections(input)
+  const limit = fullLimit ?? fullFormLimit(head, input.budgetChars)
   const active = input.tasks.filter(isTaskActive)
   const activeTasks = active.sort(byRecentUpdate(active))
   const knowledgeContext = {
@@ -59,6 +62,24 @@ export function draftSnapshotSections(input: SnapshotInput): SectionDraft[] {
     limit,
   }
   const matched = matchTriggers(input.state.triggers, activeTasks, input.state.bookmarks)
+  return [
+    ...head,
+    extendedCoreSection(input.extendedCore, limit),
+    activeTasksSection(activeTasks, limit),
+    bookmarksSection(input.state.bookmarks, limit),
+    remindersSection(matched, limit),
+    sleepStateSection(input.state, levelFor(input.policy, input.state.debt), input.history, limit),
+    changelogSection(input.changelog),
+    releaseSection(input.releases),
+    featuresSection(input.features, limit),
+    knowledgeIndexSection(input.knowledge, knowledgeContext),
+    warmKnowledgeSection(input.knowledge, knowledgeContext),
+    pinnedKnowledgeSection(input.knowledge, limit),
+  ]
+}
+
+/** Soul, user and memory: shown first, and the last to give way. */
+function headSections(input: SnapshotInput): SectionDraft[] {
   return [
     coreFileSection({
       name: 'Soul',
@@ -81,18 +102,20 @@ export function draftSnapshotSections(input: SnapshotInput): SectionDraft[] {
       text: input.head.memory,
       importance: 12,
     }),
-    extendedCoreSection(input.extendedCore, limit),
-    activeTasksSection(activeTasks, limit),
-    bookmarksSection(input.state.bookmarks, limit),
-    remindersSection(matched, limit),
-    sleepStateSection(input.state, levelFor(input.policy, input.state.debt), input.history, limit),
-    changelogSection(input.changelog),
-    releaseSection(input.releases),
-    featuresSection(input.features, limit),
-    knowledgeIndexSection(input.knowledge, knowledgeContext),
-    warmKnowledgeSection(input.knowledge, knowledgeContext),
-    pinnedKnowledgeSection(input.knowledge, limit),
   ]
+}
+
+/**
+ * The longest full form of another section that could be shown. `fitToBudget` demotes the head
+ * only once every other section is gone, so when header and head fit on their own the head stays
+ * full and any other full form must fit in what is left; otherwise the whole budget.
+ */
+function fullFormLimit(head: SectionDraft[], budget: number): number {
+  let headChars = SNAPSHOT_HEADER.length
+  for (const draft of head) {
+    if (draft.full !== '') headChars += SECTION_SEPARATOR.length + draft.full.length
+  }
+  return headChars <= budget ? budget - headChars : budget
 }
 
 /** Renders the snapshot within `input.budgetChars` (the empty string if not even the header fits). */

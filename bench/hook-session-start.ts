@@ -1,9 +1,11 @@
 /**
- * How long `somnus hook session-start` takes as Claude Code runs it (a fresh `node` process on the
- * built bundle), on a large brain: 1,000 sessions, 300 bookmarks, 100 knowledge files, 20 tasks,
- * 10 live triggers. Measured against `node -e 0` in the same run, interleaved, so the ratio
- * cancels the machine's speed. Target: at most 2x a bare node start. `somnus hook --help` is
- * timed too: loading the hook and nothing else, the floor under every hook event.
+ * How long the SessionStart hook takes as Claude Code runs it: the command `somnus init` writes,
+ * `node <somnus>/dist/hook.cjs session-start`, a fresh process on the built bundle. On a large
+ * brain: 1,000 sessions, 300 bookmarks, 100 knowledge files, 20 tasks, 10 live triggers (each
+ * SessionStart shows them and saves their fire counts). Measured against `node -e 0` in the same
+ * run, interleaved, so the ratio cancels the machine's speed. Target: at most 2x a bare node
+ * start. Also timed: the same hook through the CLI's bin (`node bin/somnus.js hook session-start`),
+ * and `hook --help`, loading the hook and nothing else, the floor under every hook event.
  *
  * Run: `npx tsx bench/hook-session-start.ts` (builds dist/ first when stale).
  * Results: bench/results/hook-session-start.json.
@@ -13,7 +15,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { ensureBuilt, SOMNUS_BIN } from '../test/support/build-once.ts'
+import { ensureBuilt, HOOK_ENTRY, SOMNUS_BIN } from '../test/support/build-once.ts'
 
 const RUNS = 25
 const WARMUP = 3
@@ -31,8 +33,11 @@ interface Timing {
 interface ScenarioResult {
   workspace: BrainSize
   node_baseline_ms: Timing
+  /** The command `somnus init` wires: `node <somnus>/dist/hook.cjs session-start`. */
   hook_session_start_ms: Timing
-  /** `somnus hook --help`: loading the hook bundle and nothing else, the floor of every hook. */
+  /** The same hook through the CLI's bin: `node <somnus>/bin/somnus.js hook session-start`. */
+  hook_via_bin_ms: Timing
+  /** `hook.cjs --help`: loading the hook bundle and nothing else, the floor of every hook. */
   hook_load_only_ms: Timing
   ratio_of_medians: number
   output_chars: number
@@ -173,8 +178,9 @@ function measure(size: BrainSize): ScenarioResult {
     })
     const commands = {
       baseline: { args: ['-e', '0'], input: '' },
-      hook: { args: [SOMNUS_BIN, 'hook', 'session-start'], input: payload },
-      load: { args: [SOMNUS_BIN, 'hook', '--help'], input: '' },
+      hook: { args: [HOOK_ENTRY, 'session-start'], input: payload },
+      viaBin: { args: [SOMNUS_BIN, 'hook', 'session-start'], input: payload },
+      load: { args: [HOOK_ENTRY, '--help'], input: '' },
     }
     const order = Object.keys(commands) as (keyof typeof commands)[]
     const run = (name: keyof typeof commands) =>
@@ -186,7 +192,12 @@ function measure(size: BrainSize): ScenarioResult {
         if (name === 'hook') outputChars = stdout.length
       }
     }
-    const times = { baseline: [] as number[], hook: [] as number[], load: [] as number[] }
+    const times = {
+      baseline: [] as number[],
+      hook: [] as number[],
+      viaBin: [] as number[],
+      load: [] as number[],
+    }
     for (let index = 0; index < RUNS; index += 1) {
       // Interleaved, rotating which goes first, so drift in machine load hits all alike.
       for (let step = 0; step < order.length; step += 1) {
@@ -200,6 +211,7 @@ function measure(size: BrainSize): ScenarioResult {
       workspace: size,
       node_baseline_ms: nodeStats,
       hook_session_start_ms: hookStats,
+      hook_via_bin_ms: stats(times.viaBin),
       hook_load_only_ms: stats(times.load),
       ratio_of_medians: Math.round((hookStats.median / nodeStats.median) * 100) / 100,
       output_chars: outputChars,
@@ -226,11 +238,11 @@ export async function main(): Promise<HookSessionStartResult> {
   mkdirSync(dirname(RESULTS), { recursive: true })
   writeFileSync(RESULTS, `${JSON.stringify(result, null, 2)}\n`)
   const row = (name: string, scenario: ScenarioResult) =>
-    `| ${name} | ${scenario.node_baseline_ms.median} | ${scenario.hook_load_only_ms.median} | ${scenario.hook_session_start_ms.median} | ${scenario.hook_session_start_ms.p90} | ${scenario.ratio_of_medians} | ${scenario.output_chars} |`
+    `| ${name} | ${scenario.node_baseline_ms.median} | ${scenario.hook_load_only_ms.median} | ${scenario.hook_session_start_ms.median} | ${scenario.hook_session_start_ms.p90} | ${scenario.ratio_of_medians} | ${scenario.hook_via_bin_ms.median} | ${scenario.output_chars} |`
   process.stdout.write(
     [
-      '| brain | node -e 0 median ms | hook --help median ms | hook median ms | hook p90 ms | ratio | output chars |',
-      '|---|---|---|---|---|---|---|',
+      '| brain | node -e 0 median ms | hook --help median ms | hook median ms | hook p90 ms | ratio | via bin median ms | output chars |',
+      '|---|---|---|---|---|---|---|---|',
       row('large: 1,000 sessions, 300 bookmarks, 100 knowledge', large),
       row('typical: 8 sessions, 10 bookmarks, 15 knowledge', typical),
       '',

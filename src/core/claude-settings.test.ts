@@ -116,6 +116,9 @@ describe('parseClaudeSettings', () => {
 describe('recognition helpers', () => {
   it('know our commands, our hooks and the plugin', () => {
     expect(isSomnusHookCommand('"/n" "/somnus/bin/somnus.js" hook stop')).toBe(true)
+    expect(isSomnusHookCommand('"/n" "/work/checkout/dist/hook.cjs" session-start')).toBe(true)
+    expect(isSomnusHookCommand('"C:\\n.exe" "C:\\w\\dist\\hook.cjs" stop')).toBe(true)
+    expect(isSomnusHookCommand('node /other/dist/hook.cjs deploy')).toBe(false)
     expect(isSomnusHookCommand('npx agentcontext hook stop')).toBe(false)
     expect(isSomnusHookCommand('somnus-notify')).toBe(false)
     expect(hasSomnusHooks(mergeSomnusHooks({}, command).settings)).toBe(true)

@@ -37,9 +37,18 @@ export const SOMNUS_HOOKS: readonly {
 /** A settings object: whatever the user has, plus `hooks`. */
 export type ClaudeSettings = Record<string, unknown>
 
-/** Ours: a command that runs `somnus ... hook <verb>` (from `init`, whatever the install path). */
+/** `…/dist/hook.cjs" <verb>`: the hook entry as `init` calls it, wherever the install is. */
+const HOOK_ENTRY = new RegExp(
+  `[\\\\/]dist[\\\\/]hook\\.cjs"?\\s+(${SOMNUS_HOOKS.map((spec) => spec.verb).join('|')})\\s*$`,
+)
+
+/**
+ * Ours: a command that runs the hook entry (what `init` writes) or `somnus ... hook <verb>` (what
+ * earlier versions wrote, and what a hand-written hook would call), whatever the install path.
+ */
 export function isSomnusHookCommand(command: unknown): boolean {
-  return typeof command === 'string' && /somnus/i.test(command) && command.includes(' hook ')
+  if (typeof command !== 'string') return false
+  return HOOK_ENTRY.test(command) || (/somnus/i.test(command) && command.includes(' hook '))
 }
 
 /** Parses settings.json text; invalid JSON or a non-object is an error telling what to fix. */

@@ -65,11 +65,16 @@ function parseFields(lines: string[]): Record<string, FrontmatterValue> {
 
 /** Lines that belong to the key above: indented, list items, or blank inside a block. */
 function isContinuation(line: string): boolean {
+  // Most lines start a key: a visible ASCII character other than `-` answers without a regex.
+  const first = line.charCodeAt(0)
+  if (first > 0x20 && first < 0x7f && first !== 0x2d) return false
   return line.trim() === '' || /^\s/.test(line) || line.startsWith('- ') || line === '-'
 }
 
 function fieldValue(raw: string, nested: string[]): FrontmatterValue {
-  if (raw === '|' || raw === '>' || /^[|>][+-]?$/.test(raw)) return blockScalar(raw, nested)
+  if ((raw.startsWith('|') || raw.startsWith('>')) && /^[|>][+-]?$/.test(raw)) {
+    return blockScalar(raw, nested)
+  }
   if (raw === '' || raw.startsWith('#')) {
     const items = nested.map((line) => line.trim()).filter((line) => line.startsWith('-'))
     if (items.length > 0) return items.map((item) => String(scalar(item.slice(1).trim()) ?? ''))
@@ -109,7 +114,7 @@ function scalar(raw: string): string | boolean | null {
     const closing = raw.lastIndexOf("'")
     return raw.slice(1, closing > 0 ? closing : undefined).replaceAll("''", "'")
   }
-  const plain = raw.replace(/\s+#.*$/, '').trim()
+  const plain = (raw.includes('#') ? raw.replace(/\s+#.*$/, '') : raw).trim()
   if (plain === 'true' || plain === 'True') return true
   if (plain === 'false' || plain === 'False') return false
   if (plain === 'null' || plain === '~' || plain === '') return null

@@ -105,7 +105,7 @@ function initProject(project: string, env: NodeJS.ProcessEnv): void {
       entry.hooks.map((hook) => hook.command),
     )
     expect(
-      commands.some((command) => command.includes(`hook ${cliName}`)),
+      commands.some((command) => command.endsWith(` ${cliName}`)),
       `${event} hook in ${settingsPath}`,
     ).toBe(true)
   }

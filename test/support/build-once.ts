@@ -14,6 +14,8 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** The CLI entry tests spawn: `node <BIN> hook stop`. */
 export const SOMNUS_BIN = join(REPO_ROOT, 'bin', 'somnus.js')
+/** The hook entry that `somnus init` wires into Claude Code's settings (`node <it> <event>`). */
+export const HOOK_ENTRY = join(REPO_ROOT, 'dist', 'hook.cjs')
 
 /** The hook bundle. */
 export const HOOK_BUNDLE = join(REPO_ROOT, 'dist', 'hook.js')

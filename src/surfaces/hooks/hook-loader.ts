@@ -17,7 +17,7 @@ const fs = process.getBuiltinModule('node:fs')
 const path = process.getBuiltinModule('node:path')
 const vm = process.getBuiltinModule('node:vm')
 
-// The CommonJS build (what bin/somnus.js runs) has __dirname; building a file URL and back cost
+// The CommonJS build (what hook commands and bin/somnus.js run) has __dirname; building a file URL and back cost
 // ~1 ms of every hook start there. The ES module build finds its folder from its URL.
 const here =
   typeof __dirname === 'string'

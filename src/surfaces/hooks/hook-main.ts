@@ -109,7 +109,7 @@ function writeStdout(text: string): void {
 }
 
 async function main(): Promise<void> {
-  // `node bin/somnus.js hook stop` → argv[3]; `node dist/hook.js stop` → argv[2].
+  // `node bin/somnus.js hook stop` → argv[3]; `node dist/hook.cjs stop` → argv[2].
   const event = (process.argv[2] === 'hook' ? process.argv[3] : process.argv[2]) ?? ''
   if (event === '' || event === '--help' || event === '-h' || event === 'help') {
     writeStdout(hookUsage())

@@ -10,7 +10,7 @@ afterEach(() => project?.dispose())
 
 const settingsOf = () => JSON.parse(project.read('.claude/settings.json'))
 const expectedCommand = (verb: string) =>
-  `"${process.execPath}" "${join(REPO_ROOT, 'bin', 'somnus.js')}" hook ${verb}`
+  `"${process.execPath}" "${join(REPO_ROOT, 'dist', 'hook.cjs')}" ${verb}`
 
 function listTree(dir: string, prefix = ''): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
@@ -68,7 +68,7 @@ describe('somnus init', () => {
         { hooks: [{ type: 'command', command: expectedCommand(verb as string), timeout: 5 }] },
       ])
     }
-    expect(existsSync(join(REPO_ROOT, 'bin', 'somnus.js'))).toBe(true)
+    expect(existsSync(join(REPO_ROOT, 'dist', 'hook.cjs'))).toBe(true)
   })
 
   it('is a no-op the second time, and says what already existed', async () => {

@@ -4,12 +4,16 @@
  * Builds a ~200 MB transcript in a temp folder from the real Claude Code transcripts in
  * ../shared (every main and sub-agent file, repeated; tool_use and message ids rewritten per copy so
  * the counts stay meaningful), warms the page cache, then times on the same file:
- * - ours, the fs adapter + analyzer: in a fresh process (cold JIT: what one CLI call pays), both
+ * - ours, the fs adapter + analyzer: in fresh processes (cold JIT: what one CLI call pays), both
  *   bundled to JavaScript (as installed) and through tsx; and the best of 3 runs in this process;
  * - `grep -c '"type":"tool_use"'` (best of 3);
  * - the seed's approach (agentcontext): the whole file read as one string, then
  *   `/"name"\s*:\s*"(?:Write|Edit)"/g` and `/"name"\s*:\s*"[A-Za-z_]+"/g` (best of 2);
- * and wall time and peak RSS (/usr/bin/time -v) of `somnus transcript stats <file> --json`.
+ * and wall time and peak RSS (/usr/bin/time -v) of `somnus transcript stats <file> --json`, bundled
+ * and, when `npm run build` has run, as npm installs it (`node bin/somnus.js`, dist/).
+ *
+ * Fresh-process rows are the median of COLD_RUNS runs (TSX_RUNS through tsx), interleaved so a
+ * busy spell on a shared machine hits every row alike; the JSON keeps every run.
  *
  * Run: `npx tsx bench/transcript-stats.ts` (or `npm run bench -- transcript-stats`).
  * Writes bench/results/transcript-stats.json and prints a markdown table.
@@ -17,6 +21,7 @@
 import { spawnSync } from 'node:child_process'
 import {
   closeSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   openSync,
@@ -35,6 +40,10 @@ import { HAS_SHARED, SHARED_SKIP_REASON, TRANSCRIPTS_DIR } from '../test/support
 
 /** Size of the generated transcript. */
 export const TARGET_BYTES = 200 * 1024 * 1024
+/** Fresh processes per bundled row (the median is reported); SOMNUS_BENCH_COLD_RUNS overrides. */
+const COLD_RUNS = Number(process.env.SOMNUS_BENCH_COLD_RUNS ?? 7)
+/** Fresh processes per tsx row (slower to start, and not what users run). */
+const TSX_RUNS = 3
 
 const here = dirname(fileURLToPath(import.meta.url))
 const repo = join(here, '..')
@@ -61,19 +70,26 @@ export async function main(): Promise<Row[]> {
   const folder = mkdtempSync(join(tmpdir(), 'somnus-bench-transcript-'))
   try {
     const started = performance.now()
+    const loadAtStart = loadavg().map((value) => round(value, 2))
     const file = join(folder, 'big-session.jsonl')
     const bytes = buildTranscript(file)
     const programs = await buildPrograms(folder)
     spawnSync('cat', [file], { stdio: 'ignore' }) // page cache warm: every reader reads from memory
     const node = process.execPath
-    const coldBundled = timedChild([node, programs.analyzer, file])
-    const coldTsx = timedChild([node, '--import', 'tsx', programs.analyzerSource, file])
+    const args = ['transcript', 'stats', file, '--json']
+    const installed = join(repo, 'bin/somnus.js')
+    const hasDist = existsSync(join(repo, 'dist/surfaces/cli/main.js'))
+    const children = {
+      coldBundled: [node, programs.analyzer, file],
+      cliBundled: [node, programs.cli, ...args],
+      cliInstalled: hasDist ? [node, installed, ...args] : null,
+      coldTsx: [node, '--import', 'tsx', programs.analyzerSource, file],
+      cliTsx: [node, '--import', 'tsx', 'src/surfaces/cli/main.ts', ...args],
+    }
+    const runs = timedChildren(children)
     const warm = await best(3, async () => (await analyzeTranscriptFile(file))?.tool_count ?? -1)
     const grep = await best(3, async () => grepCount(file))
     const seed = await best(2, async () => seedCount(file))
-    const args = ['transcript', 'stats', file, '--json']
-    const cliBundled = timedChild([node, programs.cli, ...args])
-    const cliTsx = timedChild([node, '--import', 'tsx', 'src/surfaces/cli/main.ts', ...args])
     const toolCount = (run: ChildRun) =>
       (JSON.parse(run.stdout) as { tool_count: number }).tool_count
 
@@ -87,33 +103,50 @@ export async function main(): Promise<Row[]> {
       count,
       peakMegabytes: peak,
     })
+    const median = (name: keyof typeof children) => medianRun(runs[name] ?? [])
+    const coldBundled = median('coldBundled')
+    const coldTsx = median('coldTsx')
+    const cliBundled = median('cliBundled')
+    const cliTsx = median('cliTsx')
+    const peak = (name: keyof typeof children) =>
+      Math.max(...(runs[name] ?? []).map((run) => run.peakMegabytes))
     const rows = [
       row(
-        'somnus analyzer, fresh process, bundled JS (cold JIT)',
+        `somnus analyzer, fresh process, bundled JS (cold JIT), median of ${COLD_RUNS}`,
         coldBundled.seconds,
         coldBundled.toolCount,
-        coldBundled.peakMegabytes,
+        peak('coldBundled'),
       ),
       row(
-        'somnus analyzer, fresh process, through tsx (cold JIT)',
+        `somnus analyzer, fresh process, through tsx (cold JIT), median of ${TSX_RUNS}`,
         coldTsx.seconds,
         coldTsx.toolCount,
-        coldTsx.peakMegabytes,
+        peak('coldTsx'),
       ),
       row('somnus analyzer, best of 3 in one process (warm JIT)', warm.seconds, warm.value, null),
       row(`grep -c '"type":"tool_use"' (matching lines)`, grep.seconds, grep.value, null),
       row('seed: whole file as a string + "name" regex', seed.seconds, seed.value.tools, null),
       row(
-        '`somnus transcript stats --json`, bundled, whole process',
+        `\`somnus transcript stats --json\`, bundled, whole process, median of ${COLD_RUNS}`,
         cliBundled.wallSeconds,
         toolCount(cliBundled),
-        cliBundled.peakMegabytes,
+        peak('cliBundled'),
       ),
+      ...(runs.cliInstalled
+        ? [
+            row(
+              `\`node bin/somnus.js transcript stats --json\` (dist, as installed), whole process, median of ${COLD_RUNS}`,
+              median('cliInstalled').wallSeconds,
+              toolCount(median('cliInstalled')),
+              peak('cliInstalled'),
+            ),
+          ]
+        : []),
       row(
-        '`somnus transcript stats --json`, tsx, whole process',
+        `\`somnus transcript stats --json\`, tsx, whole process, median of ${TSX_RUNS}`,
         cliTsx.wallSeconds,
         toolCount(cliTsx),
-        cliTsx.peakMegabytes,
+        peak('cliTsx'),
       ),
     ]
     const summary = {
@@ -122,12 +155,19 @@ export async function main(): Promise<Row[]> {
       seed_change_count: seed.value.changes,
       node: process.version,
       cpus: cpus().length,
+      load_average_at_start: loadAtStart,
       load_average: loadavg().map((value) => round(value, 2)),
       seconds: round((performance.now() - started) / 1000, 1),
     }
     const out = join(here, 'results/transcript-stats.json')
     mkdirSync(dirname(out), { recursive: true })
-    writeFileSync(out, `${JSON.stringify({ ...summary, rows }, null, 2)}\n`)
+    const runSeconds = Object.fromEntries(
+      Object.entries(runs).map(([name, list]) => [
+        name,
+        list.map((run) => round(name.startsWith('cold') ? run.seconds : run.wallSeconds, 3)),
+      ]),
+    )
+    writeFileSync(out, `${JSON.stringify({ ...summary, rows, runs: runSeconds }, null, 2)}\n`)
     process.stdout.write(table(rows, summary))
     return rows
   } finally {
@@ -227,6 +267,35 @@ function timedChild(command: string[]): ChildRun {
   }
 }
 
+/**
+ * Runs every command (null: skipped) in fresh processes: bundled ones COLD_RUNS times, tsx ones
+ * TSX_RUNS times, taking turns so that a busy spell on the machine hits every row alike.
+ */
+function timedChildren<Name extends string>(
+  commands: Record<Name, string[] | null>,
+): Partial<Record<Name, ChildRun[]>> {
+  const runs: Partial<Record<Name, ChildRun[]>> = {}
+  for (let round = 0; round < Math.max(COLD_RUNS, TSX_RUNS); round++) {
+    for (const [name, command] of Object.entries(commands) as Array<[Name, string[] | null]>) {
+      if (command === null) continue
+      const isTsx = command.includes('tsx')
+      if (round >= (isTsx ? TSX_RUNS : COLD_RUNS)) continue
+      const list = runs[name] ?? []
+      list.push(timedChild(command))
+      runs[name] = list
+    }
+  }
+  return runs
+}
+
+/** The run with the median time (its own timing for the analyzer, wall time otherwise). */
+function medianRun(runs: readonly ChildRun[]): ChildRun {
+  const sorted = [...runs].sort((a, b) => a.seconds - b.seconds)
+  const middle = sorted[Math.floor((sorted.length - 1) / 2)]
+  if (middle === undefined) throw new Error('no runs to take the median of')
+  return middle
+}
+
 function grepCount(file: string): number {
   const run = spawnSync('grep', ['-c', '"type":"tool_use"', file], { encoding: 'utf8' })
   return Number(run.stdout.trim())
@@ -264,12 +333,13 @@ function table(
   summary: {
     file_megabytes: number
     seed_change_count: number
+    load_average_at_start: number[]
     load_average: number[]
     seconds: number
   },
 ): string {
   return [
-    `Transcript of ${summary.file_megabytes} MB (real Claude Code records, repeated with fresh ids). Load average ${summary.load_average.join(' ')}; ${summary.seconds} s in all.`,
+    `Transcript of ${summary.file_megabytes} MB (real Claude Code records, repeated with fresh ids). Load average ${summary.load_average_at_start.join(' ')} at the start, ${summary.load_average.join(' ')} at the end; ${summary.seconds} s in all.`,
     '',
     '| reader | seconds | MB/s | vs grep | count | peak RSS MB |',
     '|---|---|---|---|---|---|',

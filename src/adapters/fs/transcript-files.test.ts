@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -75,6 +75,35 @@ describe('analyzeTranscriptFile', () => {
     expect(result?.unparsable_lines).toBe(1)
     expect(await collect((await openTranscriptLines(path)) ?? [])).toEqual(lines)
     expect(await openTranscriptLines(join(scratch, 'none.jsonl'))).toBeNull()
+  })
+
+  it.skipIf(!HAS_SHARED)(
+    'counts real transcripts through its reused buffers as it counts them read at once',
+    async () => {
+      // Several megabytes of real records, so tool names recur across reads into the same buffers.
+      const names = readdirSync(TRANSCRIPTS_DIR, { recursive: true })
+        .map(String)
+        .filter((name) => name.endsWith('.jsonl'))
+        .sort()
+      const bytes = Buffer.concat(names.map((name) => readFileSync(join(TRANSCRIPTS_DIR, name))))
+      expect(bytes.length).toBeGreaterThan(READ_CHUNK_BYTES * 4)
+      const path = write(join(scratch, 'real.jsonl'), bytes)
+      expect(await analyzeTranscriptFile(path)).toEqual(analyzeTranscriptBytes(bytes))
+    },
+  )
+
+  it('keeps tool names apart when a read buffer is reused for the same layout', async () => {
+    // Three lines of exactly one buffer each, read one after the other into reused memory: their
+    // tool names ("Read", "Glob", "Bash") land at the same offsets. A name remembered as a view of
+    // the buffer, not a copy, would read as the next one.
+    const line = (id: string, name: string) => {
+      const bare = toolCall(id, name)
+      return toolCall(id, name, 'x'.repeat(READ_CHUNK_BYTES - bare.length - 1))
+    }
+    const lines = [line('t1', 'Read'), line('t2', 'Glob'), line('t3', 'Bash')]
+    expect(lines.every((text) => text.length === READ_CHUNK_BYTES - 1)).toBe(true)
+    const path = write(join(scratch, 'reused.jsonl'), `${lines.join('\n')}\n`)
+    expect((await analyzeTranscriptFile(path))?.tool_counts).toEqual({ Bash: 1, Glob: 1, Read: 1 })
   })
 
   it('reports an unreadable path as TRANSCRIPT_UNREADABLE', async () => {

@@ -2,17 +2,10 @@
  * The running totals of one transcript pass. Both readers (the byte-level fast path and the
  * structural fallback) feed it decoded facts through the same methods, so they count alike.
  */
-import { BYTE, decodePlain, decodeString } from './json-bytes.ts'
+import { decodePlain, decodeString, hasBackslash } from './json-bytes.ts'
+import { type MessageUsage, MessageUsageTable } from './message-usage.ts'
 import type { TranscriptAnalysis } from './transcript-analysis.ts'
 import { CHANGE_TOOLS, countDecisionMarkers } from './transcript-rules.ts'
-
-/** Token usage of one assistant message, as `message.usage` reports it. */
-export interface MessageUsage {
-  input: number
-  output: number
-  cacheCreation: number
-  cacheRead: number
-}
 
 /** Totals that grow line by line; `toAnalysis` turns them into a TranscriptAnalysis. */
 export class AnalysisAccumulator {
@@ -23,10 +16,7 @@ export class AnalysisAccumulator {
   private toolCount = 0
   private readonly toolCounts = new Map<string, number>()
   private readonly toolIds = new Set<string>()
-  /** Per message id, the largest usage seen: split records repeat it, output grows to its final value. */
-  private readonly messageUsage = new Map<string, MessageUsage>()
-  private anonymousMessages = 0
-  private readonly totals: MessageUsage = { input: 0, output: 0, cacheCreation: 0, cacheRead: 0 }
+  private readonly messages = new MessageUsageTable()
   private userTurns = 0
   private assistantChars = 0
   private decisionMarkers = 0
@@ -50,12 +40,14 @@ export class AnalysisAccumulator {
   /** Same as noteTimestamp, for the JSON string whose quotes are at `open` and `close`. */
   noteTimestampBytes(bytes: Uint8Array, open: number, close: number): void {
     const length = close - open - 1
-    if (this.firstTimestamp === null || length > 64 || hasEscape(bytes, open + 1, close)) {
+    if (this.firstTimestamp === null || length > 64 || hasBackslash(bytes, open + 1, close)) {
       this.noteTimestamp(decodeString(bytes, open, close))
       return
     }
     if (length > this.pendingTimestamp.length) this.pendingTimestamp = new Uint8Array(64)
-    this.pendingTimestamp.set(bytes.subarray(open + 1, close))
+    for (let index = 0; index < length; index++) {
+      this.pendingTimestamp[index] = bytes[open + 1 + index] as number
+    }
     this.pendingTimestampLength = length
   }
 
@@ -64,40 +56,23 @@ export class AnalysisAccumulator {
     return decodePlain(this.pendingTimestamp, 0, this.pendingTimestampLength)
   }
 
-  /**
-   * One assistant record's message. Records of one message share its id and usage; each usage
-   * field counts once per id, at its largest value (the streamed output count only grows).
-   */
+  /** One assistant record's message: its id (null: none) and usage (see MessageUsageTable). */
   addAssistantMessage(id: string | null, usage: MessageUsage): void {
-    if (id === null) {
-      this.anonymousMessages++
-      this.addUsage(usage)
-      return
-    }
-    const known = this.messageUsage.get(id)
-    if (known === undefined) {
-      this.messageUsage.set(id, { ...usage })
-      this.addUsage(usage)
-      return
-    }
-    const growth: MessageUsage = {
-      input: Math.max(0, usage.input - known.input),
-      output: Math.max(0, usage.output - known.output),
-      cacheCreation: Math.max(0, usage.cacheCreation - known.cacheCreation),
-      cacheRead: Math.max(0, usage.cacheRead - known.cacheRead),
-    }
-    known.input += growth.input
-    known.output += growth.output
-    known.cacheCreation += growth.cacheCreation
-    known.cacheRead += growth.cacheRead
-    this.addUsage(growth)
+    this.messages.add(id, usage.input, usage.output, usage.cacheCreation, usage.cacheRead)
   }
 
-  private addUsage(usage: MessageUsage): void {
-    this.totals.input += usage.input
-    this.totals.output += usage.output
-    this.totals.cacheCreation += usage.cacheCreation
-    this.totals.cacheRead += usage.cacheRead
+  /** Same as addAssistantMessage, with the id as the JSON string at `open`..`close` (-1: none). */
+  addAssistantMessageBytes(
+    bytes: Uint8Array,
+    open: number,
+    close: number,
+    input: number,
+    output: number,
+    cacheCreation: number,
+    cacheRead: number,
+  ): void {
+    if (open === -1) this.messages.add(null, input, output, cacheCreation, cacheRead)
+    else this.messages.addBytes(bytes, open, close, input, output, cacheCreation, cacheRead)
   }
 
   /** A tool_use block. Returns false when its id was already counted (the call is then ignored). */
@@ -106,10 +81,14 @@ export class AnalysisAccumulator {
       if (this.toolIds.has(id)) return false
       this.toolIds.add(id)
     }
+    this.countTool(name)
+    return true
+  }
+
+  private countTool(name: string): void {
     this.toolCount++
     this.toolCounts.set(name, (this.toolCounts.get(name) ?? 0) + 1)
     if (CHANGE_TOOLS.has(name)) this.changeCount++
-    return true
   }
 
   /** Task slugs found in a counted tool call. */
@@ -137,7 +116,7 @@ export class AnalysisAccumulator {
 
   /** The totals so far, as the public analysis shape (sub-agent files: none). */
   toAnalysis(): TranscriptAnalysis {
-    const { input, output, cacheCreation, cacheRead } = this.totals
+    const { input, output, cacheCreation, cacheRead } = this.messages.totals()
     return {
       change_count: this.changeCount,
       tool_count: this.toolCount,
@@ -147,7 +126,7 @@ export class AnalysisAccumulator {
       decision_markers: this.decisionMarkers,
       task_slugs: this.taskSlugs.size,
       tool_counts: Object.fromEntries([...this.toolCounts].sort(([a], [b]) => (a < b ? -1 : 1))),
-      assistant_messages: this.messageUsage.size + this.anonymousMessages,
+      assistant_messages: this.messages.messages,
       tool_results: this.toolResults,
       tool_errors: this.toolErrors,
       input_tokens: input,
@@ -163,9 +142,4 @@ export class AnalysisAccumulator {
       last_timestamp: this.latestTimestamp(),
     }
   }
-}
-
-function hasEscape(bytes: Uint8Array, start: number, end: number): boolean {
-  for (let index = start; index < end; index++) if (bytes[index] === BYTE.backslash) return true
-  return false
 }

@@ -15,6 +15,7 @@ export const BYTE = {
   openBracket: 91,
   closeBracket: 93,
   newline: 10,
+  space: 32,
 } as const
 
 const textDecoder = new TextDecoder()
@@ -26,16 +27,15 @@ export function asciiBytes(text: string): Uint8Array {
   return bytes
 }
 
-/** True when `bytes[start, end)` holds exactly `name`. */
-export function spanEquals(
+/** True when the `length` bytes at `at` are the first `length` bytes of `other`. */
+export function bytesMatch(
   bytes: Uint8Array,
-  start: number,
-  end: number,
-  name: Uint8Array,
+  at: number,
+  other: Uint8Array,
+  length: number,
 ): boolean {
-  if (end - start !== name.length) return false
-  for (let index = 0; index < name.length; index++) {
-    if (bytes[start + index] !== name[index]) return false
+  for (let index = 0; index < length; index++) {
+    if (bytes[at + index] !== other[index]) return false
   }
   return true
 }
@@ -149,21 +149,6 @@ export function isLiteralTrue(bytes: Uint8Array, at: number, valueEnd: number): 
   )
 }
 
-/**
- * Closing quote of the key that opens at `open`; -1 if none before `end`, or if it holds an escape
- * (an escaped key might spell a key that matters: the caller must then leave the line to JSON.parse).
- * A byte loop: keys are short, a native search would cost more per call.
- */
-export function plainKeyEnd(bytes: Uint8Array, open: number, end: number): number {
-  if (bytes[open] !== BYTE.quote) return -1
-  for (let index = open + 1; index < end; index++) {
-    const byte = bytes[index]
-    if (byte === BYTE.quote) return index
-    if (byte === BYTE.backslash) return -1
-  }
-  return -1
-}
-
 /** True when `bytes[start, end)` holds a backslash (an escape). */
 export function hasBackslash(bytes: Uint8Array, start: number, end: number): boolean {
   for (let index = start; index < end; index++) if (bytes[index] === BYTE.backslash) return true
@@ -195,12 +180,20 @@ export function readNumber(bytes: Uint8Array, at: number, valueEnd: number): num
 
 /** The JSON string whose quotes are at `open` and `close`, decoded exactly as JSON.parse would. */
 export function decodeString(bytes: Uint8Array, open: number, close: number): string {
-  const body = bytes.subarray(open + 1, close)
+  const body = view(bytes, open + 1, close)
   if (body.indexOf(BYTE.backslash) === -1) return textDecoder.decode(body)
-  return JSON.parse(textDecoder.decode(bytes.subarray(open, close + 1))) as string
+  return JSON.parse(textDecoder.decode(view(bytes, open, close + 1))) as string
 }
 
 /** UTF-8 text of `bytes[start, end)`. */
 export function decodePlain(bytes: Uint8Array, start: number, end: number): string {
-  return textDecoder.decode(bytes.subarray(start, end))
+  return textDecoder.decode(view(bytes, start, end))
+}
+
+/**
+ * `bytes[start, end)` as a plain Uint8Array sharing its memory: cheaper to make than a Node
+ * Buffer's subarray, and decoded the same.
+ */
+function view(bytes: Uint8Array, start: number, end: number): Uint8Array {
+  return new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start)
 }

@@ -55,6 +55,11 @@ export class BlockSpans {
   textOpen = -1
   textClose = -1
   isError = false
+  /** Filled in by the counter: a text block's text; a tool_use block's id, tool and task slugs. */
+  text = ''
+  id: string | null = null
+  name = ''
+  slugs: readonly string[] = []
 
   /** Makes the object ready for the next block. */
   reset(): void {
@@ -84,8 +89,11 @@ export class LineFacts {
   contentKind = CONTENT_NONE
   contentOpen = -1
   contentClose = -1
-  readonly blocks: BlockSpans[] = []
+  /** Starts with one block, so the array holds objects from the start (its shape never changes). */
+  readonly blocks: BlockSpans[] = [new BlockSpans()]
   blockCount = 0
+  /** The block being walked (the last one `nextBlock` gave). */
+  currentBlock = this.blocks[0] as BlockSpans
   /** tool_result blocks in the content (known as soon as the content is walked). */
   toolResults = 0
 
@@ -124,6 +132,7 @@ export class LineFacts {
     if (this.blocks.length === this.blockCount) this.blocks.push(new BlockSpans())
     const block = this.blocks[this.blockCount++] as BlockSpans
     block.reset()
+    this.currentBlock = block
     return block
   }
 }

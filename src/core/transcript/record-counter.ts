@@ -1,11 +1,18 @@
 /**
  * Turns the facts of one walked line into counts, with the same rules as the structural path
- * (structural-record.ts). Decodes as little as it can: consecutive records of one message share
- * their id, tool names repeat, and timestamps are compared as bytes when they have the canonical
- * `toISOString()` shape.
+ * (structural-record.ts). Decodes as little as it can: tool names repeat, consecutive records of
+ * one message share its id (see the accumulator), and timestamps are compared as bytes when they
+ * have the canonical `toISOString()` shape.
  */
 import type { AnalysisAccumulator } from './analysis-accumulator.ts'
-import { asciiBytes, decodePlain, decodeString, spanEquals, spanIncludes } from './json-bytes.ts'
+import {
+  asciiBytes,
+  bytesMatch,
+  decodePlain,
+  decodeString,
+  hasBackslash,
+  spanIncludes,
+} from './json-bytes.ts'
 import {
   BLOCK_IMAGE,
   BLOCK_TEXT,
@@ -28,17 +35,14 @@ const COMMAND_ANCHOR = TASK_SLUG_HINTS.command.indexOf('k')
 /** Length of a `toISOString()` time: 2026-02-12T16:02:25.284Z. */
 const ISO_LENGTH = 24
 
-type DecodedItem = { text: string } | { id: string | null; name: string; slugs: readonly string[] }
+const NO_SLUGS: readonly string[] = []
 
-/** Counts walked lines; one instance per analyzer (it remembers the previous message id). */
+/** Counts walked lines; one instance per analyzer (it remembers the tool names it met). */
 export class RecordCounter {
   private readonly window: CountWindow
   /** `since` as canonical ISO bytes, for byte-wise comparison with canonical timestamps. */
   private readonly sinceBytes: Uint8Array | null
-  private previousId = new Uint8Array(64)
-  private previousIdLength = -1
-  private previousIdText = ''
-  private readonly names: Array<{ bytes: Uint8Array; name: string }> = []
+  private readonly names: KnownName[] = []
 
   constructor(window: CountWindow) {
     this.window = window
@@ -89,26 +93,40 @@ export class RecordCounter {
     facts: LineFacts,
     accumulator: AnalysisAccumulator,
   ): void {
-    const id = facts.idOpen === -1 ? null : this.messageId(bytes, facts.idOpen, facts.idClose)
-    const items: DecodedItem[] = []
-    if (facts.contentKind === CONTENT_ARRAY) {
-      for (let index = 0; index < facts.blockCount; index++) {
-        const block = facts.blocks[index] as BlockSpans
-        if (block.kind === BLOCK_TEXT && block.textOpen !== -1) {
-          items.push({ text: decodeString(bytes, block.textOpen, block.textClose) })
-        } else if (block.kind === BLOCK_TOOL_USE) items.push(this.toolUse(bytes, block))
+    // Everything that could fail to decode is decoded before anything counts.
+    if (facts.idOpen !== -1) checkDecodable(bytes, facts.idOpen, facts.idClose)
+    const blockCount = facts.contentKind === CONTENT_ARRAY ? facts.blockCount : 0
+    for (let index = 0; index < blockCount; index++) {
+      const block = facts.blocks[index] as BlockSpans
+      if (block.kind === BLOCK_TEXT && block.textOpen !== -1) {
+        block.text = decodeString(bytes, block.textOpen, block.textClose)
+      } else if (block.kind === BLOCK_TOOL_USE) {
+        block.id = block.idOpen === -1 ? null : decodeString(bytes, block.idOpen, block.idClose)
+        block.name =
+          block.nameOpen === -1
+            ? UNNAMED_TOOL
+            : this.toolName(bytes, block.nameOpen, block.nameClose)
+        block.slugs = this.taskSlugs(bytes, block)
       }
     }
     this.noteTimestamp(bytes, facts, accumulator)
-    accumulator.addAssistantMessage(id, {
-      input: facts.inputTokens,
-      output: facts.outputTokens,
-      cacheCreation: facts.cacheCreationTokens,
-      cacheRead: facts.cacheReadTokens,
-    })
-    for (const item of items) {
-      if ('text' in item) accumulator.addAssistantText(item.text)
-      else if (accumulator.addToolUse(item.id, item.name)) accumulator.addTaskSlugs(item.slugs)
+    accumulator.addAssistantMessageBytes(
+      bytes,
+      facts.idOpen,
+      facts.idClose,
+      facts.inputTokens,
+      facts.outputTokens,
+      facts.cacheCreationTokens,
+      facts.cacheReadTokens,
+    )
+    for (let index = 0; index < blockCount; index++) {
+      const block = facts.blocks[index] as BlockSpans
+      if (block.kind === BLOCK_TEXT && block.textOpen !== -1) {
+        accumulator.addAssistantText(block.text)
+      } else if (block.kind === BLOCK_TOOL_USE) {
+        const counted = accumulator.addToolUse(block.id, block.name)
+        if (counted && block.slugs.length > 0) accumulator.addTaskSlugs(block.slugs)
+      }
     }
   }
 
@@ -139,50 +157,47 @@ export class RecordCounter {
     if (human && isHumanPrompt(text, hasImage)) accumulator.addHumanPrompt(text)
   }
 
-  /** The message id, reusing the previous record's string when the bytes are the same. */
-  private messageId(bytes: Uint8Array, open: number, close: number): string {
-    const length = close - open - 1
-    if (length === this.previousIdLength && sameBytes(bytes, open + 1, this.previousId, length)) {
-      return this.previousIdText
-    }
-    const id = decodeString(bytes, open, close)
-    if (length > this.previousId.length) this.previousId = new Uint8Array(length * 2)
-    this.previousId.set(bytes.subarray(open + 1, close))
-    this.previousIdLength = length
-    this.previousIdText = id
-    return id
-  }
-
-  private toolUse(bytes: Uint8Array, block: BlockSpans): DecodedItem {
-    const id = block.idOpen === -1 ? null : decodeString(bytes, block.idOpen, block.idClose)
-    const name =
-      block.nameOpen === -1 ? UNNAMED_TOOL : this.toolName(bytes, block.nameOpen, block.nameClose)
+  /** Task slugs a tool_use block's input names; parsed only when it holds a hint. */
+  private taskSlugs(bytes: Uint8Array, block: BlockSpans): readonly string[] {
     const { inputStart, inputEnd } = block
     const mayNameTask =
       inputStart !== -1 &&
       (spanIncludes(bytes, inputStart, inputEnd, STATE_FILE_HINT, STATE_FILE_ANCHOR) ||
-        (name === 'Bash' &&
+        (block.name === 'Bash' &&
           spanIncludes(bytes, inputStart, inputEnd, COMMAND_HINT, COMMAND_ANCHOR)))
-    const slugs = mayNameTask
-      ? taskSlugsOf(name, JSON.parse(decodePlain(bytes, inputStart, inputEnd)))
-      : []
-    return { id, name, slugs }
+    return mayNameTask
+      ? taskSlugsOf(block.name, JSON.parse(decodePlain(bytes, inputStart, inputEnd)))
+      : NO_SLUGS
   }
 
   /** A tool name, from a small cache of names already seen (a session uses a handful of tools). */
   private toolName(bytes: Uint8Array, open: number, close: number): string {
-    for (const known of this.names) {
-      if (spanEquals(bytes, open + 1, close, known.bytes)) return known.name
+    const length = close - open - 1
+    for (let index = 0; index < this.names.length; index++) {
+      const known = this.names[index] as KnownName
+      if (known.bytes.length === length && bytesMatch(bytes, open + 1, known.bytes, length))
+        return known.name
     }
     const name = decodeString(bytes, open, close)
-    if (this.names.length < 64) this.names.push({ bytes: bytes.slice(open + 1, close), name })
+    if (this.names.length < 64) {
+      // A copy: the chunk's buffer is reused for the next read (a Buffer's slice would share it).
+      const copy = new Uint8Array(length)
+      for (let index = 0; index < length; index++) copy[index] = bytes[open + 1 + index] as number
+      this.names.push({ bytes: copy, name })
+    }
     return name
   }
 }
 
-function sameBytes(bytes: Uint8Array, at: number, other: Uint8Array, length: number): boolean {
-  for (let index = 0; index < length; index++) if (bytes[at + index] !== other[index]) return false
-  return true
+/** A tool name met before, and its raw bytes. */
+interface KnownName {
+  bytes: Uint8Array
+  name: string
+}
+
+/** Throws when the JSON string at `open`..`close` holds an escape JSON.parse rejects. */
+function checkDecodable(bytes: Uint8Array, open: number, close: number): void {
+  if (hasBackslash(bytes, open + 1, close)) decodeString(bytes, open, close)
 }
 
 function sinceBytesOf(sinceMs: number): Uint8Array | null {

@@ -3,7 +3,8 @@
  * uses it for any line its byte-level walk does not vouch for, and it is the definition the fast
  * path must match.
  */
-import type { AnalysisAccumulator, MessageUsage } from './analysis-accumulator.ts'
+import type { AnalysisAccumulator } from './analysis-accumulator.ts'
+import type { MessageUsage } from './message-usage.ts'
 import { isHumanPromptText, isRecord, taskSlugsOf } from './transcript-rules.ts'
 
 /** Where counting starts: records stamped at or before `sinceMs` are left out (null: count all). */

@@ -64,6 +64,21 @@ describe('analyzeTranscriptBytes', () => {
     expect(result.novel_tokens).toBe(10 + 41 + 20)
   })
 
+  it('sums usage in a fixed order, so totals past 2^53 round as the reference rounds them', () => {
+    // Floating-point sums depend on their order; records of one message may sit apart.
+    const huge = 157369695552231770000
+    const withoutId = JSON.stringify({
+      type: 'assistant',
+      message: { usage: { input_tokens: 0, output_tokens: huge } },
+    })
+    const result = checked([
+      assistant('m1', [], { input_tokens: 0, output_tokens: 1083097088 }),
+      withoutId,
+      assistant('m1', [], { input_tokens: 0, output_tokens: 1487732737 }),
+    ])
+    expect(result.output_tokens).toBe(1487732737 + huge)
+  })
+
   it('counts each tool_use id once', () => {
     const result = checked([
       assistant('m1', [toolUse('t1', 'Edit')]),

@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { ensureBuilt, HOOK_ENTRY, SOMNUS_BIN } from '../test/support/build-once.ts'
 
-const RUNS = 25
+const RUNS = 41
 const WARMUP = 3
 const TARGET_RATIO = 2
 const RESULTS = join(dirname(fileURLToPath(import.meta.url)), 'results', 'hook-session-start.json')

@@ -180,15 +180,20 @@ function writeState(
   read: { bytes: Buffer; state: SleepState } | null,
 ): void {
   const patch = read === null ? null : patchLedgerTriggers(read.bytes, read.state, next)
-  if (patch === null || read === null) return writeJson(path, next)
-  const digits = digitsInPlace(patch)
-  if (digits === null) return writeFileAtomicSync(path, patchedFile(read.bytes, patch))
+  const digits = patch === null ? null : digitsInPlace(patch)
+  if (patch === null || read === null) writeJson(path, next)
+  else if (digits === null) writeFileAtomicSync(path, patchedFile(read.bytes, patch))
+  else overwrite(path, digits)
+}
+
+/** Writes `change.bytes` over the file at `change.offset`, leaving every other byte as it is. */
+function overwrite(path: string, change: { offset: number; bytes: Buffer }): void {
   const fd = openSync(path, 'r+')
   try {
     let written = 0
-    while (written < digits.bytes.length) {
-      const left = digits.bytes.length - written
-      written += writeSync(fd, digits.bytes, written, left, digits.offset + written)
+    while (written < change.bytes.length) {
+      const left = change.bytes.length - written
+      written += writeSync(fd, change.bytes, written, left, change.offset + written)
     }
   } finally {
     closeSync(fd)

@@ -1,8 +1,6 @@
 /** `somnus summarize`: shrink any text to a token budget, offline by default, and show what it kept. */
 import type { Command } from 'commander'
-import { checkBudgetOptions, summarizeText } from '../../../app/summarize-text.ts'
 import { locateContextRoot, openBrain } from '../../../compose.ts'
-import { composeLanguageModel } from '../../../compose-model.ts'
 import { type Config, resolveConfig } from '../../../core/config.ts'
 import { isSomnusError, SomnusError } from '../../../core/errors.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
@@ -39,6 +37,10 @@ Examples:
         file: string | undefined,
         options: { budget?: string; ratio?: string; model?: string; json?: boolean },
       ) => {
+        // The tokenizer and the models load only here (~0.3 s): `somnus --help` lists this command.
+        const [{ checkBudgetOptions, summarizeText }, { composeLanguageModel }] = await Promise.all(
+          [import('../../../app/summarize-text.ts'), import('../../../compose-model.ts')],
+        )
         // Checked before reading stdin, so a wrong flag fails at once instead of waiting for input.
         const budget = parseNumber('--budget', options.budget)
         const ratio = parseNumber('--ratio', options.ratio)

@@ -1,6 +1,5 @@
 /** `somnus tokens`: counts tokens with the one tokenizer behind every figure Somnus reports. */
 import type { Command } from 'commander'
-import { countTokens } from '../../../core/tokens.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { readInput } from './read-input.ts'
 
@@ -22,6 +21,8 @@ Examples:
     )
     .action(async (file: string | undefined, options: { json?: boolean }) => {
       const text = await readInput(io, file)
+      // The tokenizer's tables load only here (~0.2 s): `somnus --help` lists this command too.
+      const { countTokens } = await import('../../../core/tokens.ts')
       const tokens = countTokens(text)
       if (options.json) {
         const lines = text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0)

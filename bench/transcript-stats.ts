@@ -148,6 +148,7 @@ export async function main(): Promise<Row[]> {
         toolCount(cliTsx),
         peak('cliTsx'),
       ),
+      gigabyteRow(folder, programs.cli, grepRate),
     ]
     const summary = {
       file_bytes: bytes,
@@ -175,8 +176,33 @@ export async function main(): Promise<Row[]> {
   }
 }
 
-/** Writes copies of every real transcript until the file reaches TARGET_BYTES; returns its size. */
-function buildTranscript(file: string): number {
+/**
+ * The brief's other promise: a 1 GB transcript in bounded memory. One run of the bundled CLI on a
+ * file five times the size (fresh ids throughout, so the set of seen ids grows as in a real one);
+ * the file is deleted afterwards.
+ */
+function gigabyteRow(folder: string, cli: string, grepRate: number): Row {
+  const file = join(folder, 'gigabyte-session.jsonl')
+  const bytes = buildTranscript(file, 1024 * 1024 * 1024)
+  try {
+    spawnSync('cat', [file], { stdio: 'ignore' })
+    const run = timedChild([process.execPath, cli, 'transcript', 'stats', file, '--json'])
+    const size = bytes / (1024 * 1024)
+    return {
+      reader: `\`somnus transcript stats --json\`, bundled, whole process, a ${Math.round(size)} MB file (one run)`,
+      seconds: round(run.wallSeconds, 3),
+      megabytesPerSecond: Math.round(size / run.wallSeconds),
+      vsGrep: round(size / run.wallSeconds / grepRate, 2),
+      count: (JSON.parse(run.stdout) as { tool_count: number }).tool_count,
+      peakMegabytes: run.peakMegabytes,
+    }
+  } finally {
+    rmSync(file, { force: true })
+  }
+}
+
+/** Writes copies of every real transcript until the file reaches `target` bytes; returns its size. */
+function buildTranscript(file: string, target = TARGET_BYTES): number {
   const sources = readdirSync(TRANSCRIPTS_DIR, { recursive: true })
     .map(String)
     .filter((name) => name.endsWith('.jsonl'))
@@ -186,7 +212,7 @@ function buildTranscript(file: string): number {
   const descriptor = openSync(file, 'w')
   let written = 0
   try {
-    for (let copy = 0; written < TARGET_BYTES; copy++) {
+    for (let copy = 0; written < target; copy++) {
       for (const text of sources) {
         // New ids per copy: a tool call and its result stay paired, and no copy repeats another.
         const renamed = text

@@ -105,8 +105,14 @@ async function showCountingFires(
       return { state: countTriggerFires(state, fired), result: shown }
     })
   } catch (error) {
-    brain.warn(`trigger fire counts not saved: ${messageOf(error)}`)
-    return showUnlessPending(await brain.state.read())
+    const shown = showUnlessPending(await brain.state.read())
+    const fired = shown?.snapshot.firedTriggerIds.length ?? 0
+    brain.warn(
+      fired > 0
+        ? `trigger fire counts not saved: ${messageOf(error)}`
+        : `read the ledger without its lock (nothing to save): ${messageOf(error)}`,
+    )
+    return shown
   }
 }
 

@@ -3,4 +3,4 @@
 // Hooks run after every turn of every session: they load one small bundle, not the whole CLI.
 if (process.argv[2] === 'hook') require('../dist/hook.cjs')
 // A failure to load rejects unhandled: Node prints it and exits 1, as a top-level await would.
-else void import('../dist/surfaces/cli/main.js')
+else void import('../dist/cli/main.js')

@@ -5,14 +5,12 @@
  */
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import type { Command } from 'commander'
 import { runHook } from '../../hooks/run-hook.ts'
 import type { CliIo } from '../cli-io.ts'
 import { runCli } from '../run-cli.ts'
-
-const DEMO_TRANSCRIPTS = join(dirname(fileURLToPath(import.meta.url)), '../../../../templates/demo')
+import { findPackageRoot } from './init.ts'
 
 /** Adds `demo`. */
 export function register(program: Command, io: CliIo): void {
@@ -133,11 +131,13 @@ async function runDemo(io: CliIo, keep: boolean): Promise<void> {
 /** Copies the bundled transcripts where Claude Code would keep them, with their ids and last answers. */
 function copyTranscripts(folder: string) {
   mkdirSync(folder, { recursive: true })
-  return readdirSync(DEMO_TRANSCRIPTS)
+  // Found from the package root: the CLI runs from a bundle, whose files sit elsewhere than these.
+  const transcripts = join(findPackageRoot(), 'templates', 'demo')
+  return readdirSync(transcripts)
     .filter((name) => name.endsWith('.jsonl'))
     .sort()
     .map((name) => {
-      const text = readFileSync(join(DEMO_TRANSCRIPTS, name), 'utf8')
+      const text = readFileSync(join(transcripts, name), 'utf8')
       const records = text
         .split('\n')
         .filter((line) => line.trim() !== '')
@@ -146,7 +146,7 @@ function copyTranscripts(folder: string) {
         records.find((record) => typeof record.sessionId === 'string')?.sessionId,
       )
       const path = join(folder, `${sessionId}.jsonl`)
-      cpSync(join(DEMO_TRANSCRIPTS, name), path)
+      cpSync(join(transcripts, name), path)
       return { sessionId, path, lastMessage: lastAssistantText(records) }
     })
 }

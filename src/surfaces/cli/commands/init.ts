@@ -55,9 +55,9 @@ Examples:
           templates: readTemplates(join(packageRoot, 'templates', 'init')),
           hookCommand: options.plugin ? null : hookCommandFor(packageRoot),
         })
-        if (!options.plugin && !existsSync(join(packageRoot, 'dist', 'hook.js'))) {
+        if (!options.plugin && !existsSync(join(packageRoot, 'dist', 'hook.cjs'))) {
           result.warnings.push(
-            `${join(packageRoot, 'dist', 'hook.js')} is missing, so the hooks cannot run yet: run \`npm run build\` in ${packageRoot}.`,
+            `${join(packageRoot, 'dist', 'hook.cjs')} is missing, so the hooks cannot run yet: run \`npm run build\` in ${packageRoot}.`,
           )
         }
         const pluginDir = join(packageRoot, 'plugin')

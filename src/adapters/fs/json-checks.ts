@@ -72,11 +72,7 @@ export function hasExactly(value: Plain, known: readonly string[]): boolean {
 /** `z._default(z.array(z.string()), [])`, copied. */
 export function strings(value: unknown): string[] | Unsure {
   if (value === undefined) return []
-  if (!Array.isArray(value)) return UNSURE
-  for (let index = 0; index < value.length; index += 1) {
-    if (typeof value[index] !== 'string') return UNSURE
-  }
-  return value.slice()
+  return isStringArray(value) ? value.slice() : UNSURE
 }
 
 /** A copy of JSON data; UNSURE for anything JSON would not round-trip (undefined, Date, NaN). */

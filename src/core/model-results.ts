@@ -2,7 +2,7 @@
  * What consolidation works on and what it produces: units of raw material with ids, and derived
  * items (summaries, observations, patterns, groups, reflections) that name their `sources`.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** One piece of raw material: a turn, a sentence, a bookmark, a handoff field. */
 export const UnitSchema = z.object({

@@ -3,7 +3,7 @@
  * the key and base URL resolved at call time (config value, then ANTHROPIC_API_KEY /
  * ANTHROPIC_BASE_URL, as the official SDK reads them).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { SomnusError } from '../../core/errors.ts'
 import {
   type ChatTransport,

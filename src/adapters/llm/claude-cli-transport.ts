@@ -5,7 +5,7 @@
  */
 import { spawn as nodeSpawn } from 'node:child_process'
 import type { Readable, Writable } from 'node:stream'
-import { z } from 'zod'
+import * as z from 'zod'
 import { SomnusError } from '../../core/errors.ts'
 import {
   type ChatTransport,

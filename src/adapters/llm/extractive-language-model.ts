@@ -3,7 +3,7 @@
  * functions of `core/extractive`, no network, no weights, no API key. Its output passes the same
  * schema check as an LLM's, so callers can't tell the two apart by shape.
  */
-import type { z } from 'zod'
+import type * as z from 'zod'
 import { SomnusError } from '../../core/errors.ts'
 import { DEFAULT_GROUP_THRESHOLD, groupSimilar } from '../../core/extractive/grouping.ts'
 import { extractObservations } from '../../core/extractive/observations.ts'

@@ -3,7 +3,7 @@
  * itself, and the local servers that speak the same protocol (Ollama, vLLM, llama.cpp, LM Studio).
  * Key and base URL are resolved at call time: config value, then OPENAI_API_KEY / OPENAI_BASE_URL.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { SomnusError } from '../../core/errors.ts'
 import {
   type ChatTransport,

@@ -3,7 +3,7 @@
  * with their ids, and a JSON reply checked by the port's schema and by the rule that every cited id
  * exists. A bad reply is retried once with the problem named; a second bad reply is an error.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { SomnusError } from '../../core/errors.ts'
 import { countTokens } from '../../core/tokens.ts'
 import {

@@ -9,32 +9,17 @@ import { join } from 'node:path'
 import { findContextRoot } from './adapters/fs/find-context-root.ts'
 import { createFsBrainFiles } from './adapters/fs/fs-brain-files.ts'
 import { createFsSleepStateStore } from './adapters/fs/fs-sleep-state-store.ts'
-import type { transcriptFiles as diskTranscripts } from './adapters/fs/transcript-files.ts'
-import type { AnalyzeSession } from './ports/session-transcripts.ts'
-
-/** The transcript reader, loaded on first use: most hook runs (SessionStart) never read one. */
-const transcripts = () => import('./adapters/fs/transcript-files.ts')
-
-/** Reads and scores one session's transcript on disk (Stop, SessionEnd, pending scores). */
-export const analyzeSession: AnalyzeSession = async (...args) =>
-  (await transcripts()).analyzeSession(...args)
-
-/** Transcript reading on disk, for the transcript commands. */
-export const transcriptFiles: typeof diskTranscripts = {
-  analyzeSession,
-  analyzeTranscriptFile: async (...args) => (await transcripts()).analyzeTranscriptFile(...args),
-  locateTranscript: async (...args) => (await transcripts()).locateTranscript(...args),
-  openTranscriptLines: async (...args) => (await transcripts()).openTranscriptLines(...args),
-}
-
 import { randomIds } from './adapters/node/random-ids.ts'
 import { type Brain, CONTEXT_DIR_NAME } from './app/brain.ts'
+import { transcriptFiles } from './compose-transcripts.ts'
 import { type Config, resolveConfig } from './core/config.ts'
 import { SomnusError } from './core/errors.ts'
 import type { Unit } from './core/model-results.ts'
 import type { SessionRecord } from './core/sleep-state.ts'
 import { type Clock, systemClock } from './ports/clock.ts'
 import type { IdGenerator } from './ports/id-generator.ts'
+
+export { analyzeSession, transcriptFiles } from './compose-transcripts.ts'
 
 /** The file, inside the context root, that holds the user's settings. */
 export const CONFIG_FILE_NAME = 'somnus.json'

@@ -13,7 +13,7 @@ const ALLOWED: Record<string, string[]> = {
   ports: ['core'],
   app: ['core', 'ports'],
   adapters: ['core', 'ports'],
-  surfaces: ['core', 'ports', 'app', 'compose.ts', 'compose-model.ts'],
+  surfaces: ['core', 'ports', 'app', 'compose.ts', 'compose-model.ts', 'compose-transcripts.ts'],
 }
 
 function sourceFiles(folder: string): string[] {

@@ -52,8 +52,9 @@ async function lastConsolidated(
   search: TranscriptSearch,
   sessionId: string,
 ): Promise<string | null> {
-  if (search.brain === null) return null
-  const history = await search.brain.state.readHistory() // newest first
+  const brain = await search.findBrain()
+  if (brain === null) return null
+  const history = await brain.state.readHistory() // newest first
   const entry = history.find((item) => item.session_ids.includes(sessionId))
   return entry?.consolidated_at ?? null
 }

@@ -28,8 +28,11 @@ export interface TranscriptSearch {
   home: string
   /** Default `<home>/.claude/projects`. */
   projectsDir?: string
-  /** The brain whose ledger may know the session's transcript path (null: no brain here). */
-  brain: Brain | null
+  /**
+   * The brain whose ledger may know the session's transcript path (null: no brain here). Asked
+   * only when needed: a transcript path needs no brain, and opening one loads its settings.
+   */
+  findBrain(): Promise<Brain | null>
 }
 
 /** A transcript file and the session id it belongs to. */
@@ -56,12 +59,13 @@ export async function resolveTranscriptTarget(
     const path = resolve(search.cwd, target)
     return { path, sessionId: basename(path, '.jsonl') }
   }
-  const ledger = search.brain === null ? null : await search.brain.state.read()
+  const brain = await search.findBrain()
+  const ledger = brain === null ? null : await brain.state.read()
   const known = ledger?.sessions.find((session) => session.session_id === target)?.transcript_path
   const path = await files.locateTranscript(target, {
     ...(known ? { transcriptPath: known } : {}),
     ...(search.projectsDir === undefined ? {} : { projectsDir: search.projectsDir }),
-    cwd: search.brain?.projectDir ?? search.cwd,
+    cwd: brain?.projectDir ?? search.cwd,
     home: search.home,
   })
   if (path === null) {

@@ -6,7 +6,7 @@ import type { Brain } from '../../../app/brain.ts'
 import { distillTranscript } from '../../../app/distill-transcript.ts'
 import { type TranscriptStats, transcriptStats } from '../../../app/transcript-stats.ts'
 import type { TranscriptFileAccess, TranscriptSearch } from '../../../app/transcript-target.ts'
-import { openBrain, transcriptFiles } from '../../../compose.ts'
+import { transcriptFiles } from '../../../compose-transcripts.ts'
 import { isSomnusError } from '../../../core/errors.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 
@@ -101,15 +101,21 @@ Examples:
 function searchFor(io: CliIo): TranscriptSearch {
   const home = io.env.HOME ?? homedir()
   const configDir = io.env.CLAUDE_CONFIG_DIR
+  let brain: Promise<Brain | null> | undefined
   return {
     cwd: io.cwd,
     home,
     ...(configDir ? { projectsDir: join(configDir, 'projects') } : {}),
-    brain: optionalBrain(io),
+    findBrain: () => {
+      brain ??= optionalBrain(io)
+      return brain
+    },
   }
 }
 
-function optionalBrain(io: CliIo): Brain | null {
+/** The brain here, or null when there is none; compose.ts is loaded only when it is asked for. */
+async function optionalBrain(io: CliIo): Promise<Brain | null> {
+  const { openBrain } = await import('../../../compose.ts')
   try {
     return openBrain({
       cwd: io.cwd,

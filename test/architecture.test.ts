@@ -81,3 +81,56 @@ describe('hook path', () => {
     expect(forbidden).toEqual([])
   })
 })
+
+/** A build split at every import(), as scripts/bundle-cli.mjs builds the CLI, kept in memory. */
+function splitBuild(entry: string) {
+  return build({
+    entryPoints: [join(SRC, entry)],
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    outdir: join(REPO_ROOT, 'dist/architecture-check'),
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  })
+}
+
+describe('CLI bundle', () => {
+  it('transcript stats loads no settings or zod until a session id needs the ledger', async () => {
+    const result = await splitBuild('surfaces/cli/commands/transcript.ts')
+    const outputs = result.metafile.outputs
+    const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined)
+    // What loads with the command: its chunk and every chunk it imports statically, not import().
+    const loaded = new Set<string>()
+    const visit = (path: string) => {
+      if (loaded.has(path)) return
+      loaded.add(path)
+      for (const item of outputs[path]?.imports ?? []) {
+        if (item.kind === 'import-statement' && !item.external) visit(item.path)
+      }
+    }
+    visit(entry as string)
+    const inputs = [...loaded].flatMap((path) => Object.keys(outputs[path]?.inputs ?? {}))
+    expect(inputs.some((path) => path.includes('src/app/transcript-stats.ts'))).toBe(true)
+    expect(
+      inputs.filter((path) =>
+        /node_modules\/zod\/|src\/core\/config\.ts|src\/compose\.ts/.test(path),
+      ),
+    ).toEqual([])
+  })
+
+  it('bundles zod tree-shaken: no locale but English anywhere in the CLI', async () => {
+    const result = await splitBuild('surfaces/cli/main.ts')
+    // Inputs that left code in some chunk (metafile.inputs lists the tree-shaken ones too).
+    const inputs = Object.values(result.metafile.outputs).flatMap((output) =>
+      Object.entries(output.inputs)
+        .filter(([, input]) => input.bytesInOutput > 0)
+        .map(([path]) => path),
+    )
+    expect(inputs.some((path) => path.includes('node_modules/zod/'))).toBe(true)
+    // `import { z } from 'zod'` keeps every export of the namespace, all 40-odd locales included.
+    expect(inputs.filter((path) => /zod\/v4\/locales\/(?!en\.js)/.test(path))).toEqual([])
+  })
+})

@@ -1,5 +1,7 @@
 /**
- * The composition root: the one place that picks adapters and hands them to the use cases.
+ * The composition root: picks adapters and hands them to the use cases. Two parts live beside it
+ * so their callers need not load it: models (compose-model.ts) and transcript reading
+ * (compose-transcripts.ts, re-exported here).
  * Keep imports here light: the hook path loads this file, so SQL, HTTP, MCP and LLM adapters are
  * imported lazily by the functions that need them.
  */

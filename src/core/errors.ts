@@ -14,6 +14,12 @@ export type SomnusErrorCode =
   | 'MODEL_UNREACHABLE'
   | 'MODEL_FAILED'
   | 'MODEL_OUTPUT_INVALID'
+  /** A path that would land outside the places Somnus owns (a `..`, an absolute path, a symlink out). */
+  | 'OUTSIDE_BRAIN'
+  /** The machine refused a file operation (read-only folder, full disk, a file where a folder belongs). */
+  | 'ENVIRONMENT'
+  /** Another `sleep run` holds the brain. */
+  | 'SLEEP_RUNNING'
 
 /** A failure the user can act on: `message` says what went wrong and how to fix it. */
 export class SomnusError extends Error {

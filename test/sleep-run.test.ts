@@ -28,13 +28,25 @@ function run(brain: Brain, options: { dryRun?: boolean } = {}) {
 /** Plans a run and commits its journal without applying it: a run killed at its commit point. */
 async function commitPlannedRun(brain: Brain) {
   const planned = await run(brain, { dryRun: true })
+  const state = await brain.state.read()
   await commitSleepRun(brain, {
+    version: 2,
     id: 'run_crashed',
     epoch: NOW,
     created_at: NOW,
     summary: planned.plan.summary,
-    files: planned.plan.files.map((file) => ({ path: file.path, text: file.after })),
+    files: planned.plan.files.map((file) => ({
+      path: file.path,
+      before: file.before,
+      text: file.after,
+    })),
     triggers: planned.plan.triggers,
+    consolidated: {
+      sessions: state.sessions
+        .filter((session) => session.score !== null)
+        .map((session) => ({ session_id: session.session_id, stopped_at: session.stopped_at })),
+      bookmarks: state.bookmarks.map((bookmark) => bookmark.id),
+    },
   })
   return planned
 }
@@ -142,7 +154,7 @@ describe('sleep run on real transcripts', () => {
     expect(brainFiles(brain.root)).toEqual(expected)
     expect((await brain.state.read()).debt).toBe(0)
     expect(await brain.state.readHistory()).toHaveLength(1)
-    expect(await finishSleepRun(brain)).toBe(false)
+    expect((await finishSleepRun(brain)).finished).toBe(false)
   }, 60_000)
 })
 

@@ -4,6 +4,7 @@
  * applied all-or-nothing, then `sleep done`.
  */
 
+import { SomnusError } from '../core/errors.ts'
 import { planSleepRun, type SleepRunPlan } from '../core/sleep-run/plan-sleep-run.ts'
 import { CORE_FILES, type UnitKind } from '../core/sleep-run/route-observation.ts'
 import type { SalienceSchema, SessionRecord, SleepState } from '../core/sleep-state.ts'
@@ -36,6 +37,10 @@ export interface RunSleepResult {
   /** The model that extracted the observations, and the tokens it consumed. */
   model: string
   usage: Usage
+  /** Sessions left for the next sleep because their transcripts are not readable yet. */
+  pending: string[]
+  /** Files left as they were because they changed while the run worked (planned text kept aside). */
+  conflicts: string[]
 }
 
 const SALIENCE_PRIORITY: Record<typeof SalienceSchema._zod.output, Observation['priority']> = {
@@ -44,23 +49,46 @@ const SALIENCE_PRIORITY: Record<typeof SalienceSchema._zod.output, Observation['
   1: 'GRN',
 }
 
-/** Runs (or with `dryRun` only plans) one consolidation of `brain`. */
+/**
+ * Runs (or with `dryRun` only plans) one consolidation of `brain`. A real run holds the brain's
+ * consolidation lock throughout: a second run at the same time fails with SLEEP_RUNNING.
+ */
 export async function runSleep(brain: Brain, options: RunSleepOptions): Promise<RunSleepResult> {
+  if (options.dryRun) return consolidate(brain, options)
+  const outcome = await brain.state.exclusive(() => consolidate(brain, options))
+  if (outcome.ran) return outcome.value
+  throw new SomnusError(
+    'SLEEP_RUNNING',
+    'Another `somnus sleep run` is consolidating this brain right now. Wait for it to finish, then run again (a run that was killed lets go of the brain within a minute).',
+  )
+}
+
+async function consolidate(brain: Brain, options: RunSleepOptions): Promise<RunSleepResult> {
   const progress = options.onProgress ?? (() => undefined)
-  const recovered = options.dryRun ? false : await finishSleepRun(brain)
+  const recovered = options.dryRun ? false : (await finishSleepRun(brain)).finished
   // A run killed while writing its journal (before the commit point) leaves only a temp file.
   if (!options.dryRun) await removeLeftoverTempFiles(brain, [SLEEP_RUN_JOURNAL])
   if (recovered) progress('finished an interrupted sleep run first')
-  const state = await brain.state.read()
+  // The epoch is taken before the ledger is read: whatever a hook records after it is read again
+  // by the next sleep, and whatever the run reads is cleared by id, not by time.
   const epoch = brain.clock.now().toISOString()
-  const { units, kinds } = await gatherUnits(state, epoch, options, progress)
-  const bookmarkObservations: Observation[] = state.bookmarks
-    .filter((bookmark) => bookmark.created_at <= epoch)
-    .map((bookmark) => ({
-      priority: SALIENCE_PRIORITY[bookmark.salience],
-      text: bookmark.message,
-      sources: [bookmark.id],
-    }))
+  const state = await brain.state.read()
+  const pending = state.sessions.filter((session) => session.score === null)
+  if (pending.length > 0) {
+    progress(
+      `${pending.length} session(s) left for the next sleep: their transcripts are not readable yet (${pending.map((session) => session.session_id).join(', ')})`,
+    )
+  }
+  const consolidated: SleepState = {
+    ...state,
+    sessions: state.sessions.filter((session) => session.score !== null),
+  }
+  const { units, kinds } = await gatherUnits(consolidated, options, progress)
+  const bookmarkObservations: Observation[] = consolidated.bookmarks.map((bookmark) => ({
+    priority: SALIENCE_PRIORITY[bookmark.salience],
+    text: bookmark.message,
+    sources: [bookmark.id],
+  }))
   for (const observation of bookmarkObservations)
     kinds.set(observation.sources[0] ?? '', 'bookmark')
   progress(`extracting observations from ${units.length} units with ${options.model.name}`)
@@ -76,8 +104,7 @@ export async function runSleep(brain: Brain, options: RunSleepOptions): Promise<
   const files = await readEditableFiles(brain)
   const plan = planSleepRun({
     now: brain.clock.now(),
-    epoch,
-    state,
+    state: consolidated,
     observations: [...bookmarkObservations, ...observations],
     unitKinds: kinds,
     model: options.model.name,
@@ -85,33 +112,39 @@ export async function runSleep(brain: Brain, options: RunSleepOptions): Promise<
     tasks: files.tasks,
     features: files.features,
   })
-  if (plan.empty || options.dryRun) return { plan, applied: false, recovered, model, usage }
+  const result = { plan, recovered, model, usage, pending: pending.map((s) => s.session_id) }
+  if (plan.empty || options.dryRun) return { ...result, applied: false, conflicts: [] }
   await commitSleepRun(brain, {
+    version: 2,
     id: brain.ids.next('run'),
     epoch,
     created_at: brain.clock.now().toISOString(),
     summary: plan.summary,
-    files: plan.files.map((file) => ({ path: file.path, text: file.after })),
+    files: plan.files.map((file) => ({ path: file.path, before: file.before, text: file.after })),
     triggers: plan.triggers,
+    consolidated: {
+      sessions: consolidated.sessions.map((session) => ({
+        session_id: session.session_id,
+        stopped_at: session.stopped_at,
+      })),
+      bookmarks: consolidated.bookmarks.map((bookmark) => bookmark.id),
+    },
     model,
     usage,
   })
-  await finishSleepRun(brain)
+  const finished = await finishSleepRun(brain)
   progress(plan.summary)
-  return { plan, applied: true, recovered, model, usage }
+  return { ...result, applied: true, conflicts: finished.conflicts }
 }
 
 async function gatherUnits(
   state: SleepState,
-  epoch: string,
   options: RunSleepOptions,
   progress: (message: string) => void,
 ): Promise<{ units: Unit[]; kinds: Map<string, UnitKind> }> {
   const units: Unit[] = []
   const kinds = new Map<string, UnitKind>()
-  const sessions = state.sessions.filter(
-    (session) => session.stopped_at === null || session.stopped_at <= epoch,
-  )
+  const { sessions } = state
   for (const [index, session] of sessions.entries()) {
     if (session.last_assistant_message) {
       units.push({

@@ -14,7 +14,7 @@ import type { Brain } from './brain.ts'
 import { readSnapshotDocuments } from './build-snapshot.ts'
 import { finishPendingScores } from './finish-pending-sessions.ts'
 import { messageOf } from './session-outcome.ts'
-import { finishSleepRun } from './sleep-run-journal.ts'
+import { finishInterruptedSleepRun } from './sleep-run-journal.ts'
 
 /** Between the directive and the snapshot. */
 const SEPARATOR = '\n\n'
@@ -48,7 +48,7 @@ export async function sessionStartContext(
 ): Promise<SessionStartContext> {
   // A `sleep run` killed after its commit point is finished before anything is read, so a new
   // session sees the brain as before the sleep or as after it, never half-written.
-  await finishSleepRun(brain)
+  await finishInterruptedSleepRun(brain)
   const documents = await readSnapshotDocuments(brain)
   const now = brain.clock.now()
   const budget = brain.config.snapshot_budget_chars

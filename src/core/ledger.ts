@@ -150,8 +150,72 @@ export function completeSleep(
     sessions_processed: processed.length,
     bookmarks_processed: state.bookmarks.length - keptBookmarks.length,
     session_ids: processed.map((session) => session.session_id),
+    bookmark_ids: state.bookmarks
+      .filter((bookmark) => !keptBookmarks.includes(bookmark))
+      .map((bookmark) => bookmark.id),
   }
   return { state: next, history }
+}
+
+/** What one consolidation read: each session as it was when read, and the bookmark ids. */
+export interface ConsolidatedItems {
+  /** A session is cleared only if it has not stopped again since (same `stopped_at`). */
+  sessions: readonly { session_id: string; stopped_at: string | null }[]
+  bookmarks: readonly string[]
+}
+
+/**
+ * Ends a `sleep run`: clears exactly the sessions and bookmarks it consolidated, by id, never by
+ * time. A session that stopped again while the run worked keeps its row (its new turns are not
+ * in memory yet); a bookmark made meanwhile stays. `epoch` is when the run began reading:
+ * transcripts are read from there next time, so a turn written during the run is not skipped.
+ */
+export function completeConsolidation(
+  state: SleepState,
+  input: { summary: string; now: Date; epoch: string; consolidated: ConsolidatedItems },
+): { state: SleepState; history: SleepHistoryEntry } {
+  const summary = input.summary.trim() || 'Consolidated'
+  const seen = new Map(input.consolidated.sessions.map((s) => [s.session_id, s.stopped_at]))
+  const cleared = (session: SessionRecord) =>
+    seen.has(session.session_id) && seen.get(session.session_id) === session.stopped_at
+  const processed = state.sessions.filter(cleared)
+  const keptSessions = state.sessions.filter((session) => !cleared(session))
+  const bookmarkIds = new Set(input.consolidated.bookmarks)
+  const processedBookmarks = state.bookmarks.filter((bookmark) => bookmarkIds.has(bookmark.id))
+  const debtAfter = sumOfScores(keptSessions)
+  const next: SleepState = {
+    ...state,
+    debt: debtAfter,
+    sessions: keptSessions,
+    bookmarks: state.bookmarks.filter((bookmark) => !bookmarkIds.has(bookmark.id)),
+    dashboard_changes: state.dashboard_changes.filter(
+      (change) => timestampOf(change) > input.epoch,
+    ),
+    triggers: state.triggers.filter((trigger) => trigger.fired_count < trigger.max_fires),
+    last_sleep: utcDate(input.now),
+    last_sleep_summary: summary,
+    last_consolidated_at: latest(state.last_consolidated_at, input.epoch),
+    sessions_since_last_sleep: keptSessions.filter(
+      (session) => !session.session_id.startsWith('manual-'),
+    ).length,
+  }
+  const history: SleepHistoryEntry = {
+    date: utcDate(input.now),
+    consolidated_at: input.now.toISOString(),
+    summary,
+    debt_before: state.debt,
+    debt_after: debtAfter,
+    sessions_processed: processed.length,
+    bookmarks_processed: processedBookmarks.length,
+    session_ids: processed.map((session) => session.session_id),
+    bookmark_ids: processedBookmarks.map((bookmark) => bookmark.id),
+  }
+  return { state: next, history }
+}
+
+/** The later of two ISO instants (null counts as the earliest). */
+function latest(current: string | null, candidate: string): string {
+  return current !== null && current > candidate ? current : candidate
 }
 
 function timestampOf(change: unknown): string {

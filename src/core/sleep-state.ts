@@ -101,6 +101,8 @@ export const SleepHistoryEntrySchema = z.looseObject({
   sessions_processed: z.number(),
   bookmarks_processed: z._default(z.number(), 0),
   session_ids: z._default(z.array(z.string()), () => []),
+  /** The bookmarks this consolidation cleared (absent in entries written before it was kept). */
+  bookmark_ids: z._default(z.array(z.string()), () => []),
 })
 /** A history row. */
 export type SleepHistoryEntry = z.infer<typeof SleepHistoryEntrySchema>

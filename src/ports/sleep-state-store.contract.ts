@@ -33,6 +33,7 @@ export function sampleHistory(summary: string): SleepHistoryEntry {
     sessions_processed: 3,
     bookmarks_processed: 1,
     session_ids: ['a', 'b', 'c'],
+    bookmark_ids: [],
   }
 }
 

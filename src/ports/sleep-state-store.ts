@@ -11,6 +11,9 @@ export interface StateChange<T> {
   history?: SleepHistoryEntry
 }
 
+/** What `exclusive` did: ran the task, or found another consolidation holding the brain. */
+export type Exclusive<T> = { ran: true; value: T } | { ran: false }
+
 /** The ledger store. Adapters: `fs-sleep-state-store.ts` (files), `memory-sleep-state-store.ts`. */
 export interface SleepStateStore {
   /** The current ledger: fresh defaults when there is none, or when it was corrupt (then set aside). */
@@ -22,4 +25,10 @@ export interface SleepStateStore {
   update<T>(change: (state: SleepState) => StateChange<T>): Promise<T>
   /** All consolidation records, newest first. */
   readHistory(): Promise<SleepHistoryEntry[]>
+  /**
+   * Runs `task` as the brain's only consolidation, across processes: while it runs, another
+   * `exclusive` call gets `{ ran: false }` at once and runs nothing. Ledger updates inside the
+   * task still take the ordinary short lock, so hooks keep recording turns meanwhile.
+   */
+  exclusive<T>(task: () => Promise<T>): Promise<Exclusive<T>>
 }

@@ -114,6 +114,7 @@ export function bigInput(budgetChars: number, headSize = 1): SnapshotInput {
         sessions_processed: 4,
         bookmarks_processed: 2,
         session_ids: [],
+        bookmark_ids: [],
       })),
     },
     {

@@ -14,6 +14,7 @@ import { SomnusError } from '../../core/errors.ts'
 import type { SleepHistoryEntry, SleepState } from '../../core/sleep-state.ts'
 import type { SleepStateStore } from '../../ports/sleep-state-store.ts'
 import { writeFileAtomicSync } from './atomic-write.ts'
+import { holdConsolidationLock } from './fs-consolidation-lock.ts'
 import { takeLock } from './fs-lock.ts'
 import {
   freshState,
@@ -36,6 +37,9 @@ export const SLEEP_STATE_FILE = '.sleep.json'
 export const SLEEP_HISTORY_FILE = '.sleep-history.json'
 /** The lock folder proper-lockfile creates while a change is in flight. */
 export const SLEEP_LOCK_FILE = '.sleep.json.lock'
+
+/** The lock folder a `sleep run` holds for its whole run (seconds to minutes). */
+export const CONSOLIDATION_LOCK_FILE = '.sleep-run.lock'
 
 /** Settings of the file store. */
 export interface FsSleepStateStoreOptions {
@@ -118,6 +122,9 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
   }
 
   return {
+    exclusive: (task) =>
+      holdConsolidationLock(join(options.stateDir, CONSOLIDATION_LOCK_FILE), task),
+
     async read() {
       const loaded = await loadState()
       if (loaded.kind === 'ok') return loaded.value.state

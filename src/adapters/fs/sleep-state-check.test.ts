@@ -112,6 +112,7 @@ const historyEntry = record({
   sessions_processed: fc.nat(),
   bookmarks_processed: fc.nat(),
   session_ids: fc.array(text, { maxLength: 2 }),
+  bookmark_ids: fc.array(text, { maxLength: 2 }),
 })
 
 describe('checkSleepState', () => {

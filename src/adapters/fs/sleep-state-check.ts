@@ -253,6 +253,7 @@ const HISTORY_KEYS = [
   'sessions_processed',
   'bookmarks_processed',
   'session_ids',
+  'bookmark_ids',
 ]
 
 /** `SleepHistoryEntrySchema.parse(value)` for plain valid data; undefined: ask the schema. */
@@ -266,7 +267,13 @@ export function checkHistoryEntry(value: unknown): SleepHistoryEntry | undefined
   const consolidated_at = nullableString(value.consolidated_at)
   const bookmarks_processed = numberOr(value.bookmarks_processed, 0)
   const session_ids = strings(value.session_ids)
-  if (consolidated_at === UNSURE || bookmarks_processed === UNSURE || session_ids === UNSURE) {
+  const bookmark_ids = strings(value.bookmark_ids)
+  if (
+    consolidated_at === UNSURE ||
+    bookmarks_processed === UNSURE ||
+    session_ids === UNSURE ||
+    bookmark_ids === UNSURE
+  ) {
     return undefined
   }
   const out = {
@@ -278,6 +285,7 @@ export function checkHistoryEntry(value: unknown): SleepHistoryEntry | undefined
     sessions_processed,
     bookmarks_processed,
     session_ids,
+    bookmark_ids,
   }
   const checked = withUnknownKeys(value, out, HISTORY_KEYS)
   return checked === UNSURE ? undefined : checked

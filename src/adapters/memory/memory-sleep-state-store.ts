@@ -14,7 +14,17 @@ export function createMemorySleepStateStore(
   let state = structuredClone(initial.state ?? freshSleepState())
   let history = structuredClone(initial.history ?? [])
   let queue: Promise<unknown> = Promise.resolve()
+  let consolidating = false
   return {
+    async exclusive(task) {
+      if (consolidating) return { ran: false }
+      consolidating = true
+      try {
+        return { ran: true, value: await task() }
+      } finally {
+        consolidating = false
+      }
+    },
     read: async () => structuredClone(state),
     readHistory: async () => structuredClone(history),
     update<T>(change: Parameters<SleepStateStore['update']>[0]) {

@@ -31,7 +31,6 @@ function stateWith(partial: Partial<SleepState>): SleepState {
 function input(partial: Partial<SleepRunInput> & { observations?: Observation[] }): SleepRunInput {
   return {
     now: NOW,
-    epoch: EPOCH,
     state: stateWith({}),
     observations: [],
     unitKinds: new Map<string, UnitKind>(),

@@ -29,8 +29,7 @@ export const MAX_NEW_ENTRIES_PER_SECTION = 8
 /** Everything the planner looks at. `files` holds the current text of the files it may edit. */
 export interface SleepRunInput {
   now: Date
-  /** Sessions stopped and bookmarks made at or before this instant are consolidated. */
-  epoch: string
+  /** Every session and bookmark in it is consolidated (the caller leaves out what must wait). */
   state: SleepState
   observations: readonly Observation[]
   unitKinds: ReadonlyMap<string, UnitKind>
@@ -73,10 +72,7 @@ export interface SleepRunPlan {
 /** Plans one consolidation. Deterministic: same input, same plan. */
 export function planSleepRun(input: SleepRunInput): SleepRunPlan {
   const date = input.now.toISOString().slice(0, 10)
-  const sessions = input.state.sessions.filter(
-    (session) => session.stopped_at === null || session.stopped_at <= input.epoch,
-  )
-  const bookmarks = input.state.bookmarks.filter((bookmark) => bookmark.created_at <= input.epoch)
+  const { sessions, bookmarks } = input.state
   const salience = new Map(bookmarks.map((bookmark) => [bookmark.id, bookmark.salience]))
   const kindOf = (id: string): UnitKind => input.unitKinds.get(id) ?? 'assistant'
   const edits = new Map<string, string | null>(input.files)

@@ -26,7 +26,10 @@ export function registerSleepRun(sleep: Command, io: CliIo): void {
       `
 Every line it adds cites its sources (bookmark ids, session ids, transcript message ids) and the
 model. A second run right after changes nothing. If it is interrupted, the next somnus command
-finishes it: the brain is either as before or as after, never half-written.
+finishes it: the brain is either as before or as after, never half-written. It clears exactly the
+sessions and bookmarks it read; whatever hooks record while it runs waits for the next sleep.
+Sessions whose transcripts are not readable yet are left for the next sleep. Only one run at a
+time: a second one exits 1 (SLEEP_RUNNING).
 
 Examples:
   somnus sleep run --dry-run            preview the consolidation as a diff
@@ -67,6 +70,8 @@ Examples:
             triggers: result.plan.triggers,
             session_ids: result.plan.sessionIds,
             bookmark_ids: result.plan.bookmarkIds,
+            pending_session_ids: result.pending,
+            conflicts: result.conflicts,
           })
           return
         }

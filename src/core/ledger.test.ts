@@ -190,26 +190,50 @@ describe('completeSleep (seed 000: `sleep done` resets debt, records last_sleep,
       sessions_processed: 4,
       bookmarks_processed: 2,
       session_ids: ['after', 'before', 'open', 'early'],
+      bookmark_ids: ['new', 'old'],
     })
   })
 
-  it('with an epoch keeps what came after it and recomputes debt from the survivors', () => {
-    const { state, history } = completeSleep(
-      { ...busy, sleep_started_at: EPOCH },
-      { summary: 'x', now: NOW },
-    )
-    expect(state.sessions.map((entry) => entry.session_id)).toEqual(['after'])
-    expect(state.debt).toBe(2)
-    expect(state.bookmarks.map((entry) => entry.id)).toEqual(['new'])
+  it('after `sleep start` clears exactly what the start saw, by id, and keeps what came after', () => {
+    const seen: SleepState = {
+      ...busy,
+      sessions: busy.sessions.filter((entry) => entry.session_id !== 'after'),
+      bookmarks: busy.bookmarks.filter((entry) => entry.id === 'old'),
+    }
+    const started = startSleep(seen, new Date(EPOCH)).state
+    const [before, open, early] = started.sessions
+    const during: SleepState = {
+      ...started,
+      debt: 10,
+      sessions: [
+        session('after', '2026-03-01T11:30:00.000Z', 2),
+        before as SessionRecord,
+        open as SessionRecord,
+        // Stopped again after the start: its new turns are not consolidated yet.
+        { ...(early as SessionRecord), stopped_at: '2026-03-01T11:40:00.000Z' },
+      ],
+      bookmarks: [
+        bookmark('new', '2026-03-01T11:10:00.000Z'),
+        // Stamped before the start by a command that then waited for the lock.
+        bookmark('raced', '2026-03-01T10:30:00.000Z'),
+        ...started.bookmarks,
+      ],
+    }
+    const { state, history } = completeSleep(during, { summary: 'x', now: NOW })
+    expect(state.sessions.map((entry) => entry.session_id)).toEqual(['after', 'early'])
+    expect(state.sessions[1]).not.toHaveProperty('sleep_seen_stopped_at')
+    expect(state.debt).toBe(5)
+    expect(state.bookmarks.map((entry) => entry.id)).toEqual(['new', 'raced'])
     expect(state.dashboard_changes).toEqual([{ timestamp: '2026-03-01T11:20:00.000Z' }])
     // The boundary is when the sleep ended, so the sleep's own work is never booked (#298).
     expect(state.last_consolidated_at).toBe(NOW.toISOString())
     expect(state.sleep_started_at).toBeNull()
-    expect(history.debt_before).toBe(8)
-    expect(history.debt_after).toBe(2)
-    expect(history.sessions_processed).toBe(3)
-    expect(history.bookmarks_processed).toBe(1)
-    expect(history.session_ids).toEqual(['before', 'open', 'early'])
+    expect(state.sessions_since_last_sleep).toBe(2)
+    expect(history.debt_before).toBe(10)
+    expect(history.debt_after).toBe(5)
+    expect(history.sessions_processed).toBe(2)
+    expect(history.session_ids).toEqual(['before', 'open'])
+    expect(history.bookmark_ids).toEqual(['old'])
   })
 
   it('expires triggers that reached max_fires and keeps the rest', () => {

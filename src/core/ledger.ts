@@ -5,6 +5,7 @@
  */
 import { SomnusError } from './errors.ts'
 import type { ScoringPolicy } from './scoring/scoring-policy.ts'
+import { isManualSession } from './session-ledger.ts'
 import type {
   Bookmark,
   Salience,
@@ -77,8 +78,11 @@ function uniqueManualId(state: SleepState, now: Date): string {
 }
 
 /**
- * Marks the start of a consolidation. The instant becomes the epoch: work recorded after it
- * survives `completeSleep`. A second start moves the epoch, as agentcontext does, and says so.
+ * Marks the start of a consolidation. The instant becomes the epoch, and every session and
+ * bookmark recorded so far is marked as seen by it (`sleep_seen_stopped_at`, `sleep_seen`):
+ * `completeSleep` clears exactly those, so work recorded after the start, even work stamped
+ * earlier by a hook that waited for the lock, survives. A second start moves the epoch, as
+ * agentcontext does, and says so.
  */
 export function startSleep(
   state: SleepState,
@@ -86,16 +90,30 @@ export function startSleep(
 ): { state: SleepState; alreadyRunning: boolean; previousStartedAt: string | null } {
   const previousStartedAt = state.sleep_started_at
   return {
-    state: { ...state, sleep_started_at: now.toISOString() },
+    state: {
+      ...state,
+      sleep_started_at: now.toISOString(),
+      sessions: state.sessions.map((session) => ({
+        ...session,
+        [SEEN_STOPPED_AT]: session.stopped_at,
+      })),
+      bookmarks: state.bookmarks.map((bookmark) => ({ ...bookmark, [SEEN]: true })),
+    },
     alreadyRunning: previousStartedAt !== null,
     previousStartedAt,
   }
 }
 
+/** The `stopped_at` a session had when `sleep start` saw it (kept as an extra ledger key). */
+const SEEN_STOPPED_AT = 'sleep_seen_stopped_at'
+/** Set on a bookmark that `sleep start` saw. */
+const SEEN = 'sleep_seen'
+
 /**
- * Ends a consolidation. With an epoch (`sleep start` ran) only what was recorded before it is
- * cleared, so sessions that stopped while the sleep ran are not lost; without one everything is.
- * Returns the new state and the history entry to prepend to `.sleep-history.json`.
+ * Ends a consolidation (`sleep done`). After `sleep start`, it clears exactly what the start saw
+ * and that has not changed since (a session that stopped again keeps its row), by id; without a
+ * start, everything. Returns the new state and the history entry to prepend to
+ * `.sleep-history.json`.
  */
 export function completeSleep(
   state: SleepState,
@@ -108,20 +126,17 @@ export function completeSleep(
       'A summary is required: say what was consolidated. Example: somnus sleep done "Folded auth decisions into memory"',
     )
   }
+  const started = state.sleep_started_at !== null
+  const seenSession = (session: SessionRecord) =>
+    !started || (SEEN_STOPPED_AT in session && session[SEEN_STOPPED_AT] === session.stopped_at)
+  const seenBookmark = (bookmark: Bookmark) => !started || bookmark[SEEN] === true
+  const processed = state.sessions.filter(seenSession)
+  const keptSessions = state.sessions.filter((session) => !seenSession(session)).map(unmarked)
+  const processedBookmarks = state.bookmarks.filter(seenBookmark)
+  const keptBookmarks = state.bookmarks.filter((bookmark) => !seenBookmark(bookmark)).map(unmarked)
   const epoch = state.sleep_started_at
-  // ISO strings of one format compare in time order, which is what agentcontext relies on too.
-  const keptSessions =
-    epoch === null
-      ? []
-      : state.sessions.filter(
-          (session) => session.stopped_at !== null && session.stopped_at > epoch,
-        )
-  const keptBookmarks =
-    epoch === null ? [] : state.bookmarks.filter((bookmark) => bookmark.created_at > epoch)
   const keptChanges =
     epoch === null ? [] : state.dashboard_changes.filter((change) => timestampOf(change) > epoch)
-  const kept = new Set(keptSessions.map((session) => session.session_id))
-  const processed = state.sessions.filter((session) => !kept.has(session.session_id))
   const debtAfter = sumOfScores(keptSessions)
   const nowIso = input.now.toISOString()
   const next: SleepState = {
@@ -139,7 +154,7 @@ export function completeSleep(
     // (dreamcontext issue #298).
     last_consolidated_at: nowIso,
     sleep_started_at: null,
-    sessions_since_last_sleep: 0,
+    sessions_since_last_sleep: keptSessions.filter((session) => !isManualSession(session)).length,
   }
   const history: SleepHistoryEntry = {
     date: utcDate(input.now),
@@ -148,13 +163,18 @@ export function completeSleep(
     debt_before: state.debt,
     debt_after: debtAfter,
     sessions_processed: processed.length,
-    bookmarks_processed: state.bookmarks.length - keptBookmarks.length,
+    bookmarks_processed: processedBookmarks.length,
     session_ids: processed.map((session) => session.session_id),
-    bookmark_ids: state.bookmarks
-      .filter((bookmark) => !keptBookmarks.includes(bookmark))
-      .map((bookmark) => bookmark.id),
+    bookmark_ids: processedBookmarks.map((bookmark) => bookmark.id),
   }
   return { state: next, history }
+}
+
+/** A record without the marks `sleep start` put on it. */
+function unmarked<T extends object>(record: T): T {
+  if (!(SEEN_STOPPED_AT in record) && !(SEEN in record)) return record
+  const { [SEEN_STOPPED_AT]: _stopped, [SEEN]: _seen, ...rest } = record as Record<string, unknown>
+  return rest as T
 }
 
 /** What one consolidation read: each session as it was when read, and the bookmark ids. */
@@ -195,9 +215,7 @@ export function completeConsolidation(
     last_sleep: utcDate(input.now),
     last_sleep_summary: summary,
     last_consolidated_at: latest(state.last_consolidated_at, input.epoch),
-    sessions_since_last_sleep: keptSessions.filter(
-      (session) => !session.session_id.startsWith('manual-'),
-    ).length,
+    sessions_since_last_sleep: keptSessions.filter((session) => !isManualSession(session)).length,
   }
   const history: SleepHistoryEntry = {
     date: utcDate(input.now),

@@ -12,6 +12,7 @@ import {
   renderMarkdown,
 } from '../markdown/markdown-document.ts'
 import type { Observation } from '../model-results.ts'
+import { redactSecrets } from '../redact-secrets.ts'
 import type { SleepState } from '../sleep-state.ts'
 import { appendToArchive, archiveOverflow, MAX_CORE_FILE_LINES } from './archive-overflow.ts'
 import { changelogEntries } from './changelog-entries.ts'
@@ -199,7 +200,7 @@ function ensureSectionPeek(document: ReturnType<typeof parseMarkdown>, heading: 
 }
 
 function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/-->/g, '->').trim()
+  return redactSecrets(text).replace(/\s+/g, ' ').replace(/-->/g, '->').trim()
 }
 
 function titleOf(path: string): string {

@@ -11,6 +11,7 @@ import {
   prependListItems,
   renderMarkdown,
 } from '../markdown/markdown-document.ts'
+import { inlineText } from '../markdown-text.ts'
 import type { Observation } from '../model-results.ts'
 import { redactSecrets } from '../redact-secrets.ts'
 import type { SleepState } from '../sleep-state.ts'
@@ -200,7 +201,7 @@ function ensureSectionPeek(document: ReturnType<typeof parseMarkdown>, heading: 
 }
 
 function oneLine(text: string): string {
-  return redactSecrets(text).replace(/\s+/g, ' ').replace(/-->/g, '->').trim()
+  return inlineText(redactSecrets(text))
 }
 
 function titleOf(path: string): string {

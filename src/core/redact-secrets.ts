@@ -86,14 +86,18 @@ const BEARER = /\b(bearer\s+)([A-Za-z0-9._~+/-]{16,}=*)/gi
 
 /**
  * `NAME = value`, `NAME: value`, `"name": "value"`, `export NAME=value`: group 1 the name (with
- * any quotes), 2 the separator, 3 the value (quoted, or up to a space or a closing bracket).
+ * any quotes), 2 the separator, 3 the value (quoted, or up to a space or a closing bracket). Only
+ * names holding a secret word match, so `login: password: x` leaves `password` to its own match.
  */
 const ASSIGNMENT =
-  /(?<![\w$./\\-])(["']?[A-Za-z_][\w.-]*["']?)([ \t]*(?::=|=|:)[ \t]*)(?![=>])("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`$\n]*`|[^\s,;'"`)\]}]+)/g
+  /(?<![\w$./\\-])(?=["']?[\w.-]*?(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss]|[Pp][Ww][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]|[Aa][Uu][Tt][Hh]))(["']?[A-Za-z_][\w.-]*["']?)([ \t]*(?::=|=|:)[ \t]*)(?![=>])("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`$\n]*`|[^\s,;'"`)\]}]+)/g
 
-/** `my token is 3f9a...`, `password is hunter2`, `api key 9f8e...`: the word, then the value. */
+/**
+ * `my token is 3f9a...`, `password is hunter2`, `api key 9f8e...`: the word, then the value. Not
+ * `pwd`, which in prose is the shell command printing a folder.
+ */
 const PROSE =
-  /\b(passwords?|passwd|passphrase|pwd|tokens?|secrets?|keys?)([ \t]+(?:is|was|=|:)[ \t]+|[ \t]+)([^\s,;'"`)\]}]+)/gi
+  /\b(passwords?|passwd|passphrase|tokens?|secrets?|keys?)([ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)([^\s,;'"`)\]}]+)/gi
 
 /** `text` with every secret it holds replaced by a marker; text without one comes back as is. */
 export function redactSecrets(text: string): string {
@@ -139,7 +143,7 @@ function redactProse(match: string, word: string, separator: string, raw: string
   if (value.startsWith('[redacted') || isPlaceholder(value)) return match
   const trailing = raw.slice(value.length)
   const lower = word.toLowerCase()
-  const isPassword = /^(?:passwords?|passwd|passphrase|pwd)$/.test(lower)
+  const isPassword = /^(?:passwords?|passwd|passphrase)$/.test(lower)
   const marker = isPassword ? 'password' : lower.replace(/s$/, '')
   const redacted = `${word}${separator}${redactionMarker(marker)}${trailing}`
   if (isHighEntropy(value)) return redacted

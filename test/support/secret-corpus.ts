@@ -221,6 +221,13 @@ export const SECRET_SAMPLES: readonly SecretSample[] = [
     kept: ['for the staging box'],
   },
   {
+    name: 'password after another label',
+    text: `Staging login: password: ${hunter}`,
+    secret: hunter,
+    marker: 'password: [redacted: password]',
+    kept: ['Staging login:'],
+  },
+  {
     name: 'password after "is"',
     text: 'the wifi password is swordfish, ask Bob',
     secret: 'swordfish',

@@ -3,7 +3,6 @@
  * commands. Output is plain text without colour: agents read it more often than people do.
  */
 import { SomnusError } from '../../../core/errors.ts'
-import { redactSecrets } from '../../../core/redact-secrets.ts'
 import type { ScoringPolicy, SleepLevel } from '../../../core/scoring/scoring-policy.ts'
 import type {
   Bookmark,
@@ -52,7 +51,7 @@ export function sessionLine(session: SessionRecord): string {
 /** The first 120 characters of a message on one line, with "..." when cut. */
 export function preview(message: string | null): string {
   if (message === null || message.trim() === '') return '(no summary)'
-  const flat = redactSecrets(message).replace(/\s+/g, ' ').trim()
+  const flat = message.replace(/\s+/g, ' ').trim()
   return flat.length > MESSAGE_PREVIEW_CHARS ? `${flat.slice(0, MESSAGE_PREVIEW_CHARS)}...` : flat
 }
 
@@ -65,14 +64,14 @@ export function stars(salience: number): string {
 export function bookmarkLine(bookmark: Bookmark): string {
   const details = [bookmark.id, ...(bookmark.task_slug ? [`task: ${bookmark.task_slug}`] : [])]
   details.push(bookmark.created_at.slice(0, 10))
-  return `${stars(bookmark.salience).padEnd(3)} ${redactSecrets(bookmark.message)}  [${details.join(', ')}]`
+  return `${stars(bookmark.salience).padEnd(3)} ${bookmark.message}  [${details.join(', ')}]`
 }
 
 /** `trg_1  when "auth" → JWT tokens expire  (fired 1/3, source: PR 9)`. */
 export function triggerLine(trigger: Trigger): string {
   const details = [`fired ${trigger.fired_count}/${trigger.max_fires}`]
   if (trigger.source) details.push(`source: ${trigger.source}`)
-  return `${trigger.id}  when "${redactSecrets(trigger.when)}" → ${redactSecrets(trigger.remind)}  (${details.join(', ')})`
+  return `${trigger.id}  when "${trigger.when}" → ${trigger.remind}  (${details.join(', ')})`
 }
 
 /** `2026-02-27  debt 6 → 0  2 sessions, 3 bookmarks  Consolidated ...`. */

@@ -1,9 +1,10 @@
 /** Use case: tag a moment for the next sleep (`bookmark add`). */
 import { addBookmark as addBookmarkToLedger } from '../core/ledger.ts'
+import { redactSecrets } from '../core/redact-secrets.ts'
 import type { Bookmark } from '../core/sleep-state.ts'
 import type { Brain } from './brain.ts'
 
-/** Adds a bookmark (salience 1-3, default 2 as in agentcontext) and returns it. */
+/** Adds a bookmark (salience 1-3, default 2 as in agentcontext), secrets redacted, and returns it. */
 export async function addBookmark(
   brain: Brain,
   input: { message: string; salience?: number; taskSlug?: string | null },
@@ -13,7 +14,7 @@ export async function addBookmark(
   return brain.state.update((state) => {
     const next = addBookmarkToLedger(state, {
       id,
-      message: input.message,
+      message: redactSecrets(input.message),
       salience: input.salience ?? 2,
       now,
       taskSlug: input.taskSlug ?? null,

@@ -1,5 +1,6 @@
 /** Use case: record debt for work no transcript shows (`sleep add <score> <description>`). */
 import { addManualEntry } from '../core/ledger.ts'
+import { redactSecrets } from '../core/redact-secrets.ts'
 import { levelFor, type SleepLevel } from '../core/scoring/scoring-policy.ts'
 import type { SessionRecord } from '../core/sleep-state.ts'
 import type { Brain } from './brain.ts'
@@ -20,7 +21,8 @@ export async function addSleepDebt(
   const policy = policyOf(brain)
   const now = brain.clock.now()
   return brain.state.update((state) => {
-    const next = addManualEntry(state, { ...input, now, policy })
+    const description = redactSecrets(input.description)
+    const next = addManualEntry(state, { ...input, description, now, policy })
     const [session] = next.sessions
     if (!session) throw new Error('addManualEntry returned no session')
     return {

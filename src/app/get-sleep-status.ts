@@ -1,4 +1,5 @@
 /** Use case: how tired the brain is and what is waiting to be consolidated (`sleep status`). */
+import { redactSecrets } from '../core/redact-secrets.ts'
 import { levelFor, type ScoringPolicy, type SleepLevel } from '../core/scoring/scoring-policy.ts'
 import type { SessionRecord, SleepHistoryEntry } from '../core/sleep-state.ts'
 import type { Brain } from './brain.ts'
@@ -37,7 +38,12 @@ export async function getSleepStatus(brain: Brain): Promise<SleepStatus> {
     last_sleep_summary: state.last_sleep_summary,
     sleep_started_at: state.sleep_started_at,
     sessions_since_last_sleep: state.sessions_since_last_sleep,
-    sessions: state.sessions,
+    // A ledger written before redaction existed may still hold a secret in a closing message.
+    sessions: state.sessions.map((session) =>
+      session.last_assistant_message === null
+        ? session
+        : { ...session, last_assistant_message: redactSecrets(session.last_assistant_message) },
+    ),
     bookmarks_pending: state.bookmarks.length,
     recent_history: history.slice(0, RECENT_HISTORY),
   }

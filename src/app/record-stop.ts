@@ -1,4 +1,6 @@
 /** The Stop hook's use case: record the turn that just ended and book its score. */
+
+import { redactSecrets } from '../core/redact-secrets.ts'
 import {
   findSession,
   type TranscriptOutcome,
@@ -29,9 +31,17 @@ export async function recordStop(
   const since = (await brain.state.read()).last_consolidated_at
   const outcome = await readSessionOutcome(brain, analyzeSession, event.transcript_path, since)
   const now = brain.clock.now()
+  // The closing message is transcript text: no secret of it may reach the ledger.
+  const message =
+    event.last_assistant_message === null ? null : redactSecrets(event.last_assistant_message)
   return brain.state.update((state) => {
     const isNew = findSession(state, event.session_id) === undefined
-    const next = upsertStoppedSession(state, { ...event, outcome, now })
+    const next = upsertStoppedSession(state, {
+      ...event,
+      last_assistant_message: message,
+      outcome,
+      now,
+    })
     const session = findSession(next, event.session_id) as SessionRecord
     return { state: next, result: { session, outcome: outcome.kind, isNew } }
   })

@@ -4,6 +4,7 @@
  * thresholds, plus dreamcontext's cooldown (1.10) and the "this session continues" line that
  * users needed (dreamcontext issue #280: they abandoned sessions thinking context was lost).
  */
+import { redactSecrets } from './redact-secrets.ts'
 import { levelFor, type ScoringPolicy } from './scoring/scoring-policy.ts'
 import type { Bookmark, SleepState } from './sleep-state.ts'
 
@@ -105,5 +106,6 @@ function inCooldown(input: { state: SleepState; policy: ScoringPolicy; now: Date
 }
 
 function listItem(bookmark: Bookmark): string {
-  return `  - ${bookmark.message}`
+  // Ledgers written before redaction existed may still hold a secret in a bookmark.
+  return `  - ${redactSecrets(bookmark.message)}`
 }

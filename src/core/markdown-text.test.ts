@@ -4,7 +4,9 @@ import {
   clip,
   firstContentLine,
   firstParagraph,
+  inlineText,
   insertLifoEntry,
+  neutraliseComments,
   sectionBody,
 } from './markdown-text.ts'
 
@@ -75,6 +77,26 @@ describe('insertLifoEntry', () => {
   it('adds the section when missing', () => {
     expect(insertLifoEntry('body\n', 'Log', '- new')).toBe(
       'body\n\n## Log\n<!-- LIFO: newest entry at top -->\n\n- new\n',
+    )
+  })
+})
+
+describe('inlineText and neutraliseComments', () => {
+  it('collapse newlines and defuse comment openers and closers, keeping the words', () => {
+    expect(inlineText('Login form\n## Injected\r\n# Title  ')).toBe(
+      'Login form ## Injected # Title',
+    )
+    expect(inlineText('keep <!-- this --> visible')).toBe('keep &lt;!-- this --&gt; visible')
+    expect(neutraliseComments('a\n<!--b-->\nc')).toBe('a\n&lt;!--b--&gt;\nc')
+  })
+
+  it('leave no comment opener or closer and no line break in any text, and change nothing twice', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'<!->\n a#') }), (text) => {
+        const inline = inlineText(text)
+        expect(inline).not.toMatch(/<!--|-->|\n/)
+        expect(inlineText(inline)).toBe(inline)
+      }),
     )
   })
 })

@@ -45,6 +45,22 @@ export function firstParagraph(text: string, maxChars: number): string | null {
   return paragraph.length === 0 ? null : clip(paragraph.join(' '), maxChars)
 }
 
+/**
+ * User text made safe to land in markdown: `<!--` and `-->` lose their meaning, so a bookmark or a
+ * task log cannot open a comment that swallows what follows (provenance) or close one early.
+ */
+export function neutraliseComments(text: string): string {
+  return text.replaceAll('<!--', '&lt;!--').replaceAll('-->', '--&gt;')
+}
+
+/**
+ * User text for a single-line context (a list item, a heading, a line with a provenance comment):
+ * newlines collapsed, so it cannot start headings or lines of its own, and comments neutralised.
+ */
+export function inlineText(text: string): string {
+  return neutraliseComments(text.replace(/\s+/g, ' ').trim())
+}
+
 /** `text` flattened to one line and cut to at most `maxChars`, at a word when one is near. */
 export function clip(text: string, maxChars: number): string {
   // Only the start can be shown, so a long text is flattened only as far as needed (snapshots

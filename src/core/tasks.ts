@@ -10,7 +10,13 @@ import {
   renderFrontmatter,
   updateFrontmatter,
 } from './frontmatter.ts'
-import { clip, firstContentLine, insertLifoEntry, sectionBody } from './markdown-text.ts'
+import {
+  clip,
+  firstContentLine,
+  insertLifoEntry,
+  neutraliseComments,
+  sectionBody,
+} from './markdown-text.ts'
 import { compareText } from './snapshot/compare-text.ts'
 
 /** The status `tasks complete` sets; every other status counts as active. */
@@ -40,7 +46,8 @@ export function renderNewTask(input: {
   today: string
 }): string {
   const why =
-    input.why?.trim() || '(why this task exists: the problem, who asked, what done looks like)'
+    (input.why?.trim() && neutraliseComments(input.why.trim())) ||
+    '(why this task exists: the problem, who asked, what done looks like)'
   const body = [
     '',
     '## Why',
@@ -91,14 +98,16 @@ export function isTaskActive(task: TaskSummary): boolean {
 
 /** Adds `- **<today>**: <message>` at the top of `## Log` and bumps `updated`. */
 export function appendTaskLog(text: string, today: string, message: string): string {
-  const logged = insertLifoEntry(text, 'Log', `- **${today}**: ${clip(message, 2000)}`)
+  const entry = `- **${today}**: ${neutraliseComments(clip(message, 2000))}`
+  const logged = insertLifoEntry(text, 'Log', entry)
   return updateFrontmatter(logged, { updated: today })
 }
 
 /** Marks the task completed today, logging the summary when there is one. */
 export function completeTask(text: string, today: string, summary: string | null): string {
   const entry = summary?.trim() ? `Completed: ${summary.trim()}` : 'Completed.'
-  const logged = insertLifoEntry(text, 'Log', `- **${today}**: ${clip(entry, 2000)}`)
+  const line = `- **${today}**: ${neutraliseComments(clip(entry, 2000))}`
+  const logged = insertLifoEntry(text, 'Log', line)
   return updateFrontmatter(logged, { status: COMPLETED_STATUS, completed: today, updated: today })
 }
 

@@ -1,4 +1,5 @@
 /** Changelog lines for the sessions a sleep consolidates: one per session that changed files. */
+import { redactSecrets } from '../redact-secrets.ts'
 import type { SessionRecord } from '../sleep-state.ts'
 
 /** One entry of `core/CHANGELOG.json` (newest first), with the session it came from. */
@@ -35,7 +36,8 @@ export function changelogEntries(
     .filter((session) => (session.change_count ?? 0) > 0 && session.last_assistant_message)
     .filter((session) => !cited.has(session.session_id))
     .map((session) => {
-      const message = firstSentence(session.last_assistant_message ?? '')
+      // Ledgers written before redaction existed may still hold a secret in a closing message.
+      const message = firstSentence(redactSecrets(session.last_assistant_message ?? ''))
       return {
         date: (session.stopped_at ?? '').slice(0, 10),
         type: changeType(message),

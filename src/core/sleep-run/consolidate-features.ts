@@ -6,6 +6,7 @@ import {
   prependListItems,
   renderMarkdown,
 } from '../markdown/markdown-document.ts'
+import { inlineText } from '../markdown-text.ts'
 
 /** A text file of the brain by its path relative to the context root. */
 export interface BrainText {
@@ -40,9 +41,11 @@ export function consolidateCompletedTasks(input: {
     const slug = task.path.replace(/^state\//, '').replace(/\.md$/, '')
     const name = fieldText(fields, 'name') ?? slug
     const outcome = latestLogLine(parseMarkdown(task.text).sections) ?? 'Completed.'
+    // Name and log line are user text: one line each, so they cannot start headings of the PRD
+    // or open a comment that swallows the provenance.
     prependListItems(ensureSection(prd, 'Changelog'), [
-      `### ${input.date} - ${name}`,
-      `- ${outcome} <!-- sources: task:${slug} -->`,
+      `### ${input.date} - ${inlineText(name)}`,
+      `- ${inlineText(outcome)} <!-- sources: task:${slug} -->`,
       '',
     ])
     touched.add(featurePath)

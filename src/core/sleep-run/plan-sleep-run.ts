@@ -11,7 +11,9 @@ import {
   prependListItems,
   renderMarkdown,
 } from '../markdown/markdown-document.ts'
+import { inlineText } from '../markdown-text.ts'
 import type { Observation } from '../model-results.ts'
+import { redactSecrets } from '../redact-secrets.ts'
 import type { SleepState } from '../sleep-state.ts'
 import { appendToArchive, archiveOverflow, MAX_CORE_FILE_LINES } from './archive-overflow.ts'
 import { changelogEntries } from './changelog-entries.ts'
@@ -195,7 +197,7 @@ function ensureSectionPeek(document: ReturnType<typeof parseMarkdown>, heading: 
 }
 
 function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/-->/g, '->').trim()
+  return inlineText(redactSecrets(text))
 }
 
 function titleOf(path: string): string {

@@ -4,7 +4,7 @@
  */
 import { daysSince } from '../dates.ts'
 import { isStale, isWarm, type KnowledgeDocument } from '../knowledge.ts'
-import { clip, firstParagraph } from '../markdown-text.ts'
+import { clip, firstParagraph, inlineText } from '../markdown-text.ts'
 import type { KnowledgeAccess } from '../sleep-state.ts'
 import { textComparator } from './compare-text.ts'
 import { block, linesWithin, moreLine, nestHeadings, plural } from './section-text.ts'
@@ -147,7 +147,7 @@ export function pinnedKnowledgeSection(
     pinned,
     (document, index) => [
       ...(index > 0 ? [''] : []),
-      `### ${document.title} (${pathOf(document)})`,
+      `### ${inlineText(document.title)} (${pathOf(document)})`,
       '',
       ...nestHeadings(nestHeadings(document.body.trim().split('\n'))),
     ],
@@ -155,7 +155,7 @@ export function pinnedKnowledgeSection(
   )
   const summary = pinned.map(
     (document) =>
-      `- **${document.slug}**: ${firstParagraph(document.body, WARM_PARAGRAPH_CHARS) ?? document.summary ?? document.title}`,
+      `- **${document.slug}**: ${firstParagraph(document.body, WARM_PARAGRAPH_CHARS) ?? inlineText(document.summary ?? document.title)}`,
   )
   return {
     ...draft,

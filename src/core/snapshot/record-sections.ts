@@ -5,6 +5,7 @@
 import type { ChangelogEntry, ReleaseEntry } from '../core-files.ts'
 import type { FeatureSummary } from '../features.ts'
 import { clip } from '../markdown-text.ts'
+import { redactSecrets } from '../redact-secrets.ts'
 import type { SleepLevel } from '../scoring/scoring-policy.ts'
 import type { SessionRecord, SleepHistoryEntry, SleepState } from '../sleep-state.ts'
 import { textComparator } from './compare-text.ts'
@@ -35,7 +36,10 @@ export function sleepStateSection(
   facts.push(`- Sessions since last sleep: ${state.sessions_since_last_sleep}`)
   const last = state.sessions[0]
   if (last?.stopped_at) facts.push(`- Last session ended: ${last.stopped_at}`)
+  // Ledgers written before redaction existed may still hold a secret in a closing message.
   const lastMessage = last?.last_assistant_message
+    ? redactSecrets(last.last_assistant_message)
+    : null
   const sessionLines = (session: SessionRecord, preview: boolean) => {
     const score = session.score === null ? '(pending)' : `(+${session.score})`
     const counts = [
@@ -43,7 +47,7 @@ export function sleepStateSection(
       session.tool_count === null ? null : plural(session.tool_count, 'tool'),
     ].filter((part) => part !== null)
     const head = `  - ${session.stopped_at ?? 'active'} ${score}${counts.length > 0 ? ` ${counts.join(', ')}` : ''}`
-    const message = session.last_assistant_message
+    const message = session.last_assistant_message && redactSecrets(session.last_assistant_message)
     return preview && message ? [head, `    ${clip(message, 200)}`] : [head]
   }
   const historyLine = (entry: SleepHistoryEntry) =>

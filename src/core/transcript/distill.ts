@@ -9,6 +9,7 @@
  * user messages, and each `is_error` result is listed under Errors with the tool and its input.
  */
 
+import { redactSecrets } from '../redact-secrets.ts'
 import { type CountWindow, inWindow, isHumanPrompt } from './structural-record.ts'
 import { countWindowFor } from './transcript-analyzer.ts'
 import { CHANGE_TOOLS, isRecord, NOISE_TOOLS, SUBAGENT_TOOLS } from './transcript-rules.ts'
@@ -228,8 +229,11 @@ class Distiller implements TranscriptDistiller {
     return parts.join('\n')
   }
 
-  /** `text` cut to `max` characters with a marker, unless --full. */
-  private clip(text: string, max: number): string {
+  /** `text` with secrets redacted, cut to `max` characters with a marker, unless --full. */
+  private clip(raw: string, max: number): string {
+    // Every text the distillation prints passes here or through `block`; redact before cutting so
+    // a cut never leaves half a secret that no rule recognises.
+    const text = redactSecrets(raw)
     if (this.full || text.length <= max) return text
     return `${text.slice(0, max)}... [${text.length - max} more chars; --full shows all]`
   }
@@ -241,8 +245,9 @@ class Distiller implements TranscriptDistiller {
     return `\n${this.block(trimmed, LIMITS.blockLines, max * 5)}`
   }
 
-  /** A fenced, indented code block of `text`, shortened to `maxLines` lines unless --full. */
-  private block(text: string, maxLines: number, maxChars = LIMITS.blockChars): string {
+  /** A fenced, indented code block of `raw` (secrets redacted), shortened unless --full. */
+  private block(raw: string, maxLines: number, maxChars = LIMITS.blockChars): string {
+    const text = redactSecrets(raw)
     let lines = text.split('\n')
     let note = ''
     if (!this.full && lines.length > maxLines) {

@@ -6,6 +6,7 @@
  * tool output and Claude Code's own records are left out (the distiller's rules).
  */
 import type { Unit } from '../model-results.ts'
+import { redactSecrets } from '../redact-secrets.ts'
 import { type CountWindow, inWindow, isHumanPrompt } from './structural-record.ts'
 import { isRecord } from './transcript-rules.ts'
 
@@ -36,8 +37,10 @@ export class TranscriptUnitCollector {
     if (record.type !== 'user' && record.type !== 'assistant') return
     if (record.isSidechain === true || !inWindow(this.window, record.timestamp)) return
     if (record.type === 'assistant' && callsATool(record)) this.pending = []
-    const text = this.textOf(record)
-    if (text === null) return
+    const found = this.textOf(record)
+    if (found === null) return
+    // Units go to memory files and to model providers: neither may see a secret.
+    const text = redactSecrets(found)
     const unit: Unit = {
       id: record.uuid,
       text,

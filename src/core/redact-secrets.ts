@@ -1,0 +1,154 @@
+/**
+ * The one redaction step (DESIGN principle 8): text from a transcript, a bookmark or a closing
+ * message passes through `redactSecrets` before Somnus stores or prints it, so no secret reaches a
+ * file that may be committed or a model provider. Each secret becomes a marker naming what was
+ * there (`[redacted: github token]`); the text around it is kept.
+ */
+import {
+  isHighEntropy,
+  isPlaceholder,
+  namedSecretKind,
+  PROSE_STOP_WORDS,
+  unquote,
+} from './secret-values.ts'
+
+/** The marker that replaces a secret of `kind`. */
+export function redactionMarker(kind: string): string {
+  return `[redacted: ${kind}]`
+}
+
+/**
+ * Anything a rule below could match starts with one of these (case-insensitive). Ordinary text
+ * without them costs one scan; this runs on every Stop hook.
+ */
+const MIGHT_HOLD_A_SECRET =
+  /sk-|sk_live|rk_live|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|AIza|eyJ|-----BEGIN|:\/\/[^\s/@]*:[^\s/@]*@|key|token|secret|pass|pwd|credential|auth|bearer/i
+
+/** A fixed-format secret: its pattern (global) and the marker's kind. */
+interface FormatRule {
+  kind: string
+  pattern: RegExp
+}
+
+/** Not preceded by a token character, so `task-...` does not start an `sk-` key. */
+const START = '(?<![A-Za-z0-9_-])'
+/** Not followed by a token character, so only whole tokens match. */
+const END = '(?![A-Za-z0-9_-])'
+
+/** Known key formats, most specific first (`sk-ant-` before `sk-`). */
+const FORMAT_RULES: readonly FormatRule[] = [
+  {
+    kind: 'private key',
+    // A block cut short (clipped output) is redacted up to where its base64 ends.
+    pattern:
+      /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,-]*)/g,
+  },
+  { kind: 'anthropic key', pattern: new RegExp(`${START}sk-ant-[A-Za-z0-9_-]{20,}${END}`, 'g') },
+  {
+    kind: 'openai key',
+    pattern: new RegExp(
+      `${START}sk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z_-]{0,200}[0-9])[A-Za-z0-9_-]{20,}${END}`,
+      'g',
+    ),
+  },
+  {
+    kind: 'github token',
+    pattern: new RegExp(
+      `${START}(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})${END}`,
+      'g',
+    ),
+  },
+  {
+    kind: 'aws access key id',
+    pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
+  },
+  { kind: 'slack token', pattern: new RegExp(`${START}xox[abprs]-[A-Za-z0-9-]{10,}${END}`, 'g') },
+  { kind: 'google api key', pattern: new RegExp(`${START}AIza[0-9A-Za-z_-]{35}${END}`, 'g') },
+  { kind: 'stripe key', pattern: new RegExp(`${START}[sr]k_live_[0-9A-Za-z]{16,}${END}`, 'g') },
+  {
+    kind: 'jwt',
+    pattern: new RegExp(
+      `${START}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}${END}`,
+      'g',
+    ),
+  },
+]
+
+/** `aws_secret_access_key = <40 chars>` and its spellings, in config files and in prose. */
+const AWS_SECRET =
+  /(aws[\w -]{0,20}?secret[\w -]{0,20}?["']?\s*(?:[:=]|\bis\b)\s*["']?)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi
+
+/** `scheme://user:password@host`: the password goes, the user and host stay. */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s/@]+)@/gi
+
+/** `Authorization: Bearer <token>` and the like. */
+const BEARER = /\b(bearer\s+)([A-Za-z0-9._~+/-]{16,}=*)/gi
+
+/**
+ * `NAME = value`, `NAME: value`, `"name": "value"`, `export NAME=value`: group 1 the name (with
+ * any quotes), 2 the separator, 3 the value (quoted, or up to a space or a closing bracket). Only
+ * names holding a secret word match, so `login: password: x` leaves `password` to its own match.
+ */
+const ASSIGNMENT =
+  /(?<![\w$./\\-])(?=["']?[\w.-]*?(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss]|[Pp][Ww][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]|[Aa][Uu][Tt][Hh]))(["']?[A-Za-z_][\w.-]*["']?)([ \t]*(?::=|=|:)[ \t]*)(?![=>])("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`$\n]*`|[^\s,;'"`)\]}]+)/g
+
+/**
+ * `my token is 3f9a...`, `password is hunter2`, `api key 9f8e...`: the word, then the value. Not
+ * `pwd`, which in prose is the shell command printing a folder.
+ */
+const PROSE =
+  /\b(passwords?|passwd|passphrase|tokens?|secrets?|keys?)([ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)([^\s,;'"`)\]}]+)/gi
+
+/** `text` with every secret it holds replaced by a marker; text without one comes back as is. */
+export function redactSecrets(text: string): string {
+  if (!MIGHT_HOLD_A_SECRET.test(text)) return text
+  let out = text
+  for (const rule of FORMAT_RULES) out = out.replace(rule.pattern, redactionMarker(rule.kind))
+  out = out.replace(AWS_SECRET, (_, lead) => `${lead}${redactionMarker('aws secret access key')}`)
+  out = out.replace(URL_CREDENTIALS, (match, lead: string, password: string) =>
+    isPlaceholder(password) ? match : `${lead}${redactionMarker('password')}@`,
+  )
+  out = out.replace(BEARER, (match, lead: string, token: string) =>
+    isHighEntropy(token) ? `${lead}${redactionMarker('token')}` : match,
+  )
+  out = out.replace(ASSIGNMENT, redactAssignment)
+  out = out.replace(PROSE, redactProse)
+  return out
+}
+
+/** Redacts one `NAME = value` match when the name says it holds a secret and the value is one. */
+function redactAssignment(match: string, name: string, separator: string, raw: string): string {
+  const kind = namedSecretKind(name.replace(/["']/g, ''))
+  if (kind === null) return match
+  const { value, quote } = unquote(raw)
+  if (isPlaceholder(value)) return match
+  const redacted = `${name}${separator}${quote}${redactionMarker(kind.marker)}${quote}`
+  if (kind.strength === 'weak') return isHighEntropy(value) ? redacted : match
+  if (quote !== '') return redacted
+  // Unquoted: in code this is an expression (`options.password`, `meta[:key]`, an atom `:name`,
+  // `string`), in config a value.
+  if (!/^[\w+/=~!@#%^*-]/.test(value) || !/[A-Za-z0-9]/.test(value)) return match
+  if (/[()[\]{}]/.test(value) || /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value))
+    return match
+  if (PROSE_STOP_WORDS.has(value.toLowerCase())) return match
+  const envStyle = /^["']?[A-Z][A-Z0-9_]*["']?$/.test(name)
+  // `apiKey = key` in code is a variable; `API_KEY=abc` and `password: hunter` are values.
+  if (!envStyle && kind.marker !== 'password' && /^[A-Za-z_$]+$/.test(value)) return match
+  return redacted
+}
+
+/** Redacts the value after a password word always, after key/token/secret when it looks random. */
+function redactProse(match: string, word: string, separator: string, raw: string): string {
+  const value = raw.replace(/[.,;:]+$/, '')
+  if (value.startsWith('[redacted') || isPlaceholder(value)) return match
+  const trailing = raw.slice(value.length)
+  const lower = word.toLowerCase()
+  const isPassword = /^(?:passwords?|passwd|passphrase)$/.test(lower)
+  const marker = isPassword ? 'password' : lower.replace(/s$/, '')
+  const redacted = `${word}${separator}${redactionMarker(marker)}${trailing}`
+  if (isHighEntropy(value)) return redacted
+  // A bare space is too loose for a password: "password reset flow" names no password.
+  if (!isPassword || separator.trim() === '') return match
+  if (PROSE_STOP_WORDS.has(value.toLowerCase())) return match
+  return redacted
+}

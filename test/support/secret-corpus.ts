@@ -1,0 +1,270 @@
+/**
+ * Real-looking, fake secrets of every kind `redactSecrets` knows. Each is built by concatenation so
+ * no secret scanner flags this repository; none of them was ever a live credential.
+ */
+
+/** One secret in the sentence it arrives in. */
+export interface SecretSample {
+  /** What the sample is, for test names. */
+  name: string
+  /** The text as a user, a tool or the agent would write it. */
+  text: string
+  /** The part that must never be stored or printed. */
+  secret: string
+  /** The marker that must replace it. */
+  marker: string
+  /** Words around the secret that must survive. */
+  kept: string[]
+}
+
+const alnum = 'aB3dE5fG7hJ9kL2mN4pQ6rS8tU0vW1xY'
+const hex = '3f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c'
+
+const anthropicKey = `${'sk-'}ant-api03-${alnum}${alnum}-${'Zz9Yy8Xx'}AA`
+const openaiKey = `${'sk-'}proj-${alnum}T3BlbkFJ${alnum.slice(0, 20)}`
+const openaiLegacyKey = `${'sk-'}${alnum.slice(0, 20)}T3BlbkFJ${alnum.slice(0, 20)}`
+const githubClassic = `${'gh'}p_${alnum}Qr5T`
+const githubOauth = `${'gh'}o_${alnum}Zk2W`
+const githubServer = `${'gh'}s_${alnum}Hm7P`
+const githubFine = `${'github'}_pat_11ABCDEFG0${alnum}_${alnum}${alnum.slice(0, 8)}`
+const awsKeyId = `${'AK'}IA${'Z3QX7VNB4T2WLK5M'}`
+const awsTempKeyId = `${'AS'}IA${'Q4RT8PLM2XCV6BNZ'}`
+const awsSecret = `wJalrXUtnFEMI/K7MDENG/${'bPxRfiCY'}${'EXAMPLEKEY'}`
+const slackToken = `${'xo'}xb-${'1234567890'}-${'0987654321'}-${alnum.slice(0, 24)}`
+const googleKey = `${'AI'}za${'SyD'}${alnum}`
+const stripeKey = `${'sk'}_live_${alnum.slice(0, 24)}`
+const stripeRestricted = `${'rk'}_live_${alnum.slice(0, 24)}`
+const jwt = `${'ey'}JhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.${'ey'}JzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ.${'SflKxwRJ'}SMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c`
+const pemBody = ['MIIEowIBAAKCAQEA7bq9', 'Xk3fQ2lZ8vR1tY6uP0oJ', 'nM4bH5gF7dS9aQ2wE1rT'].join('\n')
+const pem = `${'-----BEGIN'} RSA PRIVATE KEY-----\n${pemBody}\n${'-----END'} RSA PRIVATE KEY-----`
+const opensshPem = `${'-----BEGIN'} OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nBG5vbmUAAAAEbm9uZQAAAAA\n${'-----END'} OPENSSH PRIVATE KEY-----`
+const urlPassword = `Sup3r${'S3cret'}Pw`
+const envPassword = `Tr0ub4dor${'&3'}`
+const proseToken = hex
+const hunter = `hunter${'2!'}`
+
+/** Every kind, each in a sentence. */
+export const SECRET_SAMPLES: readonly SecretSample[] = [
+  {
+    name: 'Anthropic key',
+    text: `Use ANTHROPIC_API_KEY ${anthropicKey} for the eval run.`,
+    secret: anthropicKey,
+    marker: '[redacted: anthropic key]',
+    kept: ['Use ANTHROPIC_API_KEY', 'for the eval run.'],
+  },
+  {
+    name: 'OpenAI project key',
+    text: `The OpenAI key ${openaiKey} is in the vault.`,
+    secret: openaiKey,
+    marker: '[redacted: openai key]',
+    kept: ['The OpenAI key', 'is in the vault.'],
+  },
+  {
+    name: 'OpenAI legacy key',
+    text: `client = OpenAI(api_key_value) # ${openaiLegacyKey}`,
+    secret: openaiLegacyKey,
+    marker: '[redacted: openai key]',
+    kept: ['client = OpenAI(api_key_value) #'],
+  },
+  {
+    name: 'GitHub classic token',
+    text: `git clone with token ${githubClassic} worked`,
+    secret: githubClassic,
+    marker: '[redacted: github token]',
+    kept: ['git clone with token', 'worked'],
+  },
+  {
+    name: 'GitHub OAuth token',
+    text: `gh auth returned ${githubOauth}.`,
+    secret: githubOauth,
+    marker: '[redacted: github token]',
+    kept: ['gh auth returned', '.'],
+  },
+  {
+    name: 'GitHub server token',
+    text: `Actions used ${githubServer} in CI`,
+    secret: githubServer,
+    marker: '[redacted: github token]',
+    kept: ['Actions used', 'in CI'],
+  },
+  {
+    name: 'GitHub fine-grained token',
+    text: `PAT: ${githubFine}`,
+    secret: githubFine,
+    marker: '[redacted: github token]',
+    kept: ['PAT:'],
+  },
+  {
+    name: 'AWS access key id',
+    text: `the IAM user has ${awsKeyId} attached`,
+    secret: awsKeyId,
+    marker: '[redacted: aws access key id]',
+    kept: ['the IAM user has', 'attached'],
+  },
+  {
+    name: 'AWS temporary key id',
+    text: `STS gave ${awsTempKeyId} for an hour`,
+    secret: awsTempKeyId,
+    marker: '[redacted: aws access key id]',
+    kept: ['STS gave', 'for an hour'],
+  },
+  {
+    name: 'AWS secret access key',
+    text: `aws_secret_access_key = ${awsSecret}\nregion = eu-west-1`,
+    secret: awsSecret,
+    marker: '[redacted: aws secret access key]',
+    kept: ['aws_secret_access_key = ', 'region = eu-west-1'],
+  },
+  {
+    name: 'AWS secret in prose',
+    text: `The AWS secret key is ${awsSecret} (rotate it)`,
+    secret: awsSecret,
+    marker: '[redacted: aws secret access key]',
+    kept: ['The AWS secret key is', '(rotate it)'],
+  },
+  {
+    name: 'Slack bot token',
+    text: `SLACK says ${slackToken} is valid`,
+    secret: slackToken,
+    marker: '[redacted: slack token]',
+    kept: ['SLACK says', 'is valid'],
+  },
+  {
+    name: 'Google API key',
+    text: `maps loader uses ${googleKey}`,
+    secret: googleKey,
+    marker: '[redacted: google api key]',
+    kept: ['maps loader uses'],
+  },
+  {
+    name: 'Stripe live key',
+    text: `Charge with ${stripeKey} in production`,
+    secret: stripeKey,
+    marker: '[redacted: stripe key]',
+    kept: ['Charge with', 'in production'],
+  },
+  {
+    name: 'Stripe restricted key',
+    text: `restricted ${stripeRestricted}`,
+    secret: stripeRestricted,
+    marker: '[redacted: stripe key]',
+    kept: ['restricted'],
+  },
+  {
+    name: 'JWT',
+    text: `session cookie ${jwt} expired`,
+    secret: jwt,
+    marker: '[redacted: jwt]',
+    kept: ['session cookie', 'expired'],
+  },
+  {
+    name: 'PEM RSA private key',
+    text: `Here is the deploy key:\n${pem}\nKeep it safe.`,
+    secret: pemBody.split('\n')[1] ?? '',
+    marker: '[redacted: private key]',
+    kept: ['Here is the deploy key:', 'Keep it safe.'],
+  },
+  {
+    name: 'OpenSSH private key',
+    text: `cat ~/.ssh/id_ed25519\n${opensshPem}`,
+    secret: 'b3BlbnNzaC1rZXktdjEAAAAA',
+    marker: '[redacted: private key]',
+    kept: ['cat ~/.ssh/id_ed25519'],
+  },
+  {
+    name: 'URL credentials',
+    text: `DATABASE at postgres://admin:${urlPassword}@db.internal:5432/app`,
+    secret: urlPassword,
+    marker: 'postgres://admin:[redacted: password]@db.internal:5432/app',
+    kept: ['DATABASE at'],
+  },
+  {
+    name: '.env password line',
+    text: `NODE_ENV=production\nDB_PASSWORD=${envPassword}\nPORT=3000`,
+    secret: envPassword,
+    marker: 'DB_PASSWORD=[redacted: password]',
+    kept: ['NODE_ENV=production', 'PORT=3000'],
+  },
+  {
+    name: '.env export with quotes',
+    text: `export STRIPE_WEBHOOK_SECRET="whsec_${alnum.slice(0, 12)}"`,
+    secret: `whsec_${alnum.slice(0, 12)}`,
+    marker: 'STRIPE_WEBHOOK_SECRET="[redacted: secret]"',
+    kept: ['export'],
+  },
+  {
+    name: 'low-entropy api key assignment',
+    text: 'API_KEY=letmein',
+    secret: 'letmein',
+    marker: 'API_KEY=[redacted: api key]',
+    kept: [],
+  },
+  {
+    name: 'JSON credential field',
+    text: `{"client_secret": "${alnum.slice(0, 18)}", "region": "eu"}`,
+    secret: alnum.slice(0, 18),
+    marker: '"client_secret": "[redacted: secret]"',
+    kept: ['"region": "eu"'],
+  },
+  {
+    name: 'token in prose',
+    text: `my token is ${proseToken} so use it`,
+    secret: proseToken,
+    marker: 'my token is [redacted: token]',
+    kept: ['so use it'],
+  },
+  {
+    name: 'password in prose',
+    text: `password: ${hunter} for the staging box`,
+    secret: hunter,
+    marker: 'password: [redacted: password]',
+    kept: ['for the staging box'],
+  },
+  {
+    name: 'password after another label',
+    text: `Staging login: password: ${hunter}`,
+    secret: hunter,
+    marker: 'password: [redacted: password]',
+    kept: ['Staging login:'],
+  },
+  {
+    name: 'password after "is"',
+    text: 'the wifi password is swordfish, ask Bob',
+    secret: 'swordfish',
+    marker: 'password is [redacted: password]',
+    kept: [', ask Bob'],
+  },
+  {
+    name: 'bearer token',
+    text: `curl -H "Authorization: Bearer ${alnum}" https://api.example.com`,
+    secret: alnum,
+    marker: 'Bearer [redacted: token]',
+    kept: ['curl -H', 'https://api.example.com'],
+  },
+]
+
+/** All the samples in one text, as a user might paste a config dump. */
+export const ALL_SECRETS_TEXT = SECRET_SAMPLES.map((sample) => sample.text).join('\n')
+
+/** Ordinary text that must come back unchanged: code, hashes, ids, paths, prose about secrets. */
+export const HARMLESS_TEXTS: readonly string[] = [
+  'Fixed the retry loop in src/core/redact-secrets.ts; tests pass.',
+  'commit 9fceb02d0ae598e95dc970b74767f19372d61af8 reverted a1b2c3d',
+  'session 550e8400-e29b-41d4-a716-446655440000 ended',
+  'The key insight is that the lock must be taken first.',
+  'The password is required and must be hashed with argon2.',
+  'Add a password reset flow and rotate tokens every 90 days.',
+  'const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY',
+  'interface Config { password: string; token: string | null }',
+  'max_tokens: 4096, input_tokens: 1200',
+  '<li key={item.id}>{item.label}</li>',
+  'Use `token => token.trim()` to clean them.',
+  'Read /home/user/project/secrets/README.md and src/auth/token-store.ts',
+  'export PWD=/home/user/project',
+  'API_KEY=$ANTHROPIC_API_KEY npm test',
+  ['password: $', '{{ secrets.DB_PASSWORD }}'].join(''),
+  'See https://user@example.com/repo and https://example.com:8443/path',
+  'The monkey keyboard has 104 keys.',
+  'TOKEN_LIMIT=8000',
+  'sk-learn is a library; task-runner-2 finished',
+]

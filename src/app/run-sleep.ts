@@ -5,6 +5,7 @@
  */
 
 import { SomnusError } from '../core/errors.ts'
+import { redactSecrets } from '../core/redact-secrets.ts'
 import { planSleepRun, type SleepRunPlan } from '../core/sleep-run/plan-sleep-run.ts'
 import { CORE_FILES, type UnitKind } from '../core/sleep-run/route-observation.ts'
 import type { SalienceSchema, SessionRecord, SleepState } from '../core/sleep-state.ts'
@@ -86,7 +87,8 @@ async function consolidate(brain: Brain, options: RunSleepOptions): Promise<RunS
   const { units, kinds } = await gatherUnits(consolidated, options, progress)
   const bookmarkObservations: Observation[] = consolidated.bookmarks.map((bookmark) => ({
     priority: SALIENCE_PRIORITY[bookmark.salience],
-    text: bookmark.message,
+    // Ledgers written before redaction existed may still hold a secret: never pass it on.
+    text: redactSecrets(bookmark.message),
     sources: [bookmark.id],
   }))
   for (const observation of bookmarkObservations)
@@ -149,7 +151,7 @@ async function gatherUnits(
     if (session.last_assistant_message) {
       units.push({
         id: session.session_id,
-        text: session.last_assistant_message,
+        text: redactSecrets(session.last_assistant_message),
         speaker: 'assistant',
         ...(session.stopped_at ? { timestamp: session.stopped_at } : {}),
       })

@@ -4,6 +4,7 @@
  * because this module sits on the hook path, where every millisecond of start-up counts.
  */
 import * as z from 'zod/mini'
+import { capClosingMessage } from './closing-message.ts'
 import { isCount, isScore, repairedDebt } from './ledger-counts.ts'
 
 const nullableString = () => z._default(z.nullable(z.string()), null)
@@ -41,7 +42,11 @@ export const SessionRecordSchema = z.looseObject({
   session_id: z.string(),
   transcript_path: nullableString(),
   stopped_at: nullableString(),
-  last_assistant_message: nullableString(),
+  /** Capped (closing-message.ts) on every read, so one write shrinks an old, bloated ledger. */
+  last_assistant_message: z._default(
+    z.nullable(z.pipe(z.string(), z.transform(capClosingMessage))),
+    null,
+  ),
   change_count: repairedCount(isCount),
   tool_count: repairedCount(isCount),
   /** null while the transcript is not yet readable: the score is pending, not zero. */

@@ -60,7 +60,10 @@ const session = record({
   session_id: text,
   transcript_path: maybeText,
   stopped_at: maybeText,
-  last_assistant_message: maybeText,
+  last_assistant_message: fc.oneof(
+    { weight: 8, arbitrary: maybeText },
+    { weight: 1, arbitrary: fc.constantFrom('Done. '.repeat(700), 'x'.repeat(4_001)) },
+  ),
   change_count: count,
   tool_count: count,
   score: count,

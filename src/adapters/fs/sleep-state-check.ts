@@ -12,6 +12,7 @@
  * property test (sleep-state-check.test.ts) keeps the two in step.
  */
 
+import { capClosingMessage, MAX_CLOSING_MESSAGE_CHARS } from '../../core/closing-message.ts'
 import { isCount, isScore, repairedDebt } from '../../core/ledger-counts.ts'
 import type {
   Bookmark,
@@ -58,7 +59,9 @@ function session(value: unknown): SessionRecord | Unsure {
     hasExactly(value, SESSION_KEYS) &&
     isStringOrNull(value.transcript_path) &&
     isStringOrNull(value.stopped_at) &&
-    isStringOrNull(value.last_assistant_message) &&
+    (value.last_assistant_message === null ||
+      (typeof value.last_assistant_message === 'string' &&
+        value.last_assistant_message.length <= MAX_CLOSING_MESSAGE_CHARS)) &&
     (value.change_count === null || isCount(value.change_count)) &&
     (value.tool_count === null || isCount(value.tool_count)) &&
     (value.score === null || isScore(value.score)) &&
@@ -70,7 +73,7 @@ function session(value: unknown): SessionRecord | Unsure {
     session_id: value.session_id,
     transcript_path: nullableString(value.transcript_path),
     stopped_at: nullableString(value.stopped_at),
-    last_assistant_message: nullableString(value.last_assistant_message),
+    last_assistant_message: cappedMessage(value.last_assistant_message),
     // Nonsense counts and scores are repaired to null, as the schema does (sleep-state.ts).
     change_count: countOrNull(value.change_count, isCount),
     tool_count: countOrNull(value.tool_count, isCount),
@@ -86,6 +89,12 @@ function session(value: unknown): SessionRecord | Unsure {
     return UNSURE
   }
   return withUnknownKeys(value, out as SessionRecord, SESSION_KEYS)
+}
+
+/** The closing message as the schema keeps it: capped (closing-message.ts). */
+function cappedMessage(value: unknown): string | null | Unsure {
+  const message = nullableString(value)
+  return typeof message === 'string' ? capClosingMessage(message) : message
 }
 
 const BOOKMARK_KEYS = ['id', 'message', 'salience', 'created_at', 'session_id', 'task_slug']

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { capClosingMessage, MAX_CLOSING_MESSAGE_CHARS } from './closing-message.ts'
 import {
   COMPACTION_LOG_CAP,
   countTriggerFires,
@@ -76,15 +77,51 @@ describe('upsertStoppedSession', () => {
     expect(state.sessions[1]?.stopped_at).toBe(LATER.toISOString())
   })
 
-  it('keeps the whole last assistant message, and the previous one when a turn has none', () => {
-    const long = 'x'.repeat(20_000)
+  it('keeps a closing message up to the cap whole, and the previous one when a turn has none', () => {
+    const whole = `${'Fixed the parser. '.repeat(200)}Tests pass.`
+    expect(whole.length).toBeLessThanOrEqual(MAX_CLOSING_MESSAGE_CHARS)
     let state = upsertStoppedSession(freshSleepState(), {
       ...stop('a', scored(1)),
-      last_assistant_message: long,
+      last_assistant_message: whole,
     })
-    expect(state.sessions[0]?.last_assistant_message).toBe(long)
+    expect(state.sessions[0]?.last_assistant_message).toBe(whole)
     state = upsertStoppedSession(state, { ...stop('a', scored(1)), last_assistant_message: null })
-    expect(state.sessions[0]?.last_assistant_message).toBe(long)
+    expect(state.sessions[0]?.last_assistant_message).toBe(whole)
+  })
+
+  it('caps a giant closing message at a sentence end, saying the transcript has the rest', () => {
+    const giant = 'Refactored the ledger writer. '.repeat(700_000) // 21 MB
+    const state = upsertStoppedSession(freshSleepState(), {
+      ...stop('a', scored(1)),
+      last_assistant_message: giant,
+    })
+    const kept = state.sessions[0]?.last_assistant_message ?? ''
+    expect(kept.length).toBeLessThanOrEqual(MAX_CLOSING_MESSAGE_CHARS)
+    expect(kept.length).toBeGreaterThan(MAX_CLOSING_MESSAGE_CHARS / 2)
+    expect(kept).toMatch(
+      /^Refactored the ledger writer\.( Refactored the ledger writer\.)+ \[…\] \(cut;/,
+    )
+    expect(capClosingMessage(kept)).toBe(kept)
+  })
+
+  it('caps the oversized messages an old ledger holds at its next write, in any session', () => {
+    const fresh = upsertStoppedSession(freshSleepState(), stop('old', scored(1)))
+    const old: SleepState = {
+      ...fresh,
+      sessions: fresh.sessions.map((session) => ({
+        ...session,
+        last_assistant_message: 'y '.repeat(5_000_000),
+      })),
+    }
+    const stopped = upsertStoppedSession(old, stop('new', scored(1)))
+    const ended = recordSessionEnd(old, { ...stop('old', { kind: 'pending' }), reason: 'exit' })
+    for (const state of [stopped, ended]) {
+      for (const session of state.sessions) {
+        expect(session.last_assistant_message?.length ?? 0).toBeLessThanOrEqual(
+          MAX_CLOSING_MESSAGE_CHARS,
+        )
+      }
+    }
   })
 
   it('links every unlinked bookmark to the session and takes their task slugs', () => {

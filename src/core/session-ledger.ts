@@ -7,6 +7,7 @@
  * taken off the debt before the new one is added. A transcript that is not on disk yet leaves the
  * score `null` (pending), never 0; SessionStart finishes it later, or books 0 after seven days.
  */
+import { capClosingMessage, MAX_CLOSING_MESSAGE_CHARS } from './closing-message.ts'
 import type { SessionRecord, SleepState } from './sleep-state.ts'
 
 /** Pending sessions whose transcript never became readable are booked at 0 after this long. */
@@ -65,8 +66,9 @@ export function upsertStoppedSession(state: SleepState, stopped: StoppedSession)
       ...(existing ?? emptySession(stopped.session_id)),
       transcript_path: stopped.transcript_path ?? existing?.transcript_path ?? null,
       stopped_at: stopped.now.toISOString(),
-      last_assistant_message:
+      last_assistant_message: cappedOrNull(
         stopped.last_assistant_message ?? existing?.last_assistant_message ?? null,
+      ),
     },
     stopped.outcome,
   )
@@ -79,9 +81,11 @@ export function upsertStoppedSession(state: SleepState, stopped: StoppedSession)
   )
   record.task_slugs = union(record.task_slugs, bookmarkSlugs)
   const debt = state.debt - (existing?.score ?? 0) + (record.score ?? 0)
-  const sessions = existing
-    ? state.sessions.map((session) => (session === existing ? record : session))
-    : [record, ...state.sessions]
+  const sessions = withCappedMessages(
+    existing
+      ? state.sessions.map((session) => (session === existing ? record : session))
+      : [record, ...state.sessions],
+  )
   return {
     ...state,
     debt,
@@ -115,11 +119,12 @@ export function recordSessionEnd(
   }
   const session = findSession(next, ended.session_id)
   if (!session) return next
-  return replaceSession(next, session, {
+  const finished = replaceSession(next, session, {
     ...session,
     end_reason: ended.reason ?? 'unknown',
     ended_at: ended.now.toISOString(),
   })
+  return { ...finished, sessions: withCappedMessages(finished.sessions) }
 }
 
 /** Sessions the SessionStart catch-up should look at: pending, not manual, with a transcript. */
@@ -191,6 +196,27 @@ export function countTriggerFires(state: SleepState, firedIds: readonly string[]
       fired.has(trigger.id) ? { ...trigger, fired_count: trigger.fired_count + 1 } : trigger,
     ),
   }
+}
+
+function cappedOrNull(message: string | null): string | null {
+  return message === null ? null : capClosingMessage(message)
+}
+
+/**
+ * The sessions with every closing message capped, the same array when none is over: an old
+ * ledger with a giant message is back to normal after one write, at the cost of a length check.
+ */
+function withCappedMessages(sessions: SessionRecord[]): SessionRecord[] {
+  if (!sessions.some(isOversized)) return sessions
+  return sessions.map((session) =>
+    isOversized(session)
+      ? { ...session, last_assistant_message: cappedOrNull(session.last_assistant_message) }
+      : session,
+  )
+}
+
+function isOversized(session: SessionRecord): boolean {
+  return (session.last_assistant_message?.length ?? 0) > MAX_CLOSING_MESSAGE_CHARS
 }
 
 function emptySession(sessionId: string): SessionRecord {

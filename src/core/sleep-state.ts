@@ -4,9 +4,33 @@
  * because this module sits on the hook path, where every millisecond of start-up counts.
  */
 import * as z from 'zod/mini'
+import { capClosingMessage } from './closing-message.ts'
+import { isCount, isScore, repairedDebt } from './ledger-counts.ts'
 
 const nullableString = () => z._default(z.nullable(z.string()), null)
-const nullableCount = () => z._default(z.nullable(z.number()), null)
+
+// The ledger is outside input (hand edits, old or broken writers), and a count that is negative,
+// fractional or absurd is repaired, not fatal: refusing it would set the whole ledger aside.
+// Counts and scores become null (unknown; a null score is pending and scored again), and the
+// ledger's debt and rhythm, which the sessions determine, are derived from them (see below).
+const repairedCount = (valid: (value: unknown) => value is number) =>
+  z._default(
+    z.pipe(
+      z.unknown(),
+      z.transform((value): number | null => (valid(value) ? value : null)),
+    ),
+    null,
+  )
+const countOr = (fallback: number, missing = fallback) =>
+  z._default(
+    z.pipe(
+      z.unknown(),
+      z.transform((value): number => (isCount(value) ? value : fallback)),
+    ),
+    missing,
+  )
+/** Marks a stored debt or rhythm that is not a count, for the ledger-level repair below. */
+const NOT_A_COUNT = -1
 
 /** Salience of a bookmark: 1 notable, 2 should consolidate, 3 must consolidate. */
 export const SalienceSchema = z.union([z.literal(1), z.literal(2), z.literal(3)])
@@ -18,11 +42,15 @@ export const SessionRecordSchema = z.looseObject({
   session_id: z.string(),
   transcript_path: nullableString(),
   stopped_at: nullableString(),
-  last_assistant_message: nullableString(),
-  change_count: nullableCount(),
-  tool_count: nullableCount(),
+  /** Capped (closing-message.ts) on every read, so one write shrinks an old, bloated ledger. */
+  last_assistant_message: z._default(
+    z.nullable(z.pipe(z.string(), z.transform(capClosingMessage))),
+    null,
+  ),
+  change_count: repairedCount(isCount),
+  tool_count: repairedCount(isCount),
   /** null while the transcript is not yet readable: the score is pending, not zero. */
-  score: nullableCount(),
+  score: repairedCount(isScore),
   task_slugs: z._default(z.array(z.string()), () => []),
 })
 /** A session row of the ledger. */
@@ -47,8 +75,8 @@ export const TriggerSchema = z.looseObject({
   remind: z.string(),
   source: nullableString(),
   created_at: z.string(),
-  fired_count: z._default(z.number(), 0),
-  max_fires: z._default(z.number(), 3),
+  fired_count: countOr(0),
+  max_fires: countOr(3),
 })
 /** A trigger row of the ledger. */
 export type Trigger = z.infer<typeof TriggerSchema>
@@ -72,15 +100,15 @@ export const CompactionRecordSchema = z.looseObject({
 /** A compaction log row. */
 export type CompactionRecord = z.infer<typeof CompactionRecordSchema>
 
-/** The whole ledger. Unknown keys are kept, so a newer or older writer never loses data. */
-export const SleepStateSchema = z.looseObject({
-  debt: z._default(z.number(), 0),
+/** The ledger's fields as stored; a nonsense `debt` or rhythm comes out NOT_A_COUNT. */
+const StoredSleepStateSchema = z.looseObject({
+  debt: countOr(NOT_A_COUNT, 0),
   last_sleep: nullableString(),
   last_sleep_summary: nullableString(),
   sleep_started_at: nullableString(),
   /** Records at or before this instant are already consolidated and never scored again. */
   last_consolidated_at: nullableString(),
-  sessions_since_last_sleep: z._default(z.number(), 0),
+  sessions_since_last_sleep: countOr(NOT_A_COUNT, 0),
   sessions: z._default(z.array(SessionRecordSchema), () => []),
   bookmarks: z._default(z.array(BookmarkSchema), () => []),
   triggers: z._default(z.array(TriggerSchema), () => []),
@@ -88,6 +116,22 @@ export const SleepStateSchema = z.looseObject({
   dashboard_changes: z._default(z.array(z.unknown()), () => []),
   compaction_log: z._default(z.array(CompactionRecordSchema), () => []),
 })
+
+/**
+ * The whole ledger. Unknown keys are kept, so a newer or older writer never loses data. A debt
+ * that is not a count is the sum of the session scores (what the hooks keep it equal to), and a
+ * nonsense rhythm is the number of sessions since the last sleep.
+ */
+export const SleepStateSchema = z.pipe(
+  StoredSleepStateSchema,
+  z.transform((state) => {
+    if (state.debt === NOT_A_COUNT) state.debt = repairedDebt(state.sessions)
+    if (state.sessions_since_last_sleep === NOT_A_COUNT) {
+      state.sessions_since_last_sleep = state.sessions.length
+    }
+    return state
+  }),
+)
 /** The parsed `.sleep.json`. */
 export type SleepState = z.infer<typeof SleepStateSchema>
 

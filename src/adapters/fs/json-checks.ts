@@ -2,6 +2,7 @@
  * The building blocks of `sleep-state-check.ts`: plain-data tests, field checks with zod's
  * defaults, copies of unknown JSON, and the loose-object rule (unknown keys kept after the known).
  */
+import { isCount } from '../../core/ledger-counts.ts'
 
 /** Returned by a check that cannot vouch for its input. */
 export const UNSURE: unique symbol = Symbol('unsure')
@@ -40,6 +41,19 @@ export function nullableNumber(value: unknown): number | null | Unsure {
 export function numberOr(value: unknown, fallback: number): number | Unsure {
   if (value === undefined) return fallback
   return isNumber(value) ? value : UNSURE
+}
+
+/** A ledger count or score as the schema repairs it: valid, else null (missing: null too). */
+export function countOrNull(
+  value: unknown,
+  valid: (value: unknown) => value is number,
+): number | null {
+  return valid(value) ? value : null
+}
+
+/** A ledger count with a fallback, as the schema repairs it: valid, else `fallback`. */
+export function countOr(value: unknown, fallback: number): number {
+  return isCount(value) ? value : fallback
 }
 
 /** A string or null, exactly (not undefined): a field the schema would return as it is. */

@@ -50,12 +50,20 @@ function record(keys: Record<string, fc.Arbitrary<unknown>>) {
 
 const text = fc.string({ maxLength: 6 })
 const maybeText = fc.option(text, { freq: 3 })
-const count = fc.option(fc.integer({ min: 0, max: 40 }), { freq: 3 })
+/** Values a hand-edited or broken ledger holds where a count belongs: repaired, never fatal. */
+const nonsenseCount = fc.constantFrom(-5, -1, 2.5, 1e308, 2 ** 53, 101, 'NaN', '3', true, [], {})
+const count = fc.oneof(
+  { weight: 6, arbitrary: fc.option(fc.integer({ min: 0, max: 40 }), { freq: 3 }) },
+  { weight: 1, arbitrary: nonsenseCount },
+)
 const session = record({
   session_id: text,
   transcript_path: maybeText,
   stopped_at: maybeText,
-  last_assistant_message: maybeText,
+  last_assistant_message: fc.oneof(
+    { weight: 8, arbitrary: maybeText },
+    { weight: 1, arbitrary: fc.constantFrom('Done. '.repeat(700), 'x'.repeat(4_001)) },
+  ),
   change_count: count,
   tool_count: count,
   score: count,
@@ -75,8 +83,8 @@ const trigger = record({
   remind: text,
   source: maybeText,
   created_at: text,
-  fired_count: fc.nat(5),
-  max_fires: fc.nat(5),
+  fired_count: fc.oneof(fc.nat(5), nonsenseCount),
+  max_fires: fc.oneof(fc.nat(5), nonsenseCount),
 })
 const compaction = record({
   timestamp: text,
@@ -86,12 +94,12 @@ const compaction = record({
   bookmarks_count: fc.nat(),
 })
 const ledger = record({
-  debt: fc.integer(),
+  debt: fc.oneof(fc.integer(), nonsenseCount),
   last_sleep: maybeText,
   last_sleep_summary: maybeText,
   sleep_started_at: maybeText,
   last_consolidated_at: maybeText,
-  sessions_since_last_sleep: fc.nat(),
+  sessions_since_last_sleep: fc.oneof(fc.nat(), nonsenseCount),
   sessions: fc.array(session, { maxLength: 3 }),
   bookmarks: fc.array(bookmark, { maxLength: 3 }),
   triggers: fc.array(trigger, { maxLength: 3 }),
@@ -138,12 +146,39 @@ describe('checkSleepState', () => {
   })
 
   it('leaves odd values to the schema: NaN, undefined, class instances, a missing record', () => {
-    expect(checkSleepState({ debt: Number.NaN })).toBeUndefined()
+    expect(checkSleepState({ future: Number.NaN })).toBeUndefined()
     expect(checkSleepState({ future: undefined })).toBeUndefined()
     expect(checkSleepState({ future: new Date(0) })).toBeUndefined()
     expect(checkSleepState(new Date(0))).toBeUndefined()
     expect(checkSleepState({ sessions: [undefined] })).toBeUndefined()
     expect(checkSleepState([])).toBeUndefined()
+  })
+
+  it('repairs nonsense counts as the schema does: null scores and counts, debt from the scores', () => {
+    const value = {
+      debt: -5,
+      sessions_since_last_sleep: 2.5,
+      sessions: [
+        { session_id: 'a', score: 2, change_count: -1, tool_count: 1e308 },
+        { session_id: 'b', score: 2.5, change_count: 'NaN', tool_count: 3 },
+        { session_id: 'c', score: 3 },
+      ],
+      triggers: [
+        { id: 't', when: 'w', remind: 'r', created_at: 'x', fired_count: -2, max_fires: 1.5 },
+      ],
+    }
+    const checked = checkSleepState(structuredClone(value))
+    expect(checked).toEqual(SleepStateSchema.parse(structuredClone(value)))
+    expect(checked).toMatchObject({
+      debt: 5,
+      sessions_since_last_sleep: 3,
+      sessions: [
+        { score: 2, change_count: null, tool_count: null },
+        { score: null, change_count: null, tool_count: 3 },
+        { score: 3 },
+      ],
+      triggers: [{ fired_count: 0, max_fires: 3 }],
+    })
   })
 
   it('copies what it completes or does not know; shares records already complete', () => {

@@ -11,6 +11,9 @@
  * `undefined`, and the caller asks the zod schema, which also words the problem. A differential
  * property test (sleep-state-check.test.ts) keeps the two in step.
  */
+
+import { capClosingMessage, MAX_CLOSING_MESSAGE_CHARS } from '../../core/closing-message.ts'
+import { isCount, isScore, repairedDebt } from '../../core/ledger-counts.ts'
 import type {
   Bookmark,
   CompactionRecord,
@@ -21,14 +24,14 @@ import type {
   Trigger,
 } from '../../core/sleep-state.ts'
 import {
+  countOr,
+  countOrNull,
   hasExactly,
   isNumber,
-  isNumberOrNull,
   isPlain,
   isStringArray,
   isStringOrNull,
   jsonCopy,
-  nullableNumber,
   nullableString,
   numberOr,
   type Plain,
@@ -56,10 +59,12 @@ function session(value: unknown): SessionRecord | Unsure {
     hasExactly(value, SESSION_KEYS) &&
     isStringOrNull(value.transcript_path) &&
     isStringOrNull(value.stopped_at) &&
-    isStringOrNull(value.last_assistant_message) &&
-    isNumberOrNull(value.change_count) &&
-    isNumberOrNull(value.tool_count) &&
-    isNumberOrNull(value.score) &&
+    (value.last_assistant_message === null ||
+      (typeof value.last_assistant_message === 'string' &&
+        value.last_assistant_message.length <= MAX_CLOSING_MESSAGE_CHARS)) &&
+    (value.change_count === null || isCount(value.change_count)) &&
+    (value.tool_count === null || isCount(value.tool_count)) &&
+    (value.score === null || isScore(value.score)) &&
     isStringArray(value.task_slugs)
   ) {
     return value as SessionRecord
@@ -68,24 +73,28 @@ function session(value: unknown): SessionRecord | Unsure {
     session_id: value.session_id,
     transcript_path: nullableString(value.transcript_path),
     stopped_at: nullableString(value.stopped_at),
-    last_assistant_message: nullableString(value.last_assistant_message),
-    change_count: nullableNumber(value.change_count),
-    tool_count: nullableNumber(value.tool_count),
-    score: nullableNumber(value.score),
+    last_assistant_message: cappedMessage(value.last_assistant_message),
+    // Nonsense counts and scores are repaired to null, as the schema does (sleep-state.ts).
+    change_count: countOrNull(value.change_count, isCount),
+    tool_count: countOrNull(value.tool_count, isCount),
+    score: countOrNull(value.score, isScore),
     task_slugs: strings(value.task_slugs),
   }
   if (
     out.transcript_path === UNSURE ||
     out.stopped_at === UNSURE ||
     out.last_assistant_message === UNSURE ||
-    out.change_count === UNSURE ||
-    out.tool_count === UNSURE ||
-    out.score === UNSURE ||
     out.task_slugs === UNSURE
   ) {
     return UNSURE
   }
   return withUnknownKeys(value, out as SessionRecord, SESSION_KEYS)
+}
+
+/** The closing message as the schema keeps it: capped (closing-message.ts). */
+function cappedMessage(value: unknown): string | null | Unsure {
+  const message = nullableString(value)
+  return typeof message === 'string' ? capClosingMessage(message) : message
 }
 
 const BOOKMARK_KEYS = ['id', 'message', 'salience', 'created_at', 'session_id', 'task_slug']
@@ -127,15 +136,15 @@ function trigger(value: unknown): Trigger | Unsure {
   if (
     hasExactly(value, TRIGGER_KEYS) &&
     isStringOrNull(value.source) &&
-    isNumber(value.fired_count) &&
-    isNumber(value.max_fires)
+    isCount(value.fired_count) &&
+    isCount(value.max_fires)
   ) {
     return value as Trigger
   }
   const source = nullableString(value.source)
-  const fired_count = numberOr(value.fired_count, 0)
-  const max_fires = numberOr(value.max_fires, 3)
-  if (source === UNSURE || fired_count === UNSURE || max_fires === UNSURE) return UNSURE
+  const fired_count = countOr(value.fired_count, 0)
+  const max_fires = countOr(value.max_fires, 3)
+  if (source === UNSURE) return UNSURE
   const out = { id, when, remind, source, created_at, fired_count, max_fires }
   return withUnknownKeys(value, out, TRIGGER_KEYS)
 }
@@ -223,14 +232,16 @@ const STATE_KEYS = [
 export function checkSleepState(value: unknown, trusted?: SleepState): SleepState | undefined {
   if (!isPlain(value)) return undefined
   const before: Partial<SleepState> = trusted ?? {}
+  const sessions = recordsOf(session, value.sessions, before.sessions)
   const out = {
-    debt: numberOr(value.debt, 0),
+    debt: value.debt === undefined ? 0 : value.debt,
     last_sleep: nullableString(value.last_sleep),
     last_sleep_summary: nullableString(value.last_sleep_summary),
     sleep_started_at: nullableString(value.sleep_started_at),
     last_consolidated_at: nullableString(value.last_consolidated_at),
-    sessions_since_last_sleep: numberOr(value.sessions_since_last_sleep, 0),
-    sessions: recordsOf(session, value.sessions, before.sessions),
+    sessions_since_last_sleep:
+      value.sessions_since_last_sleep === undefined ? 0 : value.sessions_since_last_sleep,
+    sessions,
     bookmarks: recordsOf(bookmark, value.bookmarks, before.bookmarks),
     triggers: recordsOf(trigger, value.triggers, before.triggers),
     knowledge_access: accessRecords(value.knowledge_access, before.knowledge_access),
@@ -239,6 +250,11 @@ export function checkSleepState(value: unknown, trusted?: SleepState): SleepStat
   }
   for (const key of STATE_KEYS) {
     if ((out as Plain)[key] === UNSURE) return undefined
+  }
+  // A nonsense debt or rhythm is derived from the sessions, as the schema does (sleep-state.ts).
+  if (!isCount(out.debt)) out.debt = repairedDebt(sessions as SessionRecord[])
+  if (!isCount(out.sessions_since_last_sleep)) {
+    out.sessions_since_last_sleep = (sessions as SessionRecord[]).length
   }
   const checked = withUnknownKeys(value, out as Plain, STATE_KEYS)
   return checked === UNSURE ? undefined : (checked as SleepState)

@@ -11,6 +11,8 @@ export const MAX_CORE_FILE_LINES = 200
 export interface ArchivedSection {
   section: string
   lines: string[]
+  /** Why the lines moved: `archived` (the file was too long) unless said otherwise. */
+  reason?: 'archived' | 'superseded'
 }
 
 const LIST_ITEM = /^\s*[-*] /
@@ -48,7 +50,7 @@ export function appendToArchive(
     [
       '---',
       `title: Archive of ${input.sourcePath}`,
-      `summary: Entries moved out of ${input.sourcePath} to keep it under ${MAX_CORE_FILE_LINES} lines`,
+      `summary: Entries moved out of ${input.sourcePath} to keep it under ${MAX_CORE_FILE_LINES} lines, or replaced by a correction`,
       'tags: [archive]',
       `created: ${input.date}`,
       '---',
@@ -59,7 +61,7 @@ export function appendToArchive(
     ].join('\n')
   const document = parseMarkdown(header.endsWith('\n') ? header : `${header}\n`)
   const batch = input.archived.map((part) => ({
-    heading: `${part.section} (archived ${input.date})`,
+    heading: `${part.section} (${part.reason ?? 'archived'} ${input.date})`,
     lines: [...part.lines, ''],
   }))
   document.sections = [...batch, ...document.sections]

@@ -163,6 +163,31 @@ describe('planSleepRun', () => {
     expect(second.files).toEqual([])
   })
 
+  it('replaces a line the user corrects, but not one an agent restates with another value', () => {
+    const files = new Map(input({}).files)
+    files.set(
+      'core/2.memory.md',
+      `${MEMORY.trimEnd()}\n- The API runs on port 8080 in staging <!-- sources: s9 -->\n`,
+    )
+    const observations: Observation[] = [
+      { priority: 'RED', text: 'The API runs on port 4000', sources: ['u1'] },
+      { priority: 'RED', text: 'The API runs on port 9090 in staging', sources: ['a1'] },
+    ]
+    const kinds = new Map<string, UnitKind>([
+      ['u1', 'user'],
+      ['a1', 'assistant'],
+    ])
+    const plan = planSleepRun(input({ observations, unitKinds: kinds, files }))
+    const memory = fileAfter(plan, 'core/2.memory.md') ?? ''
+    expect(memory).not.toContain('port 3456')
+    expect(memory).toContain('- The API runs on port 4000 <!-- sources: u1, s0; extractive')
+    expect(memory).toContain('port 8080 in staging')
+    expect(memory).toContain('port 9090 in staging')
+    expect(fileAfter(plan, 'knowledge/2.memory-archive.md')).toContain(
+      '## Active Memory (superseded 2026-11-21)\n- The API runs on port 3456 <!-- sources: s0 -->',
+    )
+  })
+
   it('adds one changelog entry per session with changes, once', () => {
     const state = stateWith({
       sessions: [

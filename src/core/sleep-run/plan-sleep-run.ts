@@ -15,11 +15,17 @@ import { inlineText } from '../markdown-text.ts'
 import type { Observation } from '../model-results.ts'
 import { redactSecrets } from '../redact-secrets.ts'
 import type { SleepState } from '../sleep-state.ts'
-import { appendToArchive, archiveOverflow, MAX_CORE_FILE_LINES } from './archive-overflow.ts'
+import {
+  type ArchivedSection,
+  appendToArchive,
+  archiveOverflow,
+  MAX_CORE_FILE_LINES,
+} from './archive-overflow.ts'
 import { changelogEntries } from './changelog-entries.ts'
 import { type BrainText, consolidateCompletedTasks } from './consolidate-features.ts'
 import { CORE_FILES, routeObservation, triggerFor, type UnitKind } from './route-observation.ts'
-import { repeatsAny } from './similar-lines.ts'
+import { repeatsAny, restatesAny } from './similar-lines.ts'
+import { supersedeLines } from './supersede-lines.ts'
 
 /**
  * New entries one sleep may add to one section (bookmarked facts are always kept). The most
@@ -95,6 +101,8 @@ export function planSleepRun(input: SleepRunInput): SleepRunPlan {
   const additions = new Map<string, string[]>()
   const capCounts = new Map<string, number>()
   const triggers: SleepRunPlan['triggers'] = []
+  // Lines a correction replaced, by file: they go to the archive, never silently away.
+  const superseded = new Map<string, ArchivedSection[]>()
   let memoryLines = 0
   let preferences = 0
   for (const observation of ordered) {
@@ -106,10 +114,23 @@ export function planSleepRun(input: SleepRunInput): SleepRunPlan {
     const bookmarked = observation.sources.some((id) => salience.has(id))
     const capped = capCounts.get(key) ?? 0
     if (!bookmarked && capped >= MAX_NEW_ENTRIES_PER_SECTION) continue
-    if (repeatsAny(observation.text, [...section, ...planned])) continue
+    // A critical bookmark is skipped only when the brain already says it word for word.
+    const critical = observation.sources.some((id) => salience.get(id) === 3)
+    const current = [...section, ...planned]
+    if (critical ? restatesAny(observation.text, current) : repeatsAny(observation.text, current))
+      continue
     if (!bookmarked) capCounts.set(key, capped + 1)
+    const authoritative = bookmarked || observation.sources.some((id) => kindOf(id) === 'user')
+    const replaced = supersedeLines(documentFor(destination.path), observation.text, authoritative)
+    if (replaced.archived.length > 0) {
+      superseded.set(destination.path, [
+        ...(superseded.get(destination.path) ?? []),
+        ...replaced.archived,
+      ])
+    }
+    const sources = [...new Set([...observation.sources, ...replaced.sources])]
     planned.push(
-      `- ${oneLine(observation.text)} <!-- sources: ${observation.sources.join(', ')}; ${input.model} ${date} -->`,
+      `- ${oneLine(observation.text)} <!-- sources: ${sources.join(', ')}; ${input.model} ${date} -->`,
     )
     additions.set(key, planned)
     if (destination.path === CORE_FILES.user) preferences += 1
@@ -137,17 +158,18 @@ export function planSleepRun(input: SleepRunInput): SleepRunPlan {
     const rendered = updateFrontmatter(renderMarkdown(document), { updated: date })
     const shrunk = archiveOverflow(rendered, input.maxCoreLines ?? MAX_CORE_FILE_LINES)
     edits.set(path, shrunk.text)
-    if (shrunk.archived.length > 0) {
+    const archived = [...(superseded.get(path) ?? []), ...shrunk.archived]
+    if (archived.length > 0) {
       const archivePath = `knowledge/${path.replace(/^core\//, '').replace(/\.md$/, '')}-archive.md`
       edits.set(
         archivePath,
         appendToArchive(edits.get(archivePath) ?? null, {
           sourcePath: path,
           date,
-          archived: shrunk.archived,
+          archived,
         }),
       )
-      linesArchived += shrunk.archived.reduce((total, part) => total + part.lines.length, 0)
+      linesArchived += archived.reduce((total, part) => total + part.lines.length, 0)
     }
   }
 

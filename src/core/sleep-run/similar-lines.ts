@@ -1,29 +1,151 @@
-/** A cheap, deterministic "says the same thing" test for one-line memory entries. */
+/**
+ * A cheap, deterministic "says the same thing" test for one-line memory entries, and its twin,
+ * "says the opposite about the same thing". Word overlap alone calls "Use Node 18" and "Use Node
+ * 20", or "We use Jest" and "Do not use Jest", the same line; the facts that matter most live in
+ * exactly those differences, so numbers, negation and names are compared on their own.
+ */
+import { STOP_WORDS } from '../extractive/stop-words.ts'
 
 const SOURCES_COMMENT = /<!--[\s\S]*?-->/g
+const SOURCES_IDS = /<!--\s*sources:\s*([^;]*?)\s*(?:;[\s\S]*?)?-->/
+const BULLET = /^\s*[-*]\s+/
+/** Words that flip what a sentence asserts. Counted, so "not never" reads as asserting. */
+const NEGATION =
+  /\b(?:not|no|never|nor|none|neither|cannot|without|nothing|nobody|nowhere)\b|n't\b|\b(?:dont|doesnt|didnt|isnt|arent|wasnt|werent|wont|cant|shouldnt|mustnt)\b/g
+const NEGATION_WORD =
+  /^(?:not|no|never|nor|none|neither|cannot|without|nothing|nobody|nowhere|dont|doesnt|didnt|isnt|arent|wasnt|werent|wont|cant|shouldnt|mustnt)$|n't$/
 
-/** The content words of a memory line, lowercased, without its bullet and sources comment. */
-export function contentWords(line: string): Set<string> {
-  const text = line
-    .replace(SOURCES_COMMENT, '')
-    .replace(/^\s*[-*]\s+/, '')
-    .toLowerCase()
-  return new Set(text.match(/[a-z0-9]+/g)?.filter((word) => word.length > 2) ?? [])
+/** What a memory line asserts, taken apart into the parts that tell facts apart. */
+export interface LineFacts {
+  /** Content words, lowercased (the wording). */
+  words: Set<string>
+  /** Every token, lowercased, stop words included: where a name is looked up. */
+  tokens: Set<string>
+  /** Content words that are neither numbers, names nor negations: what the line is about. */
+  subject: Set<string>
+  /** Numbers and versions ("20", "3.2.1", "v2"), lowercased. */
+  numbers: Set<string>
+  /** Names and identifiers: capitalised mid-sentence, camelCase, ALLCAPS, paths, dotted names. */
+  names: Set<string>
+  /** True when the line denies rather than asserts. */
+  negated: boolean
+  /** The text lowercased with punctuation collapsed: equal means said verbatim again. */
+  normalized: string
+}
+
+/** The text of a memory line without its bullet and sources comment. */
+export function lineText(line: string): string {
+  return line.replace(SOURCES_COMMENT, '').replace(BULLET, '').trim()
+}
+
+/** The source ids a memory line cites in its `<!-- sources: a, b; model date -->` comment. */
+export function citedSources(line: string): string[] {
+  const ids = SOURCES_IDS.exec(line)?.[1] ?? ''
+  return ids
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id !== '')
+}
+
+/** Takes a memory line apart (see LineFacts). */
+export function factsOf(line: string): LineFacts {
+  const text = lineText(line).replace(/[\u2018\u2019]/g, "'")
+  const lower = text.toLowerCase()
+  const words = new Set<string>()
+  const subject = new Set<string>()
+  const numbers = new Set<string>()
+  const names = new Set<string>()
+  const tokens = new Set<string>()
+  for (const match of text.matchAll(/[\p{L}\p{N}_'][\p{L}\p{N}_'./\\:-]*/gu)) {
+    const token = match[0].replace(/[.'/\\:-]+$/, '')
+    if (token === '') continue
+    const word = token.toLowerCase()
+    tokens.add(word)
+    const atStart = /(?:^|[.!?:;]|^[-*>#]+)$/.test(text.slice(0, match.index).trimEnd())
+    if (/\p{N}/u.test(token)) {
+      numbers.add(word)
+      words.add(word)
+      continue
+    }
+    if (NEGATION_WORD.test(word)) continue
+    const name = isName(token, atStart)
+    if (name) names.add(word)
+    if (word.length <= 2 || STOP_WORDS.has(word)) continue
+    words.add(word)
+    if (!name) subject.add(word)
+  }
+  return {
+    words,
+    tokens,
+    subject,
+    numbers,
+    names,
+    negated: (lower.match(NEGATION)?.length ?? 0) % 2 === 1,
+    normalized: lower.replace(/[^\p{L}\p{N}]+/gu, ' ').trim(),
+  }
+}
+
+function isName(token: string, atStart: boolean): boolean {
+  if (/[./\\_]/.test(token.slice(1))) return true
+  if (/\p{Lu}/u.test(token.slice(1))) return true
+  return !atStart && /^\p{Lu}/u.test(token)
 }
 
 /** Jaccard overlap of two word sets (1 when both are empty). */
-export function overlap(left: Set<string>, right: Set<string>): number {
+export function overlap(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
   if (left.size === 0 && right.size === 0) return 1
   let shared = 0
   for (const word of left) if (right.has(word)) shared += 1
   return shared / (left.size + right.size - shared)
 }
 
-/** Lines at or above this overlap are the same entry said again: `sleep run` does not repeat it. */
+/** Lines at or above this word overlap may be the same entry said again. */
 export const SAME_ENTRY_OVERLAP = 0.7
 
-/** True when `candidate` repeats one of `existing` (by wording). */
+/**
+ * True when two lines state the same fact: mostly the same words, and the very same numbers,
+ * names and polarity. A name counts as present when the other line has it in any case.
+ */
+export function sameFact(left: LineFacts, right: LineFacts): boolean {
+  return (
+    left.negated === right.negated &&
+    sameSet(left.numbers, right.numbers) &&
+    namesAgree(left, right) &&
+    overlap(left.words, right.words) >= SAME_ENTRY_OVERLAP
+  )
+}
+
+/** True when `candidate` states the same fact as one of `existing`. */
 export function repeatsAny(candidate: string, existing: readonly string[]): boolean {
-  const words = contentWords(candidate)
-  return existing.some((line) => overlap(words, contentWords(line)) >= SAME_ENTRY_OVERLAP)
+  const facts = factsOf(candidate)
+  return existing.some((line) => sameFact(facts, factsOf(line)))
+}
+
+/** True when `candidate` is one of `existing` said again, up to case, punctuation and spacing. */
+export function restatesAny(candidate: string, existing: readonly string[]): boolean {
+  const normalized = factsOf(candidate).normalized
+  return existing.some((line) => factsOf(line).normalized === normalized)
+}
+
+/**
+ * How a newer line contradicts an older one about the same subject, or null. Same subject means
+ * the very same subject words (at least two, so "Use Jest" and "Use Docker" stay two facts):
+ * - `negation`: same numbers and names, opposite polarity ("Do not use Jest for unit tests").
+ * - `value`: same polarity, another number, version or name ("Use Node 20 for the backend").
+ */
+export function contradiction(newer: LineFacts, older: LineFacts): 'negation' | 'value' | null {
+  if (older.subject.size < 2 || !sameSet(newer.subject, older.subject)) return null
+  const sameValues = sameSet(newer.numbers, older.numbers) && namesAgree(newer, older)
+  if (newer.negated !== older.negated) return sameValues ? 'negation' : null
+  return sameValues ? null : 'value'
+}
+
+function namesAgree(left: LineFacts, right: LineFacts): boolean {
+  const covered = (names: ReadonlySet<string>, tokens: ReadonlySet<string>) =>
+    [...names].every((name) => tokens.has(name))
+  return covered(left.names, right.tokens) && covered(right.names, left.tokens)
+}
+
+function sameSet(left: ReadonlySet<string>, right: ReadonlySet<string>): boolean {
+  return left.size === right.size && [...left].every((item) => right.has(item))
 }

@@ -115,7 +115,13 @@ async function main(): Promise<void> {
     writeStdout(hookUsage())
     return
   }
-  const result = await runHook(event, await readStdin(), { cwd: process.cwd(), env: process.env })
+  // Claude Code's timeout runs from the spawn, so the hook's budget does too.
+  const startedAt = Date.now() - process.uptime() * 1000
+  const result = await runHook(event, await readStdin(), {
+    cwd: process.cwd(),
+    env: process.env,
+    startedAt,
+  })
   if (result.stdout !== '') writeStdout(result.stdout)
 }
 

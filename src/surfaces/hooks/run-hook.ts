@@ -11,6 +11,7 @@ import { logCompaction } from '../../app/record-compaction.ts'
 import { recordEnd } from '../../app/record-session-end.ts'
 import { recordStop } from '../../app/record-stop.ts'
 import { sessionStartContext } from '../../app/session-start.ts'
+import { SOMNUS_HOOKS } from '../../core/claude-settings.ts'
 import { isSomnusError } from '../../core/errors.ts'
 import { fixedClock } from '../../ports/clock.ts'
 import { defaultHookDependencies, type HookDependencies } from './hook-dependencies.ts'
@@ -28,6 +29,11 @@ export interface HookContext {
   env: Record<string, string | undefined>
   /** Fixes the clock (tests). */
   now?: Date
+  /**
+   * When the hook process started (epoch ms): Claude Code's timeout runs from there, stdin
+   * included. Defaults to the call of `runHook`.
+   */
+  startedAt?: number
 }
 
 /** What a hook run produced: text for stdout, and the lines it appended to the hook log. */
@@ -41,6 +47,12 @@ export const BRAIN_HOOK_LOG = 'state/.somnus-hook.log'
 
 /** The log is rotated to `<name>.1` past this size, so a forgotten log never fills a disk. */
 const LOG_ROTATE_BYTES = 1024 * 1024
+
+/**
+ * Waiting for the ledger lock ends by this share of the event's Claude Code timeout (Stop: 3 of
+ * its 5 s), so the hook still has time to write, answer and exit before Claude Code kills it.
+ */
+const LOCK_DEADLINE_SHARE = 0.6
 
 /** Events that do nothing useful without a parsed payload (they record a session or a trigger). */
 const NEEDS_PAYLOAD: ReadonlySet<HookEvent> = new Set(['stop', 'pre-compact', 'session-end'])
@@ -56,6 +68,7 @@ export async function runHook(
   context: HookContext,
   dependencies: HookDependencies = defaultHookDependencies,
 ): Promise<HookResult> {
+  const startedAt = context.startedAt ?? Date.now()
   const clockNow = () => context.now ?? new Date()
   const log: string[] = []
   const note = (message: string) => {
@@ -85,9 +98,11 @@ export async function runHook(
       throw error
     }
     if (!parsed.ok && NEEDS_PAYLOAD.has(event)) return { stdout, log }
+    const lockDeadline = startedAt + timeoutMsOf(event) * LOCK_DEADLINE_SHARE
     const brain = dependencies.brainAt(root, {
       env: context.env,
       warn: note,
+      lockWaitMs: () => Math.max(0, lockDeadline - Date.now()),
       ...(context.now ? { clock: fixedClock(context.now) } : {}),
     })
     stdout = await dispatch(event, input, brain, dependencies, note)
@@ -147,6 +162,13 @@ async function dispatch(
     case 'subagent-stop':
       return ''
   }
+}
+
+/** The event's timeout as `somnus init` wires it into Claude Code's settings. */
+function timeoutMsOf(event: HookEvent): number {
+  const seconds = SOMNUS_HOOKS.find((spec) => spec.verb === event)?.timeout
+  // Every event has one; the shortest, in case a new event is added without.
+  return (seconds ?? Math.min(...SOMNUS_HOOKS.map((spec) => spec.timeout))) * 1000
 }
 
 /** The log file: inside the brain when there is one, else in the user's home. */

@@ -59,8 +59,8 @@ const NEEDS_PAYLOAD: ReadonlySet<HookEvent> = new Set(['stop', 'pre-compact', 's
 
 /**
  * Runs `event` with `stdinText`. Never throws and never rejects: failures are logged to
- * `_agent_context/state/.somnus-hook.log` (or `$HOME/.somnus/hook.log` when no brain was found)
- * and give an empty stdout.
+ * `_agent_context/state/.somnus-hook.log` (or `$HOME/.somnus/hook.log` when no brain was found or
+ * its log cannot be written) and give an empty stdout.
  */
 export async function runHook(
   event: string,
@@ -110,7 +110,7 @@ export async function runHook(
     note(`failed: ${describeError(error)}`)
     stdout = ''
   } finally {
-    writeLog(log, logPathFor(root, context.env), note)
+    writeLog(log, root, context.env, note)
   }
   return { stdout, log }
 }
@@ -171,22 +171,45 @@ function timeoutMsOf(event: HookEvent): number {
   return (seconds ?? Math.min(...SOMNUS_HOOKS.map((spec) => spec.timeout))) * 1000
 }
 
-/** The log file: inside the brain when there is one, else in the user's home. */
-function logPathFor(root: string | null, env: Record<string, string | undefined>): string {
-  if (root !== null) return join(root, ...BRAIN_HOOK_LOG.split('/'))
+/** The log in the user's home: for hooks without a brain, and for a brain whose log fails. */
+function homeLogPath(env: Record<string, string | undefined>): string {
   // node:os is loaded only here: loading it costs every hook ~0.35 ms, and HOME is nearly always set.
   return join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.somnus', 'hook.log')
 }
 
-function writeLog(lines: string[], path: string, note: (message: string) => void): void {
+/**
+ * Appends `lines` to the brain's log, or when that fails (a read-only state folder, a directory
+ * in its place, a full disk) to the home log, with a line saying why: a hook whose work failed
+ * must leave a trace somewhere. Lines noted here join `lines`, which is also the caller's result.
+ */
+function writeLog(
+  lines: string[],
+  root: string | null,
+  env: Record<string, string | undefined>,
+  note: (message: string) => void,
+): void {
   if (lines.length === 0) return
+  const homeLog = homeLogPath(env)
+  if (root !== null) {
+    const brainLog = join(root, ...BRAIN_HOOK_LOG.split('/'))
+    const problem = appendLog(brainLog, lines)
+    if (problem === null) return
+    note(`could not write the hook log ${brainLog} (${problem}); wrote to ${homeLog} instead`)
+  }
+  const problem = appendLog(homeLog, lines)
+  // Nowhere left to write: the lines stay in the result, so a caller (or test) still sees them.
+  if (problem !== null) note(`could not write the hook log ${homeLog}: ${problem}`)
+}
+
+/** Appends `lines` to the log at `path`, rotating a large one; null, or what went wrong. */
+function appendLog(path: string, lines: string[]): string | null {
   try {
     mkdirSync(dirname(path), { recursive: true })
     if (sizeOf(path) > LOG_ROTATE_BYTES) renameSync(path, `${path}.1`)
     appendFileSync(path, `${lines.join('\n')}\n`)
+    return null
   } catch (error) {
-    // Nowhere left to write: keep the line in the result so a caller (or test) still sees it.
-    note(`could not write the hook log ${path}: ${describeError(error)}`)
+    return describeError(error)
   }
 }
 

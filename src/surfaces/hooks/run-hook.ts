@@ -34,6 +34,8 @@ export interface HookContext {
    * included. Defaults to the call of `runHook`.
    */
   startedAt?: number
+  /** A problem met while reading stdin (it timed out), logged with the run's lines. */
+  stdinNote?: string
 }
 
 /** What a hook run produced: text for stdout, and the lines it appended to the hook log. */
@@ -76,6 +78,7 @@ export async function runHook(
   }
   let root: string | null = null
   let stdout = ''
+  if (context.stdinNote) note(context.stdinNote)
   try {
     if (!isHookEvent(event)) {
       note(`unknown hook event; known: ${HOOK_EVENTS.join(', ')}`)

@@ -51,10 +51,12 @@ export const BRAIN_HOOK_LOG = 'state/.somnus-hook.log'
 const LOG_ROTATE_BYTES = 1024 * 1024
 
 /**
- * Waiting for the ledger lock ends by this share of the event's Claude Code timeout (Stop: 3 of
- * its 5 s), so the hook still has time to write, answer and exit before Claude Code kills it.
+ * Waiting for the ledger lock ends this long before the event's Claude Code timeout, leaving the
+ * time to write, answer and exit before Claude Code kills the hook. Stop waits until 4.25 s of
+ * its 5 s: past the store's 4 s stale window, so a Stop after a killed one still takes over the
+ * lock it left behind and records its turn.
  */
-const LOCK_DEADLINE_SHARE = 0.6
+const ANSWER_MARGIN_MS = 750
 
 /** Events that do nothing useful without a parsed payload (they record a session or a trigger). */
 const NEEDS_PAYLOAD: ReadonlySet<HookEvent> = new Set(['stop', 'pre-compact', 'session-end'])
@@ -101,7 +103,7 @@ export async function runHook(
       throw error
     }
     if (!parsed.ok && NEEDS_PAYLOAD.has(event)) return { stdout, log }
-    const lockDeadline = startedAt + timeoutMsOf(event) * LOCK_DEADLINE_SHARE
+    const lockDeadline = startedAt + timeoutMsOf(event) - ANSWER_MARGIN_MS
     const brain = dependencies.brainAt(root, {
       env: context.env,
       warn: note,

@@ -38,6 +38,8 @@ export interface OpenBrainOptions {
   warn?: (message: string) => void
   /** Settings that win over file and environment (command-line flags). */
   overrides?: Partial<Config>
+  /** How long a ledger change waits for the lock (default 15 s); a function is asked each time. */
+  lockWaitMs?: number | (() => number)
 }
 
 /** The context root for `options`, or a CONTEXT_NOT_FOUND error that says how to create one. */
@@ -75,7 +77,11 @@ export function brainAt(root: string, options: Omit<OpenBrainOptions, 'cwd' | 'r
     projectDir: join(root, '..'),
     config,
     files: createFsBrainFiles(root),
-    state: createFsSleepStateStore({ stateDir: join(root, 'state'), warn }),
+    state: createFsSleepStateStore({
+      stateDir: join(root, 'state'),
+      warn,
+      ...(options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs }),
+    }),
     clock: options.clock ?? systemClock,
     ids: options.ids ?? randomIds,
     warn,

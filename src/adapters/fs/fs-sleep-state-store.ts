@@ -52,8 +52,11 @@ export interface FsSleepStateStoreOptions {
    * lock is refreshed every stale/2 ms; at least 2000, the floor proper-lockfile enforces.
    */
   staleMs?: number
-  /** How long `update()` waits for the lock before failing with STATE_LOCKED. */
-  lockWaitMs?: number
+  /**
+   * How long `update()` waits for the lock before failing with STATE_LOCKED; a function is asked
+   * at each update (a hook passes what is left of its Claude Code timeout).
+   */
+  lockWaitMs?: number | (() => number)
   /** The time used to name quarantined files (tests fix it). */
   now?: () => Date
 }
@@ -74,7 +77,10 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
   const now = options.now ?? (() => new Date())
 
   const withLock = <T>(task: () => Promise<T>): Promise<T> =>
-    serialise(lockPath, () => holdingLock({ ...options, lockPath, staleMs, lockWaitMs }, task))
+    serialise(lockPath, () => {
+      const waitMs = typeof lockWaitMs === 'function' ? lockWaitMs() : lockWaitMs
+      return holdingLock({ ...options, lockPath, staleMs, lockWaitMs: waitMs }, task)
+    })
 
   const quarantine = (path: string, problem: string): void => {
     const target = `${path}.corrupt-${now().toISOString().replaceAll(':', '-')}`

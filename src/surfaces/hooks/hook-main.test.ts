@@ -6,14 +6,16 @@
 import { spawn } from 'node:child_process'
 import { closeSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt, SOMNUS_BIN } from '../../../test/support/build-once.ts'
 import {
   createHookWorkspace,
   type HookWorkspace,
   manualSessions,
+  readLedger,
   writeLedger,
 } from '../../../test/support/hook-workspace.ts'
+import { spawnHook } from '../../../test/support/spawn-hook.ts'
 
 interface Run {
   code: number | null
@@ -133,4 +135,43 @@ describe('the hook entry as a process', () => {
     expect(run.stdout).toMatch(/^Usage: somnus hook <event>/)
     expect(run.stdout).toContain('session-start')
   })
+})
+
+describe('the hook entry with a stdin that never closes', () => {
+  let ws: HookWorkspace
+  const brainLog = () => readFileSync(join(ws.root, 'state', '.somnus-hook.log'), 'utf8')
+
+  beforeAll(async () => {
+    await ensureBuilt()
+  }, 300_000)
+
+  afterEach(() => ws?.dispose())
+
+  it('exits once it has answered a whole payload, the session recorded', async () => {
+    ws = createHookWorkspace()
+    const payload = JSON.stringify({
+      session_id: 'open-pipe',
+      transcript_path: null,
+      cwd: ws.project,
+    })
+    const run = await spawnHook(ws, 'stop', { text: payload, keepOpen: true })
+    expect(run.code).toBe(0)
+    expect(run.exitAfterMs).toBeLessThan(2_000)
+    expect(readLedger(ws).sessions.map((session) => session.session_id)).toEqual(['open-pipe'])
+  }, 40_000)
+
+  it('gives up on a half payload after its stdin timeout, answers, logs it and exits 0', async () => {
+    ws = createHookWorkspace()
+    writeLedger(ws, { debt: 12, sessions: manualSessions([3, 3, 3, 3], new Date()) })
+    const run = await spawnHook(ws, 'session-start', {
+      text: '{"hook_event_name": "Sess',
+      keepOpen: true,
+    })
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain('# Agent Context — Auto-loaded')
+    expect(run.exitAfterMs).toBeGreaterThanOrEqual(2_900)
+    expect(run.exitAfterMs).toBeLessThan(5_000)
+    expect(brainLog()).toContain('stdin still open after 3000 ms')
+    expect(run.stderr).toBe('')
+  }, 40_000)
 })

@@ -1,7 +1,8 @@
 /**
  * The hook bundle's entry (`dist/hook-bundle.cjs`, built by scripts/bundle-hook.mjs and run by
- * hook-loader.ts): `somnus hook <event>` lands here without loading the CLI. Always exits 0: a
- * hook must never block the agent.
+ * hook-loader.ts): `somnus hook <event>` lands here without loading the CLI. Always exits 0, as
+ * soon as it has answered: a hook must never block the agent, and a read left waiting on a stdin
+ * that never closes would otherwise keep the process alive.
  * Stdin and stdout are used through their file descriptors: `process.stdin` and `process.stdout`
  * build stream objects (net, tty, streams) that cost ~4 ms each at start-up, measured on Node 20.
  */
@@ -32,23 +33,27 @@ export function hookUsage(): string {
   ].join('\n')
 }
 
-/**
- * All of stdin, or what arrived within the timeout; nothing from a terminal. Read on the thread
- * pool: a read cannot be called off, so an unfinished payload on a pipe that never closes keeps
- * the process alive, after it has answered, until the pipe closes.
- */
-function readStdin(): Promise<string> {
-  if (isTerminalOrClosed()) return Promise.resolve('')
+/** What was read from stdin, and whether the timeout cut it short. */
+interface StdinText {
+  text: string
+  timedOut: boolean
+}
+
+/** All of stdin, or what arrived within the timeout; nothing from a terminal. */
+function readStdin(): Promise<StdinText> {
+  const kind = stdinKind()
+  if (kind === 'none') return Promise.resolve({ text: '', timedOut: false })
+  if (kind === 'stream') makeNonBlocking(0)
   return new Promise((resolve) => {
     const chunks: Buffer[] = []
     let settled = false
-    const finish = () => {
+    const finish = (timedOut: boolean) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
-      resolve(Buffer.concat(chunks).toString('utf8'))
+      resolve({ text: Buffer.concat(chunks).toString('utf8'), timedOut })
     }
-    const timer = setTimeout(finish, STDIN_TIMEOUT_MS)
+    const timer = setTimeout(() => finish(true), STDIN_TIMEOUT_MS)
     const next = () =>
       read(0, Buffer.allocUnsafe(CHUNK_BYTES), 0, CHUNK_BYTES, null, (error, bytes, buffer) => {
         if (settled) return
@@ -56,11 +61,11 @@ function readStdin(): Promise<string> {
           setTimeout(next, STDIN_RETRY_MS)
           return
         }
-        if (error || bytes === 0) return finish()
+        if (error || bytes === 0) return finish(false)
         chunks.push(buffer.subarray(0, bytes))
         // Claude Code writes one JSON object and closes stdin. Once the object is whole, no
         // further read is started: a read waiting on an open pipe would keep the process alive.
-        if (isWholeObject(chunks)) return finish()
+        if (isWholeObject(chunks)) return finish(false)
         next()
       })
     next()
@@ -86,17 +91,48 @@ function isWholeObject(chunks: Buffer[]): boolean {
   }
 }
 
-/** A terminal (a character device) sends nothing until someone types; a closed stdin nothing. */
-function isTerminalOrClosed(): boolean {
+/**
+ * `none`: a terminal (a character device) sends nothing until someone types, a closed stdin
+ * nothing. `stream`: a pipe or socket, which may stay open without sending. `file`: the rest.
+ */
+function stdinKind(): 'none' | 'stream' | 'file' {
   try {
-    return fstatSync(0).isCharacterDevice()
+    const stats = fstatSync(0)
+    if (stats.isCharacterDevice()) return 'none'
+    return stats.isFIFO() || stats.isSocket() ? 'stream' : 'file'
   } catch {
-    return true
+    return 'none'
   }
 }
 
-/** Writes all of `text` to stdout, synchronously, so nothing is lost when the process exits. */
-function writeStdout(text: string): void {
+/** The part of Node's `pipe_wrap` binding used here. */
+interface PipeBinding {
+  Pipe: new (type: number) => { open(fd: number): number }
+  constants: { SOCKET: number }
+}
+
+/**
+ * Puts a pipe or socket stdin in non-blocking mode, so no read waits on the thread pool: a read
+ * cannot be called off there, and Node's exit waits for the thread, so a stdin that never closed
+ * kept the hook alive after its answer. Opening the Pipe handle is what `process.stdin` does
+ * (uv_pipe_open sets O_NONBLOCK; Node restores the flag at exit), without loading `net` (~3 ms
+ * against ~0.1 ms, measured on Node 20). Without the binding (a future Node), reads block as before.
+ */
+function makeNonBlocking(fd: number): void {
+  try {
+    const node = process as unknown as { binding(name: string): PipeBinding }
+    const { Pipe, constants } = node.binding('pipe_wrap')
+    new Pipe(constants.SOCKET).open(fd)
+  } catch {
+    // Blocking reads still work; only a stdin that never closes then delays the exit.
+  }
+}
+
+/**
+ * Writes all of `text` to stdout, synchronously when it can; settles once every byte is out, so
+ * nothing is lost when the process exits.
+ */
+async function writeStdout(text: string): Promise<void> {
   const bytes = Buffer.from(text, 'utf8')
   let offset = 0
   try {
@@ -104,7 +140,11 @@ function writeStdout(text: string): void {
   } catch (error) {
     // A non-blocking stdout that is full: hand the rest to the stream, which waits for room.
     if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error
-    process.stdout.write(bytes.subarray(offset))
+    await new Promise<void>((resolve, reject) =>
+      process.stdout.write(bytes.subarray(offset), (failed) =>
+        failed ? reject(failed) : resolve(),
+      ),
+    )
   }
 }
 
@@ -112,11 +152,23 @@ async function main(): Promise<void> {
   // `node bin/somnus.js hook stop` → argv[3]; `node dist/hook.cjs stop` → argv[2].
   const event = (process.argv[2] === 'hook' ? process.argv[3] : process.argv[2]) ?? ''
   if (event === '' || event === '--help' || event === '-h' || event === 'help') {
-    writeStdout(hookUsage())
+    await writeStdout(hookUsage())
     return
   }
-  const result = await runHook(event, await readStdin(), { cwd: process.cwd(), env: process.env })
-  if (result.stdout !== '') writeStdout(result.stdout)
+  // Claude Code's timeout runs from the spawn, so the hook's budget does too.
+  const startedAt = Date.now() - process.uptime() * 1000
+  const stdin = await readStdin()
+  const result = await runHook(event, stdin.text, {
+    cwd: process.cwd(),
+    env: process.env,
+    startedAt,
+    ...(stdin.timedOut
+      ? {
+          stdinNote: `stdin still open after ${STDIN_TIMEOUT_MS} ms: went on with the ${Buffer.byteLength(stdin.text)} bytes that had come`,
+        }
+      : {}),
+  })
+  if (result.stdout !== '') await writeStdout(result.stdout)
 }
 
 // No top-level await: the bundle is CommonJS, run by hook-loader.ts with a code cache.
@@ -125,5 +177,7 @@ void main()
     // runHook already logs; this only guards stdin and stdout failures.
   })
   .finally(() => {
-    process.exitCode = 0
+    // The answer is out and logged; a read still waiting on an open stdin must not keep the
+    // process alive (the loader's exit handler still saves its code cache).
+    process.exit(0)
   })

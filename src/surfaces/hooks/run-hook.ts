@@ -11,6 +11,7 @@ import { logCompaction } from '../../app/record-compaction.ts'
 import { recordEnd } from '../../app/record-session-end.ts'
 import { recordStop } from '../../app/record-stop.ts'
 import { sessionStartContext } from '../../app/session-start.ts'
+import { SOMNUS_HOOKS } from '../../core/claude-settings.ts'
 import { isSomnusError } from '../../core/errors.ts'
 import { fixedClock } from '../../ports/clock.ts'
 import { defaultHookDependencies, type HookDependencies } from './hook-dependencies.ts'
@@ -28,6 +29,13 @@ export interface HookContext {
   env: Record<string, string | undefined>
   /** Fixes the clock (tests). */
   now?: Date
+  /**
+   * When the hook process started (epoch ms): Claude Code's timeout runs from there, stdin
+   * included. Defaults to the call of `runHook`.
+   */
+  startedAt?: number
+  /** A problem met while reading stdin (it timed out), logged with the run's lines. */
+  stdinNote?: string
 }
 
 /** What a hook run produced: text for stdout, and the lines it appended to the hook log. */
@@ -42,13 +50,21 @@ export const BRAIN_HOOK_LOG = 'state/.somnus-hook.log'
 /** The log is rotated to `<name>.1` past this size, so a forgotten log never fills a disk. */
 const LOG_ROTATE_BYTES = 1024 * 1024
 
+/**
+ * Waiting for the ledger lock ends this long before the event's Claude Code timeout, leaving the
+ * time to write, answer and exit before Claude Code kills the hook. Stop waits until 4.25 s of
+ * its 5 s: past the store's 4 s stale window, so a Stop after a killed one still takes over the
+ * lock it left behind and records its turn.
+ */
+const ANSWER_MARGIN_MS = 750
+
 /** Events that do nothing useful without a parsed payload (they record a session or a trigger). */
 const NEEDS_PAYLOAD: ReadonlySet<HookEvent> = new Set(['stop', 'pre-compact', 'session-end'])
 
 /**
  * Runs `event` with `stdinText`. Never throws and never rejects: failures are logged to
- * `_agent_context/state/.somnus-hook.log` (or `$HOME/.somnus/hook.log` when no brain was found)
- * and give an empty stdout.
+ * `_agent_context/state/.somnus-hook.log` (or `$HOME/.somnus/hook.log` when no brain was found or
+ * its log cannot be written) and give an empty stdout.
  */
 export async function runHook(
   event: string,
@@ -56,6 +72,7 @@ export async function runHook(
   context: HookContext,
   dependencies: HookDependencies = defaultHookDependencies,
 ): Promise<HookResult> {
+  const startedAt = context.startedAt ?? Date.now()
   const clockNow = () => context.now ?? new Date()
   const log: string[] = []
   const note = (message: string) => {
@@ -63,6 +80,7 @@ export async function runHook(
   }
   let root: string | null = null
   let stdout = ''
+  if (context.stdinNote) note(context.stdinNote)
   try {
     if (!isHookEvent(event)) {
       note(`unknown hook event; known: ${HOOK_EVENTS.join(', ')}`)
@@ -85,9 +103,11 @@ export async function runHook(
       throw error
     }
     if (!parsed.ok && NEEDS_PAYLOAD.has(event)) return { stdout, log }
+    const lockDeadline = startedAt + timeoutMsOf(event) - ANSWER_MARGIN_MS
     const brain = dependencies.brainAt(root, {
       env: context.env,
       warn: note,
+      lockWaitMs: () => Math.max(0, lockDeadline - Date.now()),
       ...(context.now ? { clock: fixedClock(context.now) } : {}),
     })
     stdout = await dispatch(event, input, brain, dependencies, note)
@@ -95,7 +115,7 @@ export async function runHook(
     note(`failed: ${describeError(error)}`)
     stdout = ''
   } finally {
-    writeLog(log, logPathFor(root, context.env), note)
+    writeLog(log, root, context.env, note)
   }
   return { stdout, log }
 }
@@ -149,22 +169,52 @@ async function dispatch(
   }
 }
 
-/** The log file: inside the brain when there is one, else in the user's home. */
-function logPathFor(root: string | null, env: Record<string, string | undefined>): string {
-  if (root !== null) return join(root, ...BRAIN_HOOK_LOG.split('/'))
+/** The event's timeout as `somnus init` wires it into Claude Code's settings. */
+function timeoutMsOf(event: HookEvent): number {
+  const seconds = SOMNUS_HOOKS.find((spec) => spec.verb === event)?.timeout
+  // Every event has one; the shortest, in case a new event is added without.
+  return (seconds ?? Math.min(...SOMNUS_HOOKS.map((spec) => spec.timeout))) * 1000
+}
+
+/** The log in the user's home: for hooks without a brain, and for a brain whose log fails. */
+function homeLogPath(env: Record<string, string | undefined>): string {
   // node:os is loaded only here: loading it costs every hook ~0.35 ms, and HOME is nearly always set.
   return join(env.HOME || process.getBuiltinModule('node:os').homedir(), '.somnus', 'hook.log')
 }
 
-function writeLog(lines: string[], path: string, note: (message: string) => void): void {
+/**
+ * Appends `lines` to the brain's log, or when that fails (a read-only state folder, a directory
+ * in its place, a full disk) to the home log, with a line saying why: a hook whose work failed
+ * must leave a trace somewhere. Lines noted here join `lines`, which is also the caller's result.
+ */
+function writeLog(
+  lines: string[],
+  root: string | null,
+  env: Record<string, string | undefined>,
+  note: (message: string) => void,
+): void {
   if (lines.length === 0) return
+  const homeLog = homeLogPath(env)
+  if (root !== null) {
+    const brainLog = join(root, ...BRAIN_HOOK_LOG.split('/'))
+    const problem = appendLog(brainLog, lines)
+    if (problem === null) return
+    note(`could not write the hook log ${brainLog} (${problem}); wrote to ${homeLog} instead`)
+  }
+  const problem = appendLog(homeLog, lines)
+  // Nowhere left to write: the lines stay in the result, so a caller (or test) still sees them.
+  if (problem !== null) note(`could not write the hook log ${homeLog}: ${problem}`)
+}
+
+/** Appends `lines` to the log at `path`, rotating a large one; null, or what went wrong. */
+function appendLog(path: string, lines: string[]): string | null {
   try {
     mkdirSync(dirname(path), { recursive: true })
     if (sizeOf(path) > LOG_ROTATE_BYTES) renameSync(path, `${path}.1`)
     appendFileSync(path, `${lines.join('\n')}\n`)
+    return null
   } catch (error) {
-    // Nowhere left to write: keep the line in the result so a caller (or test) still sees it.
-    note(`could not write the hook log ${path}: ${describeError(error)}`)
+    return describeError(error)
   }
 }
 

@@ -1,0 +1,110 @@
+/**
+ * The ledger lock as a hook meets it, with real processes: a lock dated in the future (clock
+ * skew) is stale, a lock a live process keeps fresh is never taken over, and a hook that cannot
+ * get the lock gives up inside its Claude Code timeout, logs why, and exits 0.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, utimesSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { SOMNUS_HOOKS } from '../../src/core/claude-settings.ts'
+import { ensureBuilt } from '../support/build-once.ts'
+import { createHookWorkspace, type HookWorkspace, readLedger } from '../support/hook-workspace.ts'
+import { spawnHook } from '../support/spawn-hook.ts'
+
+/** An event's timeout as `somnus init` wires it, in ms. */
+const timeoutMsOf = (verb: string) =>
+  (SOMNUS_HOOKS.find((spec) => spec.verb === verb)?.timeout ?? 0) * 1000
+const STOP_TIMEOUT_MS = timeoutMsOf('stop')
+
+/** Keeps the lock folder fresh, as a live holder does, until its stdin closes. */
+const HOLDER_SCRIPT = `
+const fs = require('node:fs')
+const lock = process.argv[1]
+fs.mkdirSync(lock)
+const touch = () => { const now = new Date(); fs.utimesSync(lock, now, now) }
+const timer = setInterval(touch, 250)
+process.stdout.write('held\\n')
+process.stdin.resume()
+process.stdin.on('end', () => { clearInterval(timer); fs.rmdirSync(lock); process.exit(0) })
+`
+
+function holdLock(lockPath: string): Promise<ChildProcess> {
+  const holder = spawn(process.execPath, ['-e', HOLDER_SCRIPT, lockPath], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
+  return new Promise((resolve, reject) => {
+    holder.on('error', reject)
+    holder.stdout?.once('data', () => resolve(holder))
+  })
+}
+
+function stopPayloadFor(ws: HookWorkspace, sessionId: string): string {
+  return JSON.stringify({
+    session_id: sessionId,
+    transcript_path: null,
+    cwd: ws.project,
+    hook_event_name: 'Stop',
+    last_assistant_message: 'Done.',
+  })
+}
+
+describe('a hook and the ledger lock', () => {
+  let ws: HookWorkspace
+  let holder: ChildProcess | undefined
+  const lockPath = () => join(ws.root, 'state', '.sleep.json.lock')
+  const brainLog = () => join(ws.root, 'state', '.somnus-hook.log')
+
+  beforeAll(async () => {
+    await ensureBuilt()
+  }, 300_000)
+
+  afterEach(async () => {
+    if (holder && holder.exitCode === null) {
+      const gone = new Promise((resolve) => holder?.once('exit', resolve))
+      holder.stdin?.end()
+      await gone
+    }
+    holder = undefined
+    ws?.dispose()
+  })
+
+  it('takes over a lock touched an hour in the future: Stop records the session at once', async () => {
+    ws = createHookWorkspace()
+    mkdirSync(lockPath())
+    const future = new Date(Date.now() + 3_600_000)
+    utimesSync(lockPath(), future, future)
+    const run = await spawnHook(ws, 'stop', { text: stopPayloadFor(ws, 'skewed-clock') })
+    expect(run.code).toBe(0)
+    expect(run.exitAfterMs).toBeLessThan(STOP_TIMEOUT_MS)
+    expect(readLedger(ws).sessions.map((session) => session.session_id)).toEqual(['skewed-clock'])
+  }, 30_000)
+
+  it('gives up inside its timeout on a lock a live holder keeps fresh, logs it, leaves the lock be', async () => {
+    ws = createHookWorkspace()
+    holder = await holdLock(lockPath())
+    const run = await spawnHook(ws, 'stop', { text: stopPayloadFor(ws, 'blocked') })
+    expect(run.code).toBe(0)
+    expect(run.stdout).toBe('')
+    expect(run.exitAfterMs).toBeLessThan(STOP_TIMEOUT_MS)
+    const log = readFileSync(brainLog(), 'utf8').trim().split('\n')
+    expect(log).toHaveLength(1)
+    expect(log[0]).toMatch(/ stop failed: STATE_LOCKED: /)
+    // Not taken over: the holder still runs, its lock is still there, and nothing was written.
+    expect(holder.exitCode).toBeNull()
+    expect(existsSync(lockPath())).toBe(true)
+    expect(existsSync(ws.ledgerPath)).toBe(false)
+  }, 30_000)
+
+  it('SessionStart under a held lock still prints the context inside its timeout, saying why it saved nothing', async () => {
+    ws = createHookWorkspace()
+    holder = await holdLock(lockPath())
+    const payload = JSON.stringify({ hook_event_name: 'SessionStart', cwd: ws.project })
+    const run = await spawnHook(ws, 'session-start', { text: payload })
+    expect(run.code).toBe(0)
+    expect(run.exitAfterMs).toBeLessThan(timeoutMsOf('session-start'))
+    expect(run.stdout).toContain('# Agent Context')
+    expect(readFileSync(brainLog(), 'utf8')).toContain('locked by another somnus process')
+    expect(holder.exitCode).toBeNull()
+  }, 30_000)
+})

@@ -21,6 +21,7 @@ import {
 import { basename, dirname, join, relative, resolve as resolvePath, sep } from 'node:path'
 import { SomnusError } from '../../core/errors.ts'
 import { refuseEscapingPath } from '../../ports/brain-files.ts'
+import { namingPath } from './atomic-write.ts'
 
 /** A folder Somnus owns, and the checked ways to reach what is below it. */
 export interface ConfinedFolder {
@@ -106,7 +107,7 @@ export function confineTo(root: string): ConfinedFolder {
     if (nearest.missing.length <= depth) {
       refuseUnlessInside(folder, join(nearest.path, ...nearest.missing))
     }
-    if (nearest.missing.length > 0) mkdirSync(folder, { recursive: true })
+    if (nearest.missing.length > 0) makeFolders(nearest.path, nearest.missing)
     // Checked again once made: a link planted meanwhile is caught here, before the write.
     insideFolders.delete(folder)
     const real = checkedFolder(folder)
@@ -135,6 +136,9 @@ export function confineTo(root: string): ConfinedFolder {
       }
       try {
         return readFileSync(fd)
+      } catch (error) {
+        // Read by descriptor, Node's error names no file (EISDIR on a folder): name it here.
+        throw namingPath(error, absolute)
       } finally {
         closeSync(fd)
       }
@@ -165,6 +169,22 @@ export function confineTo(root: string): ConfinedFolder {
       // rm does not follow a final symlink: the link, inside the folder, is what goes.
       if (folder !== null) rmSync(join(folder, basename(absolute)), { force: true })
     },
+  }
+}
+
+/**
+ * Makes `missing` below the existing folder `base`, one at a time: a recursive mkdir reports
+ * ENOENT on a read-only file system, and the user should read EROFS.
+ */
+function makeFolders(base: string, missing: string[]): void {
+  let folder = base
+  for (const name of missing) {
+    folder = join(folder, name)
+    try {
+      mkdirSync(folder)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
   }
 }
 

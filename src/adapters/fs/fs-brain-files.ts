@@ -7,6 +7,7 @@
  */
 import { readdirSync } from 'node:fs'
 import type { BrainFiles } from '../../ports/brain-files.ts'
+import { namingPath } from './atomic-write.ts'
 import { confineTo } from './confined-path.ts'
 
 /** A `BrainFiles` rooted at `root` (the `_agent_context` folder). */
@@ -21,7 +22,9 @@ export function createFsBrainFiles(root: string): BrainFiles {
     async write(path, text) {
       const target = confined.prepareWrite(confined.resolve(path))
       const { default: writeFileAtomic } = await import('write-file-atomic')
-      await writeFileAtomic(target, text)
+      await writeFileAtomic(target, text).catch((error: unknown) => {
+        throw namingPath(error, target)
+      })
     },
     async remove(path) {
       confined.remove(confined.resolve(path))

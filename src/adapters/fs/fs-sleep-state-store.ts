@@ -29,6 +29,7 @@ import {
 } from './ledger-files.ts'
 import { digitsInPlace, patchedFile, patchLedgerTriggers } from './patch-ledger-triggers.ts'
 import { sameJson } from './same-json.ts'
+import { sweepTemporaryFiles } from './sweep-temporary-files.ts'
 
 /** The ledger file name inside the state folder (seed 000). */
 export const SLEEP_STATE_FILE = '.sleep.json'
@@ -78,14 +79,18 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
 
   /**
    * Runs `task` under the lock, the state folder made and checked first: the lock, the temporary
-   * files and every rename then land inside the brain.
+   * files and every rename then land inside the brain. Temporary files left by killed writers
+   * are swept here, where no live writer can own one (every ledger write holds this lock).
    */
   const withLock = <T>(task: () => Promise<T>): Promise<T> =>
     serialise(lockPath, () => {
       const stateDir = confined.prepareFolder(options.stateDir)
       const realLock = join(stateDir, SLEEP_LOCK_FILE)
       refuseStrangeLock(lockPath, realLock)
-      return holdingLock({ ...options, stateDir, lockPath: realLock, staleMs, lockWaitMs }, task)
+      return holdingLock({ ...options, stateDir, lockPath: realLock, staleMs, lockWaitMs }, () => {
+        sweepTemporaryFiles(stateDir, [SLEEP_STATE_FILE, SLEEP_HISTORY_FILE], options.warn)
+        return task()
+      })
     })
 
   const quarantine = (path: string, problem: string): void => {

@@ -8,16 +8,7 @@
  * is resolved once per process and the file is opened with O_NOFOLLOW, so a plain file costs no
  * more than before; only a symlinked file (ELOOP) pays for a realpath.
  */
-import {
-  closeSync,
-  constants,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-} from 'node:fs'
+import { constants, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve as resolvePath, sep } from 'node:path'
 import { SomnusError } from '../../core/errors.ts'
 import { refuseEscapingPath } from '../../ports/brain-files.ts'
@@ -31,6 +22,8 @@ export interface ConfinedFolder {
   resolve(path: string): string
   /** The bytes of the file at `absolute` (below root), or null when it is missing. */
   readBytes(absolute: string): Buffer | null
+  /** The file's text (UTF-8), as `readBytes` finds it. */
+  readText(absolute: string): string | null
   /** The real path to write `absolute` to: its folders made and every step checked. */
   prepareWrite(absolute: string): string
   /** The real path of folder `absolute`, made if missing and checked. */
@@ -41,8 +34,9 @@ export interface ConfinedFolder {
   remove(absolute: string): void
 }
 
-// O_NOFOLLOW does not exist on Windows; there the folder checks still apply.
-const READ_NO_FOLLOW = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)
+// O_NOFOLLOW does not exist on Windows; there the folder checks still apply. Node takes numeric
+// flags wherever it takes string ones; its types only list the strings.
+const READ_NO_FOLLOW = (constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)) as unknown as string
 
 /** The owned folder `root` (it need not exist yet: `init` creates it through here). */
 export function confineTo(root: string): ConfinedFolder {
@@ -115,6 +109,28 @@ export function confineTo(root: string): ConfinedFolder {
     return real
   }
 
+  /**
+   * The file's content, or null when it is missing. The flag goes to readFileSync itself, which
+   * reads UTF-8 text in one native call: the check costs no extra open or close.
+   */
+  function readFile(absolute: string, encoding: undefined): Buffer | null
+  function readFile(absolute: string, encoding: 'utf8'): string | null
+  function readFile(absolute: string, encoding: 'utf8' | undefined): Buffer | string | null {
+    refuseUnlessBelowRoot(absolute)
+    if (checkedFolder(dirname(absolute)) === null) return null
+    try {
+      return readFileSync(absolute, { encoding, flag: READ_NO_FOLLOW })
+    } catch (error) {
+      if (isMissing(error)) return null
+      // Not ELOOP: a folder (EISDIR) or a fault, named with its path for the message.
+      if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw namingPath(error, absolute)
+    }
+    // A symlink: followed only when its target is inside.
+    const real = realpathOrNull(absolute)
+    if (real === null) return null
+    return readFileSync(refuseUnlessInside(absolute, real), { encoding })
+  }
+
   return {
     root,
     resolve(path) {
@@ -122,26 +138,10 @@ export function confineTo(root: string): ConfinedFolder {
       return `${root}/${path}`
     },
     readBytes(absolute) {
-      refuseUnlessBelowRoot(absolute)
-      if (checkedFolder(dirname(absolute)) === null) return null
-      let fd: number
-      try {
-        fd = openSync(absolute, READ_NO_FOLLOW)
-      } catch (error) {
-        if (isMissing(error)) return null
-        if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error
-        const real = realpathOrNull(absolute)
-        if (real === null) return null
-        return readFileSync(refuseUnlessInside(absolute, real))
-      }
-      try {
-        return readFileSync(fd)
-      } catch (error) {
-        // Read by descriptor, Node's error names no file (EISDIR on a folder): name it here.
-        throw namingPath(error, absolute)
-      } finally {
-        closeSync(fd)
-      }
+      return readFile(absolute, undefined)
+    },
+    readText(absolute) {
+      return readFile(absolute, 'utf8')
     },
     prepareWrite(absolute) {
       refuseUnlessBelowRoot(absolute)

@@ -17,7 +17,7 @@ export function createFsBrainFiles(root: string): BrainFiles {
   const confined = confineTo(root)
   return {
     async read(path) {
-      return confined.readBytes(confined.resolve(path))?.toString('utf8') ?? null
+      return confined.readText(confined.resolve(path))
     },
     async write(path, text) {
       const target = confined.prepareWrite(confined.resolve(path))

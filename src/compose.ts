@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { findContextRoot } from './adapters/fs/find-context-root.ts'
 import { createFsBrainFiles } from './adapters/fs/fs-brain-files.ts'
+import { createFsProjectFiles } from './adapters/fs/fs-project-files.ts'
 import { createFsSleepStateStore } from './adapters/fs/fs-sleep-state-store.ts'
 import { randomIds } from './adapters/node/random-ids.ts'
 import { type Brain, CONTEXT_DIR_NAME } from './app/brain.ts'
@@ -20,6 +21,7 @@ import type { Unit } from './core/model-results.ts'
 import type { SessionRecord } from './core/sleep-state.ts'
 import { type Clock, systemClock } from './ports/clock.ts'
 import type { IdGenerator } from './ports/id-generator.ts'
+import type { ProjectFiles } from './ports/project-files.ts'
 
 export { analyzeSession, transcriptFiles } from './compose-transcripts.ts'
 
@@ -79,6 +81,7 @@ export function brainAt(root: string, options: Omit<OpenBrainOptions, 'cwd' | 'r
     files: createFsBrainFiles(root),
     state: createFsSleepStateStore({
       stateDir: join(root, 'state'),
+      brainRoot: root,
       warn,
       ...(options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs }),
     }),
@@ -86,6 +89,11 @@ export function brainAt(root: string, options: Omit<OpenBrainOptions, 'cwd' | 'r
     ids: options.ids ?? randomIds,
     warn,
   }
+}
+
+/** The files Somnus owns in the project folder beside the brain (`.claude/settings.json`). */
+export function projectFilesOf(brain: Pick<Brain, 'projectDir'>): ProjectFiles {
+  return createFsProjectFiles(brain.projectDir)
 }
 
 function readOptional(path: string): string | null {

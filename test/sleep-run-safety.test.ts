@@ -131,7 +131,10 @@ describe('a sleep run clears exactly what it consolidated', () => {
     await run(
       brain,
       racingModel(async () => {
-        appendFileSync(transcript, `${user(decision, { timestamp: minutes(1), uuid: 'u-late-decision' })}\n`)
+        appendFileSync(
+          transcript,
+          `${user(decision, { timestamp: minutes(1), uuid: 'u-late-decision' })}\n`,
+        )
         brain.at(minutes(2))
       }),
     )

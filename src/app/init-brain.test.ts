@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { memoryBrain } from '../../test/support/memory-brain.ts'
+import { createMemoryProjectFiles } from '../adapters/memory/memory-project-files.ts'
 import { CLAUDE_SETTINGS_PATH, initBrain, mergeIgnoreLines } from './init-brain.ts'
 
 const templates = {
@@ -10,10 +11,19 @@ const templates = {
 }
 const hookCommand = (event: string) => `"/node" "/somnus/bin/somnus.js" hook ${event}`
 
+/** A memory brain and project, and `init` over them with `hookCommand` (null: --plugin). */
+function project(settings: Record<string, string> = {}, now?: string) {
+  const brain = memoryBrain(now ? { now } : {})
+  const projectFiles = createMemoryProjectFiles(settings)
+  const init = (command: typeof hookCommand | null = hookCommand) =>
+    initBrain(brain, { templates, hookCommand: command, projectFiles })
+  return { brain, projectFiles, init }
+}
+
 describe('initBrain', () => {
   it('creates the templates with the date and project filled in, a fresh ledger and the hooks', async () => {
-    const brain = memoryBrain({ now: '2026-03-01T08:00:00Z' })
-    const result = await initBrain(brain, { templates, hookCommand })
+    const { brain, projectFiles, init } = project({}, '2026-03-01T08:00:00Z')
+    const result = await init()
     expect(result.created).toEqual([
       '.gitignore',
       'core/0.soul.md',
@@ -32,39 +42,46 @@ describe('initBrain', () => {
       sessions: [],
       bookmarks: [],
     })
-    const settings = JSON.parse(files[CLAUDE_SETTINGS_PATH] ?? '')
+    const settings = JSON.parse(projectFiles.snapshot()[CLAUDE_SETTINGS_PATH] ?? '')
     expect(Object.keys(settings.hooks)).toHaveLength(6)
     expect(settings.hooks.Stop[0].hooks[0].command).toBe(hookCommand('Stop'))
   })
 
   it('is a no-op the second time and never overwrites an edited file', async () => {
-    const brain = memoryBrain()
-    await initBrain(brain, { templates, hookCommand })
+    const { brain, projectFiles, init } = project()
+    await init()
     await brain.files.write('core/0.soul.md', 'mine')
-    const before = brain.files.snapshot()
-    const again = await initBrain(brain, { templates, hookCommand })
+    const before = { ...brain.files.snapshot(), ...projectFiles.snapshot() }
+    const again = await init()
     expect(again.created).toEqual([])
     expect(again.updated).toEqual([])
     expect(again.hooksChanged).toBe(false)
     expect(again.kept).toContain('core/0.soul.md')
-    expect(brain.files.snapshot()).toEqual(before)
+    expect({ ...brain.files.snapshot(), ...projectFiles.snapshot() }).toEqual(before)
   })
 
   it('writes nothing at all when settings.json is invalid', async () => {
-    const brain = memoryBrain({ files: { [CLAUDE_SETTINGS_PATH]: '{ "hooks": ' } })
-    await expect(initBrain(brain, { templates, hookCommand })).rejects.toThrow(
-      /is not valid JSON .*Fix the file/,
-    )
-    expect(Object.keys(brain.files.snapshot())).toEqual([CLAUDE_SETTINGS_PATH])
+    const { brain, projectFiles, init } = project({ [CLAUDE_SETTINGS_PATH]: '{ "hooks": ' })
+    await expect(init()).rejects.toThrow(/is not valid JSON .*Fix the file/)
+    expect(brain.files.snapshot()).toEqual({})
+    expect(Object.keys(projectFiles.snapshot())).toEqual([CLAUDE_SETTINGS_PATH])
+  })
+
+  it('writes nothing at all when `.claude` is a file, whatever the mode', async () => {
+    for (const command of [hookCommand, null]) {
+      const { brain, init } = project({ '.claude': 'a file\n' })
+      await expect(init(command)).rejects.toMatchObject({ code: 'ENVIRONMENT' })
+      expect(brain.files.snapshot()).toEqual({})
+    }
   })
 
   it('with the plugin writes no hooks, and warns about hooks left from an earlier init', async () => {
-    const brain = memoryBrain()
-    const plugin = await initBrain(brain, { templates, hookCommand: null })
+    const { projectFiles, init } = project()
+    const plugin = await init(null)
     expect(plugin.hookEvents).toEqual([])
-    expect(brain.files.snapshot()[CLAUDE_SETTINGS_PATH]).toBeUndefined()
-    await initBrain(brain, { templates, hookCommand })
-    const switched = await initBrain(brain, { templates, hookCommand: null })
+    expect(projectFiles.snapshot()[CLAUDE_SETTINGS_PATH]).toBeUndefined()
+    await init()
+    const switched = await init(null)
     expect(switched.warnings.join()).toMatch(/still holds Somnus hooks/)
   })
 })

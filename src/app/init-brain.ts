@@ -14,13 +14,14 @@ import {
 } from '../core/claude-settings.ts'
 import { utcDay } from '../core/dates.ts'
 import { freshSleepState } from '../core/sleep-state.ts'
+import type { ProjectFiles } from '../ports/project-files.ts'
 import type { Brain } from './brain.ts'
 
 /**
- * The project's Claude Code settings, addressed through the brain's files: their paths are
- * relative to `_agent_context`, and the settings sit one folder up, beside it.
+ * The project's Claude Code settings, relative to the project folder: outside the brain, so they
+ * are reached through `ProjectFiles`, never through the brain's files (which refuse `..`).
  */
-export const CLAUDE_SETTINGS_PATH = '../.claude/settings.json'
+export const CLAUDE_SETTINGS_PATH = '.claude/settings.json'
 /** The ledger file `init` creates empty (the state store reads it from here). */
 export const SLEEP_STATE_PATH = 'state/.sleep.json'
 /** The context folder's own ignore file, merged line by line. */
@@ -32,6 +33,8 @@ export interface InitBrainInput {
   templates: Record<string, string>
   /** The command for each hook event, or null to write no hooks (`--plugin`). */
   hookCommand: ((event: SomnusHookEvent) => string) | null
+  /** The project folder's own files, where the settings live. */
+  projectFiles: ProjectFiles
 }
 
 /** What `init` did. Paths are relative to `_agent_context` (settings: to the project). */
@@ -54,7 +57,9 @@ export interface InitBrainResult {
 export async function initBrain(brain: Brain, input: InitBrainInput): Promise<InitBrainResult> {
   const warnings: string[] = []
   const settingsPath = `${brain.projectDir.replace(/[\\/]+$/, '')}/.claude/settings.json`
-  const settingsText = await brain.files.read(CLAUDE_SETTINGS_PATH)
+  // Read first, before anything is made: a `.claude` that is a file, or invalid settings, stop
+  // the run with nothing written.
+  const settingsText = await input.projectFiles.read(CLAUDE_SETTINGS_PATH)
   let nextSettings: ClaudeSettings | null = null
   if (input.hookCommand) {
     const settings = parseClaudeSettings(settingsText, settingsPath)
@@ -100,7 +105,10 @@ export async function initBrain(brain: Brain, input: InitBrainInput): Promise<In
     else created.push(GITIGNORE_PATH)
   }
   if (nextSettings)
-    await brain.files.write(CLAUDE_SETTINGS_PATH, `${JSON.stringify(nextSettings, null, 2)}\n`)
+    await input.projectFiles.write(
+      CLAUDE_SETTINGS_PATH,
+      `${JSON.stringify(nextSettings, null, 2)}\n`,
+    )
 
   return {
     root: brain.root,

@@ -1,5 +1,6 @@
 /** The Stop hook's use case: record the turn that just ended and book its score. */
 
+import { MAX_CLOSING_MESSAGE_CHARS } from '../core/closing-message.ts'
 import { redactSecrets } from '../core/redact-secrets.ts'
 import {
   findSession,
@@ -10,6 +11,9 @@ import type { SessionRecord } from '../core/sleep-state.ts'
 import type { AnalyzeSession } from '../ports/session-transcripts.ts'
 import type { Brain } from './brain.ts'
 import { readSessionOutcome } from './session-outcome.ts'
+
+/** How much of a closing message is redacted before the ledger caps it. */
+const REDACTED_PREFIX_CHARS = 16 * MAX_CLOSING_MESSAGE_CHARS
 
 /** What Claude Code told the Stop hook. */
 export interface StopEvent {
@@ -31,9 +35,13 @@ export async function recordStop(
   const since = (await brain.state.read()).last_consolidated_at
   const outcome = await readSessionOutcome(brain, analyzeSession, event.transcript_path, since)
   const now = brain.clock.now()
-  // The closing message is transcript text: no secret of it may reach the ledger.
+  // The closing message is transcript text: no secret of it may reach the ledger. The ledger
+  // keeps only its start, so only a generous start is redacted (a 100 MB message would cost the
+  // hook seconds); the margin keeps a secret near the cut from being kept half-redacted.
   const message =
-    event.last_assistant_message === null ? null : redactSecrets(event.last_assistant_message)
+    event.last_assistant_message === null
+      ? null
+      : redactSecrets(event.last_assistant_message.slice(0, REDACTED_PREFIX_CHARS))
   return brain.state.update((state) => {
     const isNew = findSession(state, event.session_id) === undefined
     const next = upsertStoppedSession(state, {

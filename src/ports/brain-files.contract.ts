@@ -31,5 +31,24 @@ export function testBrainFiles(name: string, make: () => Promise<BrainFiles>): v
       expect(await files.read('state/task.md')).toBeNull()
       expect(await files.list('state')).toEqual([])
     })
+
+    it('refuses paths that leave the root by their text, with OUTSIDE_BRAIN, for every operation', async () => {
+      const files = await make()
+      const escaping = [
+        '../outside.md',
+        'core/../../outside.md',
+        '/etc/passwd',
+        'C:/x.md',
+        'a\0b.md',
+      ]
+      for (const path of escaping) {
+        await expect(files.write(path, 'x'), path).rejects.toMatchObject({ code: 'OUTSIDE_BRAIN' })
+        await expect(files.read(path), path).rejects.toMatchObject({ code: 'OUTSIDE_BRAIN' })
+        await expect(files.remove(path), path).rejects.toMatchObject({ code: 'OUTSIDE_BRAIN' })
+      }
+      await expect(files.list('..')).rejects.toMatchObject({ code: 'OUTSIDE_BRAIN' })
+      await expect(files.write('../x.md', 'x')).rejects.toThrow(/"\.\."/)
+      expect(await files.list('')).toEqual([])
+    })
   })
 }

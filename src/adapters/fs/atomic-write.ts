@@ -23,6 +23,25 @@ let invocations = 0
 export function writeFileAtomicSync(path: string, content: string | Buffer): void {
   // Through a symlink to its target, so the link is kept (write-file-atomic does the same).
   const target = realpathOrSelf(path)
+  try {
+    replaceFile(target, content)
+  } catch (error) {
+    throw namingPath(error, target)
+  }
+}
+
+/**
+ * `error` with `path` set when the failed call had none (write and fsync name a descriptor, so a
+ * full disk would otherwise be reported without saying which file it was writing).
+ */
+export function namingPath(error: unknown, path: string): unknown {
+  if (typeof error === 'object' && error !== null && !('path' in error)) {
+    Object.assign(error, { path })
+  }
+  return error
+}
+
+function replaceFile(target: string, content: string | Buffer): void {
   const previous = statOrNull(target)
   invocations += 1
   const temporary = `${target}.${process.pid}.${invocations}.${Math.random().toString(36).slice(2, 8)}`

@@ -1,7 +1,79 @@
-import { mkdtemp } from 'node:fs/promises'
+import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdtemp, readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
 import { testBrainFiles } from '../../ports/brain-files.contract.ts'
 import { createFsBrainFiles } from './fs-brain-files.ts'
 
 testBrainFiles('fs', async () => createFsBrainFiles(await mkdtemp(join(tmpdir(), 'somnus-files-'))))
+
+/** A brain folder and, beside it, a folder it must never reach, with one executable file. */
+async function brainWithOutside() {
+  const base = await mkdtemp(join(tmpdir(), 'somnus-confine-'))
+  const root = join(base, '_agent_context')
+  const outside = join(base, 'outside')
+  mkdirSync(join(root, 'core'), { recursive: true })
+  mkdirSync(outside)
+  const victim = join(outside, 'bashrc')
+  writeFileSync(victim, 'original\n')
+  chmodSync(victim, 0o755)
+  const unchanged = () => {
+    expect(readFileSync(victim, 'utf8')).toBe('original\n')
+    expect(statSync(victim).mode & 0o7777).toBe(0o755)
+  }
+  return { root, outside, victim, unchanged, files: createFsBrainFiles(root) }
+}
+
+describe('fs BrainFiles confinement', () => {
+  it('refuses a file symlinked out of the brain: nothing written, read or removed there', async () => {
+    const { root, victim, unchanged, files } = await brainWithOutside()
+    symlinkSync(victim, join(root, 'core/2.memory.md'))
+    await expect(files.write('core/2.memory.md', 'attacker\n')).rejects.toMatchObject({
+      code: 'OUTSIDE_BRAIN',
+      message: expect.stringContaining(victim),
+    })
+    await expect(files.read('core/2.memory.md')).rejects.toMatchObject({ code: 'OUTSIDE_BRAIN' })
+    unchanged()
+  })
+
+  it('refuses a folder symlinked out of the brain, before making anything below it', async () => {
+    const { root, outside, victim, unchanged, files } = await brainWithOutside()
+    symlinkSync(outside, join(root, 'knowledge'))
+    await expect(files.write('knowledge/bashrc', 'x')).rejects.toMatchObject({
+      code: 'OUTSIDE_BRAIN',
+    })
+    await expect(files.write('knowledge/new/deep.md', 'x')).rejects.toMatchObject({
+      code: 'OUTSIDE_BRAIN',
+    })
+    await expect(files.read('knowledge/bashrc')).rejects.toMatchObject({ code: 'OUTSIDE_BRAIN' })
+    await expect(files.list('knowledge')).rejects.toMatchObject({ code: 'OUTSIDE_BRAIN' })
+    await expect(files.remove('knowledge/bashrc')).rejects.toMatchObject({ code: 'OUTSIDE_BRAIN' })
+    unchanged()
+    expect(await readdir(outside)).toEqual(['bashrc'])
+    expect(victim).toBeTruthy()
+  })
+
+  it('refuses a dangling symlink, whose target cannot be checked, and `..` on disk', async () => {
+    const { root, outside, files } = await brainWithOutside()
+    symlinkSync(join(outside, 'planted'), join(root, 'core/0.soul.md'))
+    await expect(files.write('core/0.soul.md', 'x')).rejects.toMatchObject({
+      code: 'OUTSIDE_BRAIN',
+    })
+    await expect(files.write('../outside/new.md', 'x')).rejects.toMatchObject({
+      code: 'OUTSIDE_BRAIN',
+    })
+    expect(await readdir(outside)).toEqual(['bashrc'])
+  })
+
+  it('follows a symlink whose target stays inside the brain, and keeps the link', async () => {
+    const { root, files } = await brainWithOutside()
+    await files.write('knowledge/real.md', 'one\n')
+    symlinkSync(join(root, 'knowledge/real.md'), join(root, 'core/alias.md'))
+    expect(await files.read('core/alias.md')).toBe('one\n')
+    await files.write('core/alias.md', 'two\n')
+    expect(readFileSync(join(root, 'knowledge/real.md'), 'utf8')).toBe('two\n')
+    await files.remove('core/alias.md')
+    expect(await files.read('knowledge/real.md')).toBe('two\n')
+  })
+})

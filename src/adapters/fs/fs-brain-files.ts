@@ -1,61 +1,47 @@
 /**
- * Brain files on disk under the context root, replaced by atomic rename. Reads are synchronous on
- * purpose: SessionStart reads ~100 small files, and going through the thread pool for each cost
- * ~10 ms more than reading them in turn (measured with bench/hook-session-start.ts). The atomic
- * writer loads only when something is written, which the hook path rarely does.
+ * Brain files on disk under the context root, replaced by atomic rename, every path confined to
+ * the root (confined-path.ts). Reads are synchronous on purpose: SessionStart reads ~100 small
+ * files, and going through the thread pool for each cost ~10 ms more than reading them in turn
+ * (measured with bench/hook-session-start.ts). The atomic writer loads only when something is
+ * written, which the hook path rarely does.
  */
-import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { readdirSync } from 'node:fs'
 import type { BrainFiles } from '../../ports/brain-files.ts'
-
-/**
- * `node:fs/promises`, loaded on first write: loading it pulls in readline and the watchers, ~1 ms
- * of every hook start, and SessionStart only reads.
- */
-const fsPromises = () => process.getBuiltinModule('node:fs/promises')
+import { namingPath } from './atomic-write.ts'
+import { confineTo } from './confined-path.ts'
 
 /** A `BrainFiles` rooted at `root` (the `_agent_context` folder). */
 export function createFsBrainFiles(root: string): BrainFiles {
-  // Most paths are the brain's own (`knowledge/<slug>.md`) and are joined as they are: normalising
-  // them was ~2 ms of a SessionStart that reads ~125 files (Node takes `/` on every platform).
-  // A path that climbs out (`../.claude/settings.json`) is resolved here, not by the OS, which
-  // would fail when the context folder does not exist yet.
-  const resolve = (path: string) =>
-    path.includes('..') ? join(root, ...path.split('/')) : `${root}/${path}`
+  // Paths are joined as they are once their text is checked: normalising them was ~2 ms of a
+  // SessionStart that reads ~125 files (Node takes `/` on every platform).
+  const confined = confineTo(root)
   return {
     async read(path) {
-      try {
-        return readFileSync(resolve(path), 'utf8')
-      } catch (error) {
-        if (isMissing(error)) return null
-        throw error
-      }
+      return confined.readText(confined.resolve(path))
     },
     async write(path, text) {
-      const target = resolve(path)
-      await fsPromises().mkdir(dirname(target), { recursive: true })
+      const target = confined.prepareWrite(confined.resolve(path))
       const { default: writeFileAtomic } = await import('write-file-atomic')
-      await writeFileAtomic(target, text)
+      await writeFileAtomic(target, text).catch((error: unknown) => {
+        throw namingPath(error, target)
+      })
     },
     async remove(path) {
-      await fsPromises().rm(resolve(path), { force: true })
+      confined.remove(confined.resolve(path))
     },
     async list(folder) {
+      const real = confined.existingFolder(folder === '' ? root : confined.resolve(folder))
+      if (real === null) return []
       try {
-        const entries = readdirSync(resolve(folder), { withFileTypes: true })
-        return entries
+        return readdirSync(real, { withFileTypes: true })
           .filter((entry) => entry.isFile())
           .map((entry) => entry.name)
           .sort()
       } catch (error) {
-        if (isMissing(error)) return []
+        // A file where the folder should be lists as an empty folder, as a missing one does.
+        if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return []
         throw error
       }
     },
   }
-}
-
-function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code
-  return code === 'ENOENT' || code === 'ENOTDIR'
 }

@@ -370,6 +370,8 @@ describe('fs sleep state store: separate processes', () => {
       await store.update((state) => ({ state: { ...state, debt: 12_345 }, result: null }))
       expect(Date.now() - started).toBeLessThan(staleMs + 2_000)
       expect((await store.read()).debt).toBe(12_345)
+      // The killed writers' temporary files are swept by that update, under the lock.
+      expect((await readdir(stateDir)).filter((name) => /\.\d+\.\d+\./.test(name))).toEqual([])
     }
   }, 240_000)
 })

@@ -8,12 +8,13 @@
  * writes it back: file calls are synchronous (each async call is a thread-pool round trip), and
  * the ledger is checked in one pass that copies nothing it need not (zod only words a problem).
  */
-import { closeSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
+import { closeSync, constants, lstatSync, openSync, renameSync, writeSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { SomnusError } from '../../core/errors.ts'
 import type { SleepHistoryEntry, SleepState } from '../../core/sleep-state.ts'
 import type { SleepStateStore } from '../../ports/sleep-state-store.ts'
 import { writeFileAtomicSync } from './atomic-write.ts'
+import { type ConfinedFolder, confineTo } from './confined-path.ts'
 import { holdConsolidationLock } from './fs-consolidation-lock.ts'
 import { takeLock } from './fs-lock.ts'
 import {
@@ -22,7 +23,6 @@ import {
   loadHistoryFile,
   mayHoldLegacyHistory,
   mergeHistory,
-  readBytes,
   type StateFileContent,
   stateContent,
   validHistoryEntry,
@@ -30,6 +30,7 @@ import {
 } from './ledger-files.ts'
 import { digitsInPlace, patchedFile, patchLedgerTriggers } from './patch-ledger-triggers.ts'
 import { sameJson } from './same-json.ts'
+import { sweepTemporaryFiles } from './sweep-temporary-files.ts'
 
 /** The ledger file name inside the state folder (seed 000). */
 export const SLEEP_STATE_FILE = '.sleep.json'
@@ -45,6 +46,11 @@ export const CONSOLIDATION_LOCK_FILE = '.sleep-run.lock'
 export interface FsSleepStateStoreOptions {
   /** The `_agent_context/state` folder. Created by the first `update()`, never by `read()`. */
   stateDir: string
+  /**
+   * The brain folder that every ledger path must stay inside, symlinks resolved (OUTSIDE_BRAIN
+   * otherwise). Defaults to the folder holding `stateDir`.
+   */
+  brainRoot?: string
   /** Reports a corrupt file set aside or a lock that was lost. */
   warn: (message: string) => void
   /**
@@ -75,15 +81,30 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
   const staleMs = Math.max(options.staleMs ?? DEFAULT_STALE_MS, 2_000)
   const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS
   const now = options.now ?? (() => new Date())
+  const confined = confineTo(options.brainRoot ?? dirname(options.stateDir))
+  const readBytes = (path: string) => confined.readBytes(path)
 
+  /**
+   * Runs `task` under the lock, the state folder made and checked first: the lock, the temporary
+   * files and every rename then land inside the brain. Temporary files left by killed writers
+   * are swept here, where no live writer can own one (every ledger write holds this lock).
+   */
   const withLock = <T>(task: () => Promise<T>): Promise<T> =>
     serialise(lockPath, () => {
       const waitMs = typeof lockWaitMs === 'function' ? lockWaitMs() : lockWaitMs
-      return holdingLock({ ...options, lockPath, staleMs, lockWaitMs: waitMs }, task)
+      const stateDir = confined.prepareFolder(options.stateDir)
+      const realLock = join(stateDir, SLEEP_LOCK_FILE)
+      refuseStrangeLock(lockPath, realLock)
+      const settings = { ...options, stateDir, lockPath: realLock, staleMs, lockWaitMs: waitMs }
+      return holdingLock(settings, () => {
+        sweepTemporaryFiles(stateDir, [SLEEP_STATE_FILE, SLEEP_HISTORY_FILE], options.warn)
+        return task()
+      })
     })
 
   const quarantine = (path: string, problem: string): void => {
     const target = `${path}.corrupt-${now().toISOString().replaceAll(':', '-')}`
+    // The folder was checked by withLock; the rename moves the entry itself, never a link's target.
     renameSync(path, target)
     options.warn(
       `${path} was unreadable (${problem}); moved it to ${target} and started from defaults. Inspect that file to recover anything you need.`,
@@ -118,7 +139,7 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
     return loaded.kind === 'ok' ? { kind: 'ok', value: { ...loaded.value, bytes } } : loaded
   }
   const loadState = () => parseState(readBytes(statePath))
-  const loadHistory = () => loadHistoryFile(historyPath)
+  const loadHistory = () => loadHistoryFile(historyPath, readBytes)
   /** History entries still inside `.sleep.json` (the old layout); parsed only if it may hold some. */
   const loadLegacyHistory = async (): Promise<SleepHistoryEntry[]> => {
     const bytes = readBytes(statePath)
@@ -129,7 +150,10 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
 
   return {
     exclusive: (task) =>
-      holdConsolidationLock(join(options.stateDir, CONSOLIDATION_LOCK_FILE), task),
+      holdConsolidationLock(
+        join(confined.prepareFolder(options.stateDir), CONSOLIDATION_LOCK_FILE),
+        task,
+      ),
 
     async read() {
       const loaded = await loadState()
@@ -146,7 +170,6 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
     },
 
     async update(change) {
-      mkdirSync(options.stateDir, { recursive: true })
       return withLock(async () => {
         const loaded = await loadState()
         if (loaded.kind === 'corrupt') quarantine(statePath, loaded.problem)
@@ -164,12 +187,17 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
           const fresh = outcome.history ? [await validHistoryEntry(outcome.history)] : []
           // History first: if the process dies between the two writes, the legacy entries are
           // still in `.sleep.json` and the next migration skips the copies already moved.
-          writeJson(historyPath, [...fresh, ...mergeHistory(existing, legacy)])
+          writeJson(confined, historyPath, [...fresh, ...mergeHistory(existing, legacy)])
         }
         // Compared before checking: a change shares most of `base`, so the comparison is quick.
         // A missing file already reads as these defaults, so writing those changes nothing.
         if (migrating || !sameJson(outcome.state, base)) {
-          writeState(statePath, next, current && !migrating ? { ...current, state: base } : null)
+          writeState(
+            confined,
+            statePath,
+            next,
+            current && !migrating ? { ...current, state: base } : null,
+          )
         }
         return outcome.result
       })
@@ -177,8 +205,33 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
   }
 }
 
-function writeJson(path: string, value: unknown): void {
-  writeFileAtomicSync(path, `${JSON.stringify(value, null, 2)}\n`)
+function writeJson(confined: ConfinedFolder, path: string, value: unknown): void {
+  writeFileAtomicSync(confined.prepareWrite(path), `${JSON.stringify(value, null, 2)}\n`)
+}
+
+/**
+ * Refuses a lock path that is not a folder or missing: a symlink there would have the lock's
+ * stale check touch a file outside the brain, and a plain file would never be taken.
+ */
+function refuseStrangeLock(shown: string, path: string): void {
+  let stat: { isDirectory(): boolean; isSymbolicLink(): boolean }
+  try {
+    stat = lstatSync(path)
+  } catch {
+    return
+  }
+  if (stat.isSymbolicLink()) {
+    throw new SomnusError(
+      'OUTSIDE_BRAIN',
+      `Refused ${shown}: the ledger's lock is a symlink, which could lead outside the brain. Delete it (rm ${JSON.stringify(shown)}) and run the command again.`,
+    )
+  }
+  if (!stat.isDirectory()) {
+    throw new SomnusError(
+      'ENVIRONMENT',
+      `Cannot lock the sleep ledger: ${shown} is a file, but Somnus uses that name for a lock folder. Delete it (rm ${JSON.stringify(shown)}) and run the command again.`,
+    )
+  }
 }
 
 /**
@@ -188,20 +241,23 @@ function writeJson(path: string, value: unknown): void {
  * `triggers` text replaced, by atomic rename.
  */
 function writeState(
+  confined: ConfinedFolder,
   path: string,
   next: SleepState,
   read: { bytes: Buffer; state: SleepState } | null,
 ): void {
   const patch = read === null ? null : patchLedgerTriggers(read.bytes, read.state, next)
   const digits = patch === null ? null : digitsInPlace(patch)
-  if (patch === null || read === null) writeJson(path, next)
-  else if (digits === null) writeFileAtomicSync(path, patchedFile(read.bytes, patch))
-  else overwrite(path, digits)
+  if (patch === null || read === null) writeJson(confined, path, next)
+  else if (digits === null)
+    writeFileAtomicSync(confined.prepareWrite(path), patchedFile(read.bytes, patch))
+  else overwrite(confined.prepareWrite(path), digits)
 }
 
 /** Writes `change.bytes` over the file at `change.offset`, leaving every other byte as it is. */
 function overwrite(path: string, change: { offset: number; bytes: Buffer }): void {
-  const fd = openSync(path, 'r+')
+  // No following a link: `path` was checked, and a link swapped in since must not be written.
+  const fd = openSync(path, constants.O_RDWR | (constants.O_NOFOLLOW ?? 0))
   try {
     let written = 0
     while (written < change.bytes.length) {

@@ -4,7 +4,6 @@
  * (`sleep-state-check.ts`); the zod schemas decide, and word the problem, only when that pass
  * cannot vouch for the data.
  */
-import { readFileSync } from 'node:fs'
 import type { SleepHistoryEntry, SleepState } from '../../core/sleep-state.ts'
 import { checkHistoryEntry, checkSleepState } from './sleep-state-check.ts'
 
@@ -59,9 +58,15 @@ export function mayHoldLegacyHistory(bytes: Buffer): boolean {
   return bytes.includes(LEGACY_KEY) || bytes.includes('\\u')
 }
 
-/** `.sleep-history.json`, each entry checked; one bad entry makes the file corrupt. */
-export async function loadHistoryFile(path: string): Promise<Loaded<SleepHistoryEntry[]>> {
-  const text = readText(path)
+/**
+ * `.sleep-history.json`, each entry checked; one bad entry makes the file corrupt. `readBytes`
+ * gives the file's bytes, or null when it is missing (the store's confined read).
+ */
+export async function loadHistoryFile(
+  path: string,
+  readBytes: (path: string) => Buffer | null,
+): Promise<Loaded<SleepHistoryEntry[]>> {
+  const text = readBytes(path)?.toString('utf8') ?? null
   if (text === null) return { kind: 'missing' }
   let json: unknown
   try {
@@ -92,26 +97,6 @@ export async function loadHistoryFile(path: string): Promise<Loaded<SleepHistory
  */
 export function freshState(): SleepState {
   return checkSleepState({}) as SleepState
-}
-
-/** The file's text (UTF-8, decoded by Node in one step), or null when it does not exist. */
-const readText = (path: string): string | null => unlessMissing(() => readFileSync(path, 'utf8'))
-
-/** The file's bytes, or null when it does not exist. */
-export const readBytes = (path: string): Buffer | null => unlessMissing(() => readFileSync(path))
-
-function unlessMissing<T>(read: () => T): T | null {
-  try {
-    return read()
-  } catch (error) {
-    if (isMissing(error)) return null
-    throw error
-  }
-}
-
-function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException).code
-  return code === 'ENOENT' || code === 'ENOTDIR'
 }
 
 /**

@@ -3,6 +3,7 @@
  * Command modules load lazily, one per noun, so `somnus sleep debt` never loads the LLM code.
  */
 import { Command, CommanderError } from 'commander'
+import { environmentFault } from '../../core/environment-fault.ts'
 import { isSomnusError } from '../../core/errors.ts'
 import type { CliIo } from './cli-io.ts'
 
@@ -67,6 +68,12 @@ function exitCodeFor(error: unknown, io: CliIo): number {
   if (isSomnusError(error)) {
     io.stderr(`somnus: ${error.message}\n`)
     return error.code === 'USAGE' ? EXIT.usage : EXIT.error
+  }
+  // A read-only folder or a full disk is the machine's fault, not a bug: one line, no stack.
+  const fault = environmentFault(error)
+  if (fault) {
+    io.stderr(`somnus: ${fault.message}\n`)
+    return EXIT.error
   }
   io.stderr(
     `somnus: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

@@ -12,6 +12,7 @@ import { recordEnd } from '../../app/record-session-end.ts'
 import { recordStop } from '../../app/record-stop.ts'
 import { sessionStartContext } from '../../app/session-start.ts'
 import { SOMNUS_HOOKS } from '../../core/claude-settings.ts'
+import { environmentFault } from '../../core/environment-fault.ts'
 import { isSomnusError } from '../../core/errors.ts'
 import { fixedClock } from '../../ports/clock.ts'
 import { defaultHookDependencies, type HookDependencies } from './hook-dependencies.ts'
@@ -228,6 +229,8 @@ function sizeOf(path: string): number {
 
 function describeError(error: unknown): string {
   if (isSomnusError(error)) return `${error.code}: ${error.message}`
+  const fault = environmentFault(error)
+  if (fault) return `${fault.code}: ${fault.message}`
   if (error instanceof Error) return `${error.name}: ${error.message} @ ${firstFrame(error)}`
   return String(error)
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -84,6 +85,41 @@ describe('somnus init', () => {
     expect(project.read('_agent_context/core/0.soul.md')).toBe('my own soul\n')
     expect(project.read('.claude/settings.json')).toBe(settingsBefore)
   })
+
+  it.skipIf(spawnSync('git', ['--version']).status !== 0)(
+    'makes every state dot-file git-ignored, tasks and state/.gitkeep tracked; a re-run adds missing rules',
+    async () => {
+      project = createBrainCliProject({ brain: false })
+      expect(spawnSync('git', ['init', '-q', project.project]).status).toBe(0)
+      // A brain made by an earlier Somnus, whose .gitignore had only the first two rules.
+      project.write(
+        '_agent_context/.gitignore',
+        'node_modules\nstate/.somnus-hook.log\n*.corrupt-*\n',
+      )
+      expect((await project.run(['init'])).code).toBe(0)
+      const ignored = (path: string) =>
+        spawnSync('git', ['check-ignore', '-q', `_agent_context/${path}`], { cwd: project.project })
+          .status === 0
+      for (const path of [
+        'state/.sleep.json',
+        'state/.sleep-history.json',
+        'state/.sleep-run.json',
+        'state/.somnus-hook.log',
+        'state/.somnus-hook.log.1',
+        'state/.sleep.json.lock/',
+        'state/.sleep.json.lock/x',
+        'state/.sleep.json.4242.1.k3j9x0',
+        'state/.sleep-run.json.bad-2026-03-01',
+        'state/.sleep.json.corrupt-2026-03-01T12-00-00.000Z',
+      ]) {
+        expect(ignored(path), path).toBe(true)
+      }
+      for (const path of ['state/.gitkeep', 'state/fix-login.md', 'core/2.memory.md']) {
+        expect(ignored(path), path).toBe(false)
+      }
+      expect(project.read('_agent_context/.gitignore')).toMatch(/^node_modules\n/)
+    },
+  )
 
   it('merges into a settings.json holding other keys and hooks', async () => {
     project = createBrainCliProject({ brain: false })

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import type { Command } from 'commander'
 import { CONTEXT_DIR_NAME } from '../../../app/brain.ts'
 import { type InitBrainResult, initBrain } from '../../../app/init-brain.ts'
-import { brainAt, locateContextRoot } from '../../../compose.ts'
+import { brainAt, locateContextRoot, projectFilesOf } from '../../../compose.ts'
 import { SOMNUS_HOOKS, type SomnusHookEvent } from '../../../core/claude-settings.ts'
 import { SomnusError } from '../../../core/errors.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
@@ -54,6 +54,7 @@ Examples:
         const result = await initBrain(brain, {
           templates: readTemplates(join(packageRoot, 'templates', 'init')),
           hookCommand: options.plugin ? null : hookCommandFor(packageRoot),
+          projectFiles: projectFilesOf(brain),
         })
         if (!options.plugin && !existsSync(join(packageRoot, 'dist', 'hook.cjs'))) {
           result.warnings.push(

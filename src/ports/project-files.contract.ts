@@ -1,0 +1,55 @@
+/** The behaviour every `ProjectFiles` adapter must show; each adapter's test runs this suite. */
+import { describe, expect, it } from 'vitest'
+import type { ProjectFiles } from './project-files.ts'
+
+/** What the suite is given: a fresh, empty project, and for disk adapters a way to plant links. */
+export interface ProjectFilesFixture {
+  files: ProjectFiles
+  /**
+   * Makes `path` a symlink to a file outside the project; returns a check that the outside file
+   * is unchanged. Absent for adapters without symlinks.
+   */
+  linkOut?: (path: string) => Promise<() => void>
+}
+
+/** Registers the contract tests for adapters made by `make`. */
+export function testProjectFiles(name: string, make: () => Promise<ProjectFilesFixture>): void {
+  describe(`ProjectFiles contract: ${name}`, () => {
+    it('reads back what was written, and null for a missing file', async () => {
+      const { files } = await make()
+      expect(await files.read('.claude/settings.json')).toBeNull()
+      await files.write('.claude/settings.json', '{}\n')
+      expect(await files.read('.claude/settings.json')).toBe('{}\n')
+    })
+
+    it('refuses `..`, absolute paths and NUL bytes with OUTSIDE_BRAIN', async () => {
+      const { files } = await make()
+      for (const path of ['../settings.json', '.claude/../../x.json', '/etc/x.json', 'a\0b']) {
+        await expect(files.write(path, 'x'), path).rejects.toMatchObject({ code: 'OUTSIDE_BRAIN' })
+        await expect(files.read(path), path).rejects.toMatchObject({ code: 'OUTSIDE_BRAIN' })
+      }
+    })
+
+    it('reports a file where a folder on the way belongs as ENVIRONMENT, on read', async () => {
+      const { files } = await make()
+      await files.write('.claude', 'not a folder\n')
+      await expect(files.read('.claude/settings.json')).rejects.toMatchObject({
+        code: 'ENVIRONMENT',
+        message: expect.stringMatching(/\.claude.*file.*folder/),
+      })
+    })
+
+    it('refuses a symlink out of the project with OUTSIDE_BRAIN and leaves its target alone', async (context) => {
+      const { files, linkOut } = await make()
+      if (!linkOut) return context.skip('this adapter has no symlinks')
+      const unchanged = await linkOut('.claude')
+      await expect(files.write('.claude/settings.json', '{}')).rejects.toMatchObject({
+        code: 'OUTSIDE_BRAIN',
+      })
+      await expect(files.read('.claude/settings.json')).rejects.toMatchObject({
+        code: 'OUTSIDE_BRAIN',
+      })
+      unchanged()
+    })
+  })
+}

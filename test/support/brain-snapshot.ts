@@ -4,7 +4,7 @@ import { basename, join, relative } from 'node:path'
 
 /**
  * The brain's files by path relative to the context root, leaving out the ledger and journals
- * (dot files starting `.sleep`), with the project folder's name masked so copies compare equal.
+ * (dot files and folders starting `.sleep`), with the project folder's name masked so copies compare equal.
  */
 export function brainFiles(root: string): Record<string, string> {
   const project = basename(join(root, '..'))
@@ -12,8 +12,10 @@ export function brainFiles(root: string): Record<string, string> {
   const walk = (folder: string) => {
     for (const name of readdirSync(folder)) {
       const path = join(folder, name)
+      // The ledger, its history, journals and the lock folders a killed process leaves behind.
+      if (name.startsWith('.sleep')) continue
       if (statSync(path).isDirectory()) walk(path)
-      else if (!name.startsWith('.sleep')) {
+      else {
         files[relative(root, path)] = readFileSync(path, 'utf8').replaceAll(project, '<project>')
       }
     }

@@ -1,13 +1,14 @@
 /**
  * The lock a `sleep run` holds for its whole run, so that two runs never consolidate one brain at
- * once (the second would plan from a ledger the first is about to clear). A folder made by
- * `mkdir` (atomic) holding its owner's host and pid, touched while held. It is never waited for:
+ * once (the second would plan from a ledger the first is about to clear). A folder holding its
+ * owner's host and pid, renamed into place (atomic), touched while held. It is never waited for:
  * a second run is told at once, and SessionStart leaves a journal to the run that is writing it.
  * A run killed with SIGKILL cannot remove its lock, so a lock whose owner is a dead process on
- * this host is taken over at once; one whose owner cannot be checked goes stale after a minute.
+ * this host is taken over at once; one owned on another host goes stale after a minute untouched.
  */
 import {
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -16,7 +17,7 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { hostname } from 'node:os'
-import { dirname, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import type { Exclusive } from '../../ports/sleep-state-store.ts'
 
 /**
@@ -25,8 +26,6 @@ import type { Exclusive } from '../../ports/sleep-state-store.ts'
  */
 const STALE_MS = 60_000
 const UPDATE_MS = 5_000
-/** A lock folder without an owner file this old was left by a process killed right after mkdir. */
-const OWNERLESS_STALE_MS = 10_000
 const OWNER_FILE = 'owner'
 
 /** Runs `task` holding the consolidation lock at `path`, or returns `{ ran: false }` if it is held. */
@@ -49,16 +48,36 @@ export async function holdConsolidationLock<T>(
   }
 }
 
-/** True when this call made the lock folder (and wrote its owner). */
+/**
+ * True when this call made the lock. The folder is made under a name of its own with its owner
+ * written, then renamed into place: a lock is never seen without its owner, however a process
+ * dies. Its own staging folders left by killed processes are removed on the way.
+ */
 function take(path: string): boolean {
+  const staging = `${path}.${process.pid}.${Math.random().toString(36).slice(2, 8)}`
+  mkdirSync(staging)
+  writeFileSync(join(staging, OWNER_FILE), `${hostname()}\n${process.pid}\n`)
   try {
-    mkdirSync(path)
+    renameSync(staging, path)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    rmSync(staging, { recursive: true, force: true })
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOTEMPTY' || code === 'EEXIST') return false
     throw error
   }
-  writeFileSync(join(path, OWNER_FILE), `${hostname()}\n${process.pid}\n`)
+  removeDeadStagingFolders(path)
   return true
+}
+
+function removeDeadStagingFolders(path: string): void {
+  const folder = dirname(path)
+  const prefix = `${basename(path)}.`
+  for (const name of readdirSync(folder)) {
+    const pid = Number(name.slice(prefix.length).split('.')[0])
+    if (name.startsWith(prefix) && Number.isInteger(pid) && pid > 0 && !isAlive(pid)) {
+      rmSync(join(folder, name), { recursive: true, force: true })
+    }
+  }
 }
 
 function isStale(path: string): boolean {
@@ -67,7 +86,8 @@ function isStale(path: string): boolean {
   const age = Math.abs(Date.now() - touched)
   if (age > STALE_MS) return true
   const owner = ownerOf(path)
-  if (owner === null) return age > OWNERLESS_STALE_MS
+  // Ownerless: not one of ours (every lock is renamed into place with its owner inside).
+  if (owner === null) return true
   return owner.host === hostname() && !isAlive(owner.pid)
 }
 

@@ -31,6 +31,8 @@ const { seed, start, end, folder } = JSON.parse(process.argv[2] ?? '{}') as Work
 const project = join(folder, 'project')
 const home = join(folder, 'home')
 const fixture = makeFuzzFixture(folder)
+// Relative paths in payloads (`cwd: "relative/folder"`) must resolve inside the temp folder.
+process.chdir(folder)
 
 function freshBrain(): void {
   rmSync(join(project, '_agent_context'), { recursive: true, force: true })

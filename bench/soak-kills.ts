@@ -91,7 +91,7 @@ export async function soakKills(options: KillsOptions): Promise<PartResult> {
     const workspace = createWorkspace(base, `k${index}`)
     const lane = {
       workspace,
-      expected: { sessionIds: [], bookmarks: [] },
+      expected: { sessions: [], bookmarks: [] },
       templateLines: templateLinesOf(workspace.root),
       made: 0,
       bookmarksMade: 0,
@@ -119,6 +119,7 @@ export async function soakKills(options: KillsOptions): Promise<PartResult> {
 
   // A last normal run settles whatever a kill left waiting (a journal, a stale lock).
   const sessionsLost: string[] = []
+  const clearedUnread: string[] = []
   const bookmarksLost: string[] = []
   const finalFailures: string[] = []
   for (const lane of lanes) {
@@ -127,6 +128,7 @@ export async function soakKills(options: KillsOptions): Promise<PartResult> {
     inspect(lane, tally, 'final')
     const found = account(lane.workspace, lane.expected)
     sessionsLost.push(...found.sessionsLost.map((id) => `${lane.workspace.name}: ${id}`))
+    clearedUnread.push(...found.sessionsClearedUnread.map((id) => `${lane.workspace.name}: ${id}`))
     bookmarksLost.push(...found.bookmarksLost.map((token) => `${lane.workspace.name}: ${token}`))
   }
   removeBase(base)
@@ -171,6 +173,12 @@ export async function soakKills(options: KillsOptions): Promise<PartResult> {
         samples: [...tally.followUpFailures, ...finalFailures],
       },
       { label: 'sessions lost', value: sessionsLost.length, limit: 0, samples: sessionsLost },
+      {
+        label: 'sessions cleared unread (in history, closing message not in the brain)',
+        value: clearedUnread.length,
+        limit: 0,
+        samples: clearedUnread,
+      },
       { label: 'bookmarks lost', value: bookmarksLost.length, limit: 0, samples: bookmarksLost },
     ],
   }
@@ -201,7 +209,8 @@ async function killOnce(lane: Lane, tally: Tally, random: () => number, attempt:
   } else if (kind === 'stop') {
     const made = nextSession(lane)
     run = await runHookProcess(workspace, 'stop', made.payload, delay)
-    if (!run.killed && run.code === 0) lane.expected.sessionIds.push(made.sessionId)
+    if (!run.killed && run.code === 0)
+      lane.expected.sessions.push({ id: made.sessionId, token: made.token })
   } else {
     run = await runHookProcess(workspace, 'session-start', { source: 'startup' }, delay)
   }
@@ -234,7 +243,7 @@ async function replenish(lane: Lane, tally: Tally, sessions: number): Promise<vo
     const made = nextSession(lane)
     const run = await runHookProcess(lane.workspace, 'stop', made.payload)
     if (run.code === 0) {
-      lane.expected.sessionIds.push(made.sessionId)
+      lane.expected.sessions.push({ id: made.sessionId, token: made.token })
       tally.durations.stop.push(run.ms)
     }
   }
@@ -261,7 +270,7 @@ function nextSession(lane: Lane) {
   const sessionId = `kill-${workspace.name}-s${number}`
   const token = `killtok${workspace.name}n${number}x`
   const transcript = writeTranscript(workspace, sessionId, token)
-  return { sessionId, payload: stopPayload(workspace, sessionId, transcript, token) }
+  return { sessionId, token, payload: stopPayload(workspace, sessionId, transcript, token) }
 }
 
 /** Checks the brain as it is now: parseable state, no duplicates, no leftovers. */

@@ -46,7 +46,7 @@ export async function soakStops(options: StopsOptions): Promise<PartResult> {
     createWorkspace(base, `w${index}`),
   )
   const expected = new Map<SoakWorkspace, Expected>(
-    workspaces.map((workspace) => [workspace, { sessionIds: [], bookmarks: [] }]),
+    workspaces.map((workspace) => [workspace, { sessions: [], bookmarks: [] }]),
   )
   const counts = {
     stopExitsNonZero: [] as string[],
@@ -61,8 +61,8 @@ export async function soakStops(options: StopsOptions): Promise<PartResult> {
     const workspace = workspaces[index % workspaceCount] as SoakWorkspace
     const sessionId = `soak-${workspace.name}-s${String(index).padStart(5, '0')}`
     const token = `stoptok${String(index).padStart(5, '0')}x`
-    const transcript = writeTranscript(workspace, sessionId, token)
     jobs.push(async () => {
+      const transcript = writeTranscript(workspace, sessionId, token)
       const run = await runHookProcess(
         workspace,
         'stop',
@@ -70,7 +70,7 @@ export async function soakStops(options: StopsOptions): Promise<PartResult> {
       )
       counts.maxStopMs = Math.max(counts.maxStopMs, run.ms)
       if (run.code !== 0) counts.stopExitsNonZero.push(`${sessionId}: ${describe(run)}`)
-      else expected.get(workspace)?.sessionIds.push(sessionId)
+      else expected.get(workspace)?.sessions.push({ id: sessionId, token })
       if (run.ms > STOP_TIMEOUT_MS)
         counts.stopsOverTimeout.push(`${sessionId}: ${run.ms.toFixed(0)} ms`)
     })
@@ -116,6 +116,7 @@ export async function soakStops(options: StopsOptions): Promise<PartResult> {
   )
 
   const sessionsLost: string[] = []
+  const clearedUnread: string[] = []
   const bookmarksLost: string[] = []
   const unreadable: string[] = []
   const leftovers: string[] = []
@@ -124,10 +125,11 @@ export async function soakStops(options: StopsOptions): Promise<PartResult> {
   let bookmarked = 0
   for (const workspace of workspaces) {
     const wanted = expected.get(workspace) as Expected
-    recorded += wanted.sessionIds.length
+    recorded += wanted.sessions.length
     bookmarked += wanted.bookmarks.length
     const found = account(workspace, wanted)
     sessionsLost.push(...found.sessionsLost.map((id) => `${workspace.name}: ${id}`))
+    clearedUnread.push(...found.sessionsClearedUnread.map((id) => `${workspace.name}: ${id}`))
     bookmarksLost.push(...found.bookmarksLost.map((token) => `${workspace.name}: ${token}`))
     unreadable.push(...found.unreadable)
     bookmarkIdsTracked ||= found.historyHasBookmarkIds
@@ -147,6 +149,12 @@ export async function soakStops(options: StopsOptions): Promise<PartResult> {
         value: `${counts.sleepRuns} (${counts.sleepRunFailures.length})`,
       },
       { label: 'sessions lost', value: sessionsLost.length, limit: 0, samples: sessionsLost },
+      {
+        label: 'sessions cleared unread (in history, closing message not in the brain)',
+        value: clearedUnread.length,
+        limit: 0,
+        samples: clearedUnread,
+      },
       { label: 'bookmarks lost', value: bookmarksLost.length, limit: 0, samples: bookmarksLost },
       {
         label: 'unreadable ledger/history',

@@ -183,7 +183,7 @@ export function runHookProcess(
 
 /**
  * Writes a small real-format transcript for `sessionId` (a prompt, Read, Write, Bash and a
- * closing text, all carrying `token`): one Write, so the session scores.
+ * closing text, all carrying `token`), stamped now: one Write, so the session scores.
  */
 export function writeTranscript(
   workspace: SoakWorkspace,
@@ -203,7 +203,11 @@ export function writeTranscript(
     toolResult(`${sessionId}-t3`, 'Tests passed'),
     assistant(`${sessionId}-m4`, [text(`Added the ${token} loader; tests pass.`)]),
   ]
-  writeFileSync(path, `${lines.join('\n')}\n`)
+  // Stamped now, as Claude Code writes a turn just before its Stop: records older than the last
+  // sleep count as consolidated, so a stale stamp would hide the session's work.
+  const now = JSON.stringify(new Date().toISOString())
+  const stamped = lines.map((line) => line.replace(/"timestamp":"[^"]*"/, `"timestamp":${now}`))
+  writeFileSync(path, `${stamped.join('\n')}\n`)
   return path
 }
 

@@ -8,8 +8,8 @@ import { brainText, readJson, type SoakWorkspace } from './soak-support.ts'
 
 /** What a workspace was given, to be found again at the end. */
 export interface Expected {
-  /** Session ids whose Stop hook exited 0. */
-  sessionIds: string[]
+  /** Sessions whose Stop hook exited 0, with the token of their closing message. */
+  sessions: { id: string; token: string }[]
   /** Tokens of bookmarks whose `bookmark add` exited 0, with the id it printed. */
   bookmarks: { token: string; id: string | null }[]
 }
@@ -17,6 +17,11 @@ export interface Expected {
 /** What the accounting found. */
 export interface Accounting {
   sessionsLost: string[]
+  /**
+   * Sessions a history entry names but whose closing message (one changelog entry per session
+   * that changed files) is nowhere in the brain: cleared without being consolidated.
+   */
+  sessionsClearedUnread: string[]
   bookmarksLost: string[]
   /** Ledger or history missing where they must exist, or not parsing as the expected shape. */
   unreadable: string[]
@@ -63,10 +68,11 @@ export function account(workspace: SoakWorkspace, expected: Expected): Accountin
   const ledgerValue = typeof ledger === 'string' ? {} : ledger
   const historyValue = typeof history === 'string' ? [] : history
 
-  const sessionsKnown = new Set<string>()
+  const pendingSessions = new Set<string>()
   for (const session of ledgerValue.sessions ?? []) {
-    if (typeof session?.session_id === 'string') sessionsKnown.add(session.session_id)
+    if (typeof session?.session_id === 'string') pendingSessions.add(session.session_id)
   }
+  const sessionsKnown = new Set(pendingSessions)
   let historyHasBookmarkIds = false
   for (const entry of historyValue) {
     if (Array.isArray(entry?.session_ids)) {
@@ -79,7 +85,13 @@ export function account(workspace: SoakWorkspace, expected: Expected): Accountin
     .join('\n')
   const brain = brainText(workspace.root)
   return {
-    sessionsLost: expected.sessionIds.filter((id) => !sessionsKnown.has(id)),
+    sessionsLost: expected.sessions.filter(({ id }) => !sessionsKnown.has(id)).map(({ id }) => id),
+    sessionsClearedUnread: expected.sessions
+      .filter(
+        ({ id, token }) =>
+          sessionsKnown.has(id) && !pendingSessions.has(id) && !brain.includes(token),
+      )
+      .map(({ id }) => id),
     // ★★★ must reach the brain: a bookmark named in history but absent from the brain is lost too.
     bookmarksLost: expected.bookmarks
       .filter(({ token }) => !pendingBookmarks.includes(token) && !brain.includes(token))

@@ -35,7 +35,8 @@ export function formatResults(results: readonly PartResult[]): string {
   }
   for (const result of results) {
     for (const row of result.rows) {
-      if (!isViolation(row) || !row.samples?.length) continue
+      // Failures that are not checks (a `sleep run` refused, say) are shown too: they explain counts.
+      if (!row.samples?.length || (row.limit !== undefined && !isViolation(row))) continue
       lines.push('', `${result.part} / ${row.label}, e.g.:`)
       for (const sample of row.samples.slice(0, 5)) lines.push(`  - ${sample.slice(0, 300)}`)
     }

@@ -147,6 +147,7 @@ export async function soakStops(options: StopsOptions): Promise<PartResult> {
       {
         label: 'sleep runs (failed)',
         value: `${counts.sleepRuns} (${counts.sleepRunFailures.length})`,
+        samples: counts.sleepRunFailures,
       },
       { label: 'sessions lost', value: sessionsLost.length, limit: 0, samples: sessionsLost },
       {

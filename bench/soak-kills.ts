@@ -132,6 +132,8 @@ export async function soakKills(options: KillsOptions): Promise<PartResult> {
     bookmarksLost.push(...found.bookmarksLost.map((token) => `${lane.workspace.name}: ${token}`))
   }
   removeBase(base)
+  const recorded = lanes.reduce((sum, lane) => sum + lane.expected.sessions.length, 0)
+  const bookmarked = lanes.reduce((sum, lane) => sum + lane.expected.bookmarks.length, 0)
   const kindRows = KINDS.map((kind) => ({
     label: `kill -9 of ${kind}: landed mid-run / tried (median run ${median(tally.durations[kind]).toFixed(0)} ms)`,
     value: `${tally.landed[kind]} / ${tally.attempts[kind]}`,
@@ -140,6 +142,10 @@ export async function soakKills(options: KillsOptions): Promise<PartResult> {
     part: 'kills',
     seconds: (performance.now() - started) / 1000,
     rows: [
+      {
+        label: 'sessions recorded, ★★★ bookmarks added (unkilled)',
+        value: `${recorded}, ${bookmarked}`,
+      },
       ...kindRows,
       { label: 'kills that left a committed journal', value: tally.afterCommit },
       {

@@ -11,9 +11,9 @@ import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { runHook } from '../src/surfaces/hooks/run-hook.ts'
 import { SOMNUS_BIN } from '../test/support/build-once.ts'
+import { isCorruptFile, listFiles } from './soak-brain-files.ts'
 import { fuzzInputs, makeFuzzFixture } from './soak-fuzz-inputs.ts'
 import { ledgerDamage } from './soak-ledger-damage.ts'
-import { isCorruptFile, listFiles } from './soak-support.ts'
 
 /** Inputs per brain: then it is checked, removed and made again, so the ledger stays small. */
 const INPUTS_PER_BRAIN = 2000

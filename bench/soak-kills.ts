@@ -7,14 +7,17 @@
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { type PartResult, progress } from './soak-report.ts'
 import {
-  bookmarkText,
-  createWorkspace,
   duplicatedLines,
   isCorruptFile,
   isTempFile,
   listFiles,
+  templateLinesOf,
+} from './soak-brain-files.ts'
+import { type PartResult, progress } from './soak-report.ts'
+import {
+  bookmarkText,
+  createWorkspace,
   median,
   type ProcessRun,
   removeBase,
@@ -24,7 +27,6 @@ import {
   seededRandom,
   soakBase,
   stopPayload,
-  templateLinesOf,
   writeTranscript,
 } from './soak-support.ts'
 import {

@@ -5,14 +5,12 @@
  * ledger or in the brain: nothing cleared unread.
  */
 import { SOMNUS_HOOKS } from '../src/core/claude-settings.ts'
+import { isCorruptFile, isTempFile, listFiles } from './soak-brain-files.ts'
 import { type PartResult, progress } from './soak-report.ts'
 import {
   bookmarkText,
   createWorkspace,
   inPool,
-  isCorruptFile,
-  isTempFile,
-  listFiles,
   type ProcessRun,
   removeBase,
   runHookProcess,

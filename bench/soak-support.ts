@@ -1,20 +1,12 @@
 /**
  * What the soak's parts share: real processes (the built CLI and hook entry) with a wall-time
  * watch and an optional kill, a bounded pool, `somnus init`-ed temp workspaces, small
- * real-format transcripts, and the checks an outside observer can make on a brain's files.
+ * real-format transcripts and bookmark texts.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
+import { join } from 'node:path'
 import { HOOK_ENTRY, SOMNUS_BIN } from '../test/support/build-once.ts'
 import { assistant, text, toolResult, toolUse, user } from '../test/support/transcript-lines.ts'
 
@@ -251,92 +243,6 @@ const BOOKMARK_FACTS = [
 export function bookmarkText(token: string, index: number): string {
   const fact = BOOKMARK_FACTS[Math.floor(index / 2) % BOOKMARK_FACTS.length] as string
   return `${token}: ${fact.replace('{n}', String(10 + (index % 90)))}`
-}
-
-/** Files under `folder`, as paths relative to it. */
-export function listFiles(folder: string): string[] {
-  const found: string[] = []
-  const walk = (current: string) => {
-    let entries: import('node:fs').Dirent[]
-    try {
-      entries = readdirSync(current, { withFileTypes: true })
-    } catch {
-      return
-    }
-    for (const entry of entries) {
-      const path = join(current, entry.name)
-      if (entry.isDirectory()) walk(path)
-      else found.push(relative(folder, path))
-    }
-  }
-  walk(folder)
-  return found
-}
-
-/**
- * Temp files of an interrupted atomic write: ours (`<file>.<pid>.<n>.<rand>`) and
- * write-file-atomic's (`<file>.<digits>`).
- */
-export function isTempFile(path: string): boolean {
-  return /\.\d+\.\d+\.[a-z0-9]+$/.test(path) || /\.(json|md|sql)\.\d+$/.test(path)
-}
-
-/** A file some reader set aside as corrupt. */
-export function isCorruptFile(path: string): boolean {
-  return path.includes('.corrupt-')
-}
-
-/** Reads a JSON file; `undefined` when missing, `null` when it does not parse. */
-export function readJson(path: string): unknown {
-  let text: string
-  try {
-    text = readFileSync(path, 'utf8')
-  } catch {
-    return undefined
-  }
-  try {
-    return JSON.parse(text)
-  } catch {
-    return null
-  }
-}
-
-/** The list lines ("- ...") that a core markdown file holds more than once (template lines aside). */
-export function duplicatedLines(root: string, templateLines: ReadonlySet<string>): string[] {
-  const duplicated: string[] = []
-  for (const name of listFiles(join(root, 'core'))) {
-    if (!name.endsWith('.md')) continue
-    const seen = new Set<string>()
-    for (const line of readFileSync(join(root, 'core', name), 'utf8').split('\n')) {
-      const trimmed = line.trim()
-      if (!/^[-*] \S/.test(trimmed) || templateLines.has(trimmed)) continue
-      if (seen.has(trimmed)) duplicated.push(`${name}: ${trimmed.slice(0, 120)}`)
-      seen.add(trimmed)
-    }
-  }
-  return duplicated
-}
-
-/** Every list line of a fresh brain's core files, which may repeat by design. */
-export function templateLinesOf(root: string): Set<string> {
-  const lines = new Set<string>()
-  for (const name of listFiles(join(root, 'core'))) {
-    if (!name.endsWith('.md')) continue
-    for (const line of readFileSync(join(root, 'core', name), 'utf8').split('\n'))
-      lines.add(line.trim())
-  }
-  return lines
-}
-
-/** The brain's own text (core, knowledge, task files), where consolidated facts land. */
-export function brainText(root: string): string {
-  const parts: string[] = []
-  for (const name of listFiles(root)) {
-    if (name.startsWith('state/.') || isCorruptFile(name) || isTempFile(name)) continue
-    if (!/\.(md|json)$/.test(name)) continue
-    parts.push(readFileSync(join(root, name), 'utf8'))
-  }
-  return parts.join('\n')
 }
 
 /** Median of `values` (0 when empty). */

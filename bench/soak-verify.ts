@@ -4,7 +4,8 @@
  * every ★★★ bookmark is still in the ledger or in the brain's files.
  */
 import { join } from 'node:path'
-import { brainText, readJson, type SoakWorkspace } from './soak-support.ts'
+import { brainText, readJson } from './soak-brain-files.ts'
+import type { SoakWorkspace } from './soak-support.ts'
 
 /** What a workspace was given, to be found again at the end. */
 export interface Expected {

@@ -1,0 +1,63 @@
+/**
+ * `npm run soak` at a very small scale (20 Stops, 10 kills, 200 fuzzed inputs in-process and 20 as
+ * processes), as a real process: the soak runs, prints PASS or FAIL with a matching exit code,
+ * and every check it makes holds. The full soak (`npm run soak`) is too long for CI.
+ */
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { ensureBuilt } from './support/build-once.ts'
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+
+interface SoakOutput {
+  pass: boolean
+  results: {
+    part: string
+    rows: { label: string; value: number | string; limit?: number; samples?: string[] }[]
+  }[]
+}
+
+describe('npm run soak, very small scale', () => {
+  beforeAll(async () => {
+    await ensureBuilt()
+  }, 300_000)
+
+  it('runs every part on the built CLI and hook, and every check holds', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'somnus-soak-smoke-'))
+    const out = join(folder, 'soak.json')
+    try {
+      const args = ['--stops', '20', '--kills', '10', '--fuzz', '200', '--fuzz-processes', '20']
+      const run = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', 'bench/soak.ts', ...args, '--out', out],
+        {
+          cwd: REPO_ROOT,
+          env: { ...process.env, SOMNUS_SKIP_BUILD: '1', SOMNUS_SOAK_KEEP: '0' },
+          encoding: 'utf8',
+          timeout: 170_000,
+        },
+      )
+      const output: SoakOutput = JSON.parse(readFileSync(out, 'utf8'))
+      expect(output.results.map((result) => result.part)).toEqual(['stops', 'kills', 'fuzz'])
+      for (const result of output.results) {
+        for (const row of result.rows) {
+          if (row.limit === undefined) continue
+          expect
+            .soft(
+              row.value,
+              `${result.part} / ${row.label}: ${(row.samples ?? []).slice(0, 3).join('; ')}`,
+            )
+            .toBeLessThanOrEqual(row.limit)
+        }
+      }
+      expect(run.stdout.trim().split('\n').at(-1)).toBe(output.pass ? 'soak: PASS' : 'soak: FAIL')
+      expect(run.status).toBe(output.pass ? 0 : 1)
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  }, 180_000)
+})

@@ -156,17 +156,11 @@ export function completeSleep(
     sleep_started_at: null,
     sessions_since_last_sleep: keptSessions.filter((session) => !isManualSession(session)).length,
   }
-  const history: SleepHistoryEntry = {
-    date: utcDate(input.now),
-    consolidated_at: nowIso,
-    summary,
-    debt_before: state.debt,
-    debt_after: debtAfter,
-    sessions_processed: processed.length,
-    bookmarks_processed: processedBookmarks.length,
-    session_ids: processed.map((session) => session.session_id),
-    bookmark_ids: processedBookmarks.map((bookmark) => bookmark.id),
-  }
+  const history = historyEntry(state, next, {
+    now: input.now,
+    sessions: processed,
+    bookmarks: processedBookmarks,
+  })
   return { state: next, history }
 }
 
@@ -217,18 +211,31 @@ export function completeConsolidation(
     last_consolidated_at: latest(state.last_consolidated_at, input.epoch),
     sessions_since_last_sleep: keptSessions.filter((session) => !isManualSession(session)).length,
   }
-  const history: SleepHistoryEntry = {
-    date: utcDate(input.now),
-    consolidated_at: input.now.toISOString(),
-    summary,
-    debt_before: state.debt,
-    debt_after: debtAfter,
-    sessions_processed: processed.length,
-    bookmarks_processed: processedBookmarks.length,
-    session_ids: processed.map((session) => session.session_id),
-    bookmark_ids: processedBookmarks.map((bookmark) => bookmark.id),
-  }
+  const history = historyEntry(state, next, {
+    now: input.now,
+    sessions: processed,
+    bookmarks: processedBookmarks,
+  })
   return { state: next, history }
+}
+
+/** The history record of a consolidation that turned `before` into `after`, clearing these. */
+function historyEntry(
+  before: SleepState,
+  after: SleepState,
+  cleared: { now: Date; sessions: readonly SessionRecord[]; bookmarks: readonly Bookmark[] },
+): SleepHistoryEntry {
+  return {
+    date: utcDate(cleared.now),
+    consolidated_at: cleared.now.toISOString(),
+    summary: after.last_sleep_summary ?? '',
+    debt_before: before.debt,
+    debt_after: after.debt,
+    sessions_processed: cleared.sessions.length,
+    bookmarks_processed: cleared.bookmarks.length,
+    session_ids: cleared.sessions.map((session) => session.session_id),
+    bookmark_ids: cleared.bookmarks.map((bookmark) => bookmark.id),
+  }
 }
 
 /** The later of two ISO instants (null counts as the earliest). */

@@ -53,6 +53,8 @@ interface Tally {
   unreadable: string[]
   followUpFailures: string[]
   tempFiles: Set<string>
+  /** Seen after a read-only follow-up (`sleep status`), which sweeps nothing: information. */
+  tempFilesBeforeRecovery: Set<string>
   corruptFiles: Set<string>
   duplicated: Set<string>
   durations: Record<VictimKind, number[]>
@@ -83,6 +85,7 @@ export async function soakKills(options: KillsOptions): Promise<PartResult> {
     unreadable: [],
     followUpFailures: [],
     tempFiles: new Set(),
+    tempFilesBeforeRecovery: new Set(),
     corruptFiles: new Set(),
     duplicated: new Set(),
     durations: { 'sleep run': [], stop: [], 'session-start': [] },
@@ -127,7 +130,9 @@ export async function soakKills(options: KillsOptions): Promise<PartResult> {
   for (const lane of lanes) {
     const settle = await runSomnus(lane.workspace, ['sleep', 'run'])
     if (settle.code !== 0) finalFailures.push(`${lane.workspace.name}: ${describe(settle)}`)
-    inspect(lane, tally, 'final')
+    const start = await runHookProcess(lane.workspace, 'session-start', { source: 'resume' })
+    if (start.code !== 0) finalFailures.push(`${lane.workspace.name}: ${describe(start)}`)
+    inspect(lane, tally, 'final', true)
     const found = account(lane.workspace, lane.expected)
     sessionsLost.push(...found.sessionsLost.map((id) => `${lane.workspace.name}: ${id}`))
     clearedUnread.push(...found.sessionsClearedUnread.map((id) => `${lane.workspace.name}: ${id}`))
@@ -163,10 +168,14 @@ export async function soakKills(options: KillsOptions): Promise<PartResult> {
         samples: [...tally.duplicated],
       },
       {
-        label: 'temp files left after the next command',
+        label: 'temp files left after the next SessionStart',
         value: tally.tempFiles.size,
         limit: 0,
         samples: [...tally.tempFiles],
+      },
+      {
+        label: 'temp files seen after a read-only `sleep status` (swept later; information)',
+        value: tally.tempFilesBeforeRecovery.size,
       },
       {
         label: '*.corrupt-* files',
@@ -242,7 +251,9 @@ async function killOnce(lane: Lane, tally: Tally, random: () => number, attempt:
   } else if (attempt % 2 === 1) {
     tally.durations['session-start'].push(followUp.ms)
   }
-  inspect(lane, tally, `after kill ${attempt} of ${kind}`)
+  // Leftovers are swept by the next command that writes (SessionStart, any hook, sleep run);
+  // `sleep status` only reads, so what it sees is counted apart.
+  inspect(lane, tally, `after kill ${attempt} of ${kind}`, attempt % 2 === 1)
 }
 
 /** Records `sessions` Stops and one ★★★ bookmark, unkilled: work the next `sleep run` must keep. */
@@ -282,14 +293,15 @@ function nextSession(lane: Lane) {
 }
 
 /** Checks the brain as it is now: parseable state, no duplicates, no leftovers. */
-function inspect(lane: Lane, tally: Tally, moment: string): void {
+function inspect(lane: Lane, tally: Tally, moment: string, recovered: boolean): void {
   const { root, name } = lane.workspace
   const ledger = readLedgerFile(root)
   const history = readHistoryFile(root)
   if (typeof ledger === 'string') tally.unreadable.push(`${name} ${moment}: ${ledger}`)
   if (typeof history === 'string') tally.unreadable.push(`${name} ${moment}: ${history}`)
   for (const file of listFiles(root)) {
-    if (isTempFile(file)) tally.tempFiles.add(join(name, file))
+    if (isTempFile(file))
+      (recovered ? tally.tempFiles : tally.tempFilesBeforeRecovery).add(join(name, file))
     if (isCorruptFile(file)) tally.corruptFiles.add(join(name, file))
   }
   for (const line of duplicatedLines(root, lane.templateLines))

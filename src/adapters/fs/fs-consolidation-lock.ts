@@ -80,6 +80,11 @@ function removeDeadStagingFolders(path: string): void {
   }
 }
 
+/** True while a live process holds the consolidation lock at `path`. */
+export function isConsolidationHeld(path: string): boolean {
+  return touchedAt(path) !== null && !isStale(path)
+}
+
 function isStale(path: string): boolean {
   const touched = touchedAt(path)
   if (touched === null) return true

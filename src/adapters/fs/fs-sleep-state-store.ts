@@ -15,7 +15,7 @@ import type { SleepHistoryEntry, SleepState } from '../../core/sleep-state.ts'
 import type { SleepStateStore } from '../../ports/sleep-state-store.ts'
 import { writeFileAtomicSync } from './atomic-write.ts'
 import { type ConfinedFolder, confineTo } from './confined-path.ts'
-import { holdConsolidationLock } from './fs-consolidation-lock.ts'
+import { holdConsolidationLock, isConsolidationHeld } from './fs-consolidation-lock.ts'
 import { takeLock } from './fs-lock.ts'
 import {
   freshState,
@@ -39,6 +39,8 @@ export const SLEEP_HISTORY_FILE = '.sleep-history.json'
 /** The lock folder proper-lockfile creates while a change is in flight. */
 export const SLEEP_LOCK_FILE = '.sleep.json.lock'
 
+/** The sleep-run journal's file name inside the state folder (its leftovers are swept here). */
+const SLEEP_RUN_JOURNAL_FILE = '.sleep-run.json'
 /** The lock folder a `sleep run` holds for its whole run (seconds to minutes). */
 export const CONSOLIDATION_LOCK_FILE = '.sleep-run.lock'
 
@@ -97,7 +99,13 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
       refuseStrangeLock(lockPath, realLock)
       const settings = { ...options, stateDir, lockPath: realLock, staleMs, lockWaitMs: waitMs }
       return holdingLock(settings, () => {
-        sweepTemporaryFiles(stateDir, [SLEEP_STATE_FILE, SLEEP_HISTORY_FILE], options.warn)
+        // A sleep run killed while writing its journal leaves one too; it is ours to sweep
+        // once no live run holds the brain (a live run is the only journal writer).
+        const consolidationLock = join(stateDir, CONSOLIDATION_LOCK_FILE)
+        sweepTemporaryFiles(stateDir, [SLEEP_STATE_FILE, SLEEP_HISTORY_FILE], options.warn, {
+          name: SLEEP_RUN_JOURNAL_FILE,
+          mayRemove: () => !isConsolidationHeld(consolidationLock),
+        })
         return task()
       })
     })

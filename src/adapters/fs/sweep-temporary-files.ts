@@ -8,12 +8,24 @@ import { join } from 'node:path'
 
 /** `<name>.<pid>.<n>.<random>`, exactly as atomic-write.ts makes it: nothing else matches. */
 const TEMPORARY = /^\.\d+\.\d+\.[a-z0-9]{0,8}$/
+/** The sleep-run journal's temporary files: either writer's naming (`.<digits>` or atomic-write's). */
+const JOURNAL_TEMPORARY = /^\.(?:\d+|\d+\.\d+\.[a-z0-9]{0,8})$/
 
-/** Deletes the temporary files of `names` in `folder`; reports, never throws, on a failure. */
+/** A file whose leftovers may be swept only when `mayRemove()` says no live writer owns them. */
+export interface GuardedFile {
+  name: string
+  mayRemove: () => boolean
+}
+
+/**
+ * Deletes the temporary files of `names` in `folder`, and those of `guarded` when its guard
+ * allows (asked only if one is found); reports, never throws, on a failure.
+ */
 export function sweepTemporaryFiles(
   folder: string,
   names: readonly string[],
   warn: (message: string) => void,
+  guarded?: GuardedFile,
 ): string[] {
   let entries: string[]
   try {
@@ -22,9 +34,16 @@ export function sweepTemporaryFiles(
     return []
   }
   const swept: string[] = []
+  let allowed: boolean | undefined
+  const isGuardedLeftover = (entry: string) =>
+    guarded !== undefined &&
+    entry.startsWith(guarded.name) &&
+    JOURNAL_TEMPORARY.test(entry.slice(guarded.name.length)) &&
+    (allowed ??= guarded.mayRemove())
   for (const entry of entries) {
     const name = names.find((candidate) => entry.startsWith(candidate))
-    if (name === undefined || !TEMPORARY.test(entry.slice(name.length))) continue
+    const ours = name !== undefined && TEMPORARY.test(entry.slice(name.length))
+    if (!ours && !isGuardedLeftover(entry)) continue
     try {
       rmSync(join(folder, entry), { force: true })
       swept.push(entry)

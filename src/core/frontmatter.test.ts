@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import {
+  type FrontmatterValue,
   fieldList,
   fieldText,
   parseFrontmatter,
@@ -43,7 +44,7 @@ describe('parseFrontmatter', () => {
       feature: null,
       inline: ['a', 'b, c', 'd'],
       tags: ['architecture', 'backend'],
-      nested: null,
+      nested: { key: 'value' },
       notes: 'line one\nline two',
       updated: '2026-02-27',
     })
@@ -73,6 +74,33 @@ describe('parseFrontmatter', () => {
       const yamlBlock = /^---\n([\s\S]*?)\n---/.exec(text)?.[1] ?? ''
       expect(parseFrontmatter(text).data).toEqual(parseYaml(yamlBlock))
     }
+  })
+
+  it('reads nested maps as the yaml package does, at any depth, with lists and comments', () => {
+    const block = [
+      'name: skill',
+      'metadata:',
+      '  author: someone',
+      '  # a comment inside the map',
+      '',
+      '  version: "1.0"',
+      '  tags: [a, b]',
+      '  owners:',
+      '    - ana',
+      '    - bo',
+      '  deeper:',
+      '    level: three',
+      '    empty:',
+      '    flag: true',
+      '  list_at_key_indent:',
+      '  - x',
+      'after: last',
+      'none: {}',
+    ].join('\n')
+    const parsed = parseFrontmatter(`---\n${block}\n---\nbody`)
+    expect(parsed.data).toEqual(parseYaml(block))
+    expect(parsed.data.metadata).toMatchObject({ deeper: { level: 'three', empty: null } })
+    expect(parsed.body).toBe('body')
   })
 
   it('treats a file without frontmatter as all body', () => {
@@ -145,6 +173,40 @@ describe('renderFrontmatter', () => {
       }),
       { numRuns: 500 },
     )
+  })
+})
+
+describe('renderFrontmatter with nested maps', () => {
+  const key = fc.stringMatching(/^[a-z][a-z_]{0,11}$/)
+  const text = fc.string({ maxLength: 20 }).filter((value) => [...value].every(isPrintable))
+  const { value } = fc.letrec<{ value: unknown }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      text,
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(text, { maxLength: 3 }),
+      fc.dictionary(key, tie('value'), { maxKeys: 4 }),
+    ),
+  }))
+
+  it('writes nested maps that this reader and the yaml package read back unchanged', () => {
+    fc.assert(
+      fc.property(fc.dictionary(key, value, { maxKeys: 5 }), (data) => {
+        const rendered = renderFrontmatter(data as Record<string, FrontmatterValue>, 'body\n')
+        expect(parseFrontmatter(rendered).data).toEqual(data)
+        const yamlBlock = /^---\n([\s\S]*?)\n?---/.exec(rendered)?.[1] ?? ''
+        expect(parseYaml(yamlBlock) ?? {}).toEqual(data)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  it('updateFrontmatter keeps a nested map as written when it sets a sibling', () => {
+    const text = '---\nname: x\nmetadata:\n  author: a\n  deeper:\n    k: v\n---\nbody\n'
+    const next = updateFrontmatter(text, { name: 'y' })
+    expect(next).toBe(text.replace('name: x', 'name: y'))
+    expect(parseFrontmatter(next).data.metadata).toEqual({ author: 'a', deeper: { k: 'v' } })
   })
 })
 

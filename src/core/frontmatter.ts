@@ -3,12 +3,17 @@
  * every core, task, feature and knowledge file, so this replaces the `yaml` package on that path:
  * measured on Node 20, importing `yaml` costs ~30 ms and parsing 100 frontmatters ~50 ms, which
  * alone would exceed the hook's budget of about one bare `node -e 0`. This reader handles the
- * subset brains use (scalars, quoted strings, `[a, b]` and `- item` lists, `|`/`>` blocks) and
- * skips what it does not understand (nested maps) instead of failing.
+ * subset brains use (scalars, quoted strings, `[a, b]` and `- item` lists, `|`/`>` blocks, and
+ * nested maps of those, as in a skill's `metadata:`); the `yaml` package is its test oracle.
  */
 
 /** A frontmatter value: plain and quoted scalars stay strings; numbers are not converted. */
-export type FrontmatterValue = string | boolean | null | string[]
+export type FrontmatterValue = string | boolean | null | string[] | FrontmatterMap
+
+/** A nested map: `key:` followed by indented `name: value` lines. */
+export interface FrontmatterMap {
+  [key: string]: FrontmatterValue
+}
 
 /** A markdown file split into its frontmatter fields and the text after it. */
 export interface ParsedDocument {
@@ -76,12 +81,24 @@ function fieldValue(raw: string, nested: string[]): FrontmatterValue {
     return blockScalar(raw, nested)
   }
   if (raw === '' || raw.startsWith('#')) {
+    const first = nested.find((line) => line.trim() !== '' && !line.trimStart().startsWith('#'))
+    if (first === undefined) return null
+    const indent = first.length - first.trimStart().length
+    // An indented `name: value` opens a nested map: its lines, less that indent, are fields again.
+    if (indent > 0 && KEY_LINE.test(first.slice(indent))) {
+      return parseFields(nested.map((line) => line.slice(Math.min(indent, leadingSpaces(line)))))
+    }
     const items = nested.map((line) => line.trim()).filter((line) => line.startsWith('-'))
     if (items.length > 0) return items.map((item) => String(scalar(item.slice(1).trim()) ?? ''))
     return null
   }
+  if (raw === '{}') return {}
   if (raw.startsWith('[') && raw.endsWith(']')) return inlineList(raw.slice(1, -1))
   return scalar(raw)
+}
+
+function leadingSpaces(line: string): number {
+  return line.length - line.trimStart().length
 }
 
 function blockScalar(indicator: string, nested: string[]): string {
@@ -163,6 +180,14 @@ function fieldLines(key: string, value: FrontmatterValue): string[] {
   }
   if (value === null) return [`${key}: null`]
   if (typeof value === 'boolean') return [`${key}: ${value}`]
+  if (typeof value === 'object') {
+    const entries = Object.entries(value)
+    if (entries.length === 0) return [`${key}: {}`]
+    return [
+      `${key}:`,
+      ...entries.flatMap(([name, item]) => fieldLines(name, item).map((line) => `  ${line}`)),
+    ]
+  }
   return [`${key}: ${quoteIfNeeded(value)}`]
 }
 
@@ -180,7 +205,7 @@ function quoteIfNeeded(value: string): string {
 
 /**
  * Sets top-level scalar fields in place, line by line, so every other line of a hand-edited
- * frontmatter (comments, nested maps this reader skips) survives. Adds a frontmatter when absent.
+ * frontmatter (comments, nested maps, quoting) survives as written. Adds a frontmatter when absent.
  */
 export function updateFrontmatter(text: string, fields: Record<string, string | null>): string {
   const lines = text.split('\n')

@@ -1,6 +1,6 @@
 /**
  * A separate OS process that writes the sleep ledger through the file store, for the concurrency
- * and crash tests of `fs-sleep-state-store.test.ts`.
+ * and crash tests of `fs-sleep-state-store.stress.test.ts`.
  *   once <stateDir> <sessionId> <score>   add one session, then exit
  *   loop <stateDir> <sessions> <chars>    rewrite a large ledger forever, printing "wrote <n>"
  * SOMNUS_TEST_STALE_MS sets the store's stale-lock time.

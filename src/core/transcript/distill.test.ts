@@ -176,7 +176,14 @@ function toolResults(text: string): ToolResult[] {
 }
 
 describe.skipIf(!HAS_SHARED)('distilling real transcripts', () => {
-  const mains = readdirSync(TRANSCRIPTS_DIR).filter((name) => name.endsWith('.jsonl'))
+  // A skipped describe still runs its body to collect tests: read the folder only when it is there.
+  const mains = HAS_SHARED
+    ? readdirSync(TRANSCRIPTS_DIR).filter((name) => name.endsWith('.jsonl'))
+    : []
+
+  it('finds the real main transcripts', () => {
+    expect(mains.length).toBeGreaterThanOrEqual(3)
+  })
 
   for (const name of mains) {
     it(`${name}: no tool output under User Messages, every is_error result under Errors`, () => {

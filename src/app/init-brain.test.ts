@@ -50,7 +50,7 @@ describe('initBrain', () => {
   it('is a no-op the second time and never overwrites an edited file', async () => {
     const { brain, projectFiles, init } = project()
     await init()
-    await brain.files.write('core/0.soul.md', 'mine')
+    await brain.files.write({ kind: 'core', name: 'soul' }, 'mine')
     const before = { ...brain.files.snapshot(), ...projectFiles.snapshot() }
     const again = await init()
     expect(again.created).toEqual([])

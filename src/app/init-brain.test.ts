@@ -75,6 +75,21 @@ describe('initBrain', () => {
     }
   })
 
+  it('refuses a template that is no document of the brain, before writing anything', async () => {
+    for (const path of ['notes/x.md', '../outside.md', 'state/.sleep-run.json']) {
+      const brain = memoryBrain()
+      const projectFiles = createMemoryProjectFiles()
+      const init = initBrain(brain, {
+        templates: { ...templates, [path]: 'x' },
+        hookCommand,
+        projectFiles,
+      })
+      await expect(init, path).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+      expect(brain.files.snapshot()).toEqual({})
+      expect(projectFiles.snapshot()).toEqual({})
+    }
+  })
+
   it('with the plugin writes no hooks, and warns about hooks left from an earlier init', async () => {
     const { projectFiles, init } = project()
     const plugin = await init(null)

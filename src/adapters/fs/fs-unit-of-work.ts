@@ -15,11 +15,14 @@ import type { IdGenerator } from '../../ports/id-generator.ts'
 import type { SleepStateStore } from '../../ports/sleep-state-store.ts'
 import type { Applied, Consolidation, UnitOfWork } from '../../ports/unit-of-work.ts'
 import { type BrainPaths, createFsBrainPaths } from './fs-brain-paths.ts'
-import { applyJournalToLedger, parseJournal, type SleepRunJournal } from './sleep-run-journal.ts'
+import {
+  applyJournalToLedger,
+  parseJournal,
+  SLEEP_RUN_JOURNAL,
+  type SleepRunJournal,
+} from './sleep-run-journal.ts'
 
-export { isSleepRunPath, SLEEP_RUN_JOURNAL } from './sleep-run-journal.ts'
-
-import { SLEEP_RUN_JOURNAL } from './sleep-run-journal.ts'
+export { SLEEP_RUN_JOURNAL } from './sleep-run-journal.ts'
 
 /** What the fs unit of work works with. */
 export interface FsUnitOfWorkOptions {

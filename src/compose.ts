@@ -12,6 +12,7 @@ import { findContextRoot } from './adapters/fs/find-context-root.ts'
 import { createFsBrainFiles } from './adapters/fs/fs-brain-files.ts'
 import { createFsProjectFiles } from './adapters/fs/fs-project-files.ts'
 import { createFsSleepStateStore } from './adapters/fs/fs-sleep-state-store.ts'
+import { createFsUnitOfWork } from './adapters/fs/fs-unit-of-work.ts'
 import { randomIds } from './adapters/node/random-ids.ts'
 import { type Brain, CONTEXT_DIR_NAME } from './app/brain.ts'
 import { transcriptFiles } from './compose-transcripts.ts'
@@ -74,19 +75,23 @@ export function brainAt(root: string, options: Omit<OpenBrainOptions, 'cwd' | 'r
     }),
     ...options.overrides,
   }
+  const state = createFsSleepStateStore({
+    stateDir: join(root, 'state'),
+    brainRoot: root,
+    warn,
+    ...(options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs }),
+  })
+  const clock = options.clock ?? systemClock
+  const ids = options.ids ?? randomIds
   return {
     root,
     projectDir: join(root, '..'),
     config,
     files: createFsBrainFiles(root),
-    state: createFsSleepStateStore({
-      stateDir: join(root, 'state'),
-      brainRoot: root,
-      warn,
-      ...(options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs }),
-    }),
-    clock: options.clock ?? systemClock,
-    ids: options.ids ?? randomIds,
+    state,
+    unitOfWork: createFsUnitOfWork({ root, state, clock, ids, warn }),
+    clock,
+    ids,
     warn,
   }
 }

@@ -3,14 +3,14 @@
  * recordings): every added line cites real sources, a second run changes nothing, a dry run
  * changes nothing, and an interrupted run is finished, never left half-applied.
  */
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
+import { SLEEP_RUN_JOURNAL } from '../src/adapters/fs/fs-unit-of-work.ts'
 import { createExtractiveLanguageModel } from '../src/adapters/llm/extractive-language-model.ts'
 import type { Brain } from '../src/app/brain.ts'
 import { runSleep } from '../src/app/run-sleep.ts'
 import { sessionStartContext } from '../src/app/session-start.ts'
-import { commitSleepRun, finishSleepRun, SLEEP_RUN_JOURNAL } from '../src/app/sleep-run-journal.ts'
 import { analyzeSession, composeTranscriptUnits } from '../src/compose.ts'
 import { lineCount } from '../src/core/sleep-run/archive-overflow.ts'
 import { brainFiles } from './support/brain-snapshot.ts'
@@ -29,7 +29,7 @@ function run(brain: Brain, options: { dryRun?: boolean } = {}) {
 async function commitPlannedRun(brain: Brain) {
   const planned = await run(brain, { dryRun: true })
   const state = await brain.state.read()
-  await commitSleepRun(brain, {
+  writeJournal(brain, {
     version: 2,
     id: 'run_crashed',
     epoch: NOW,
@@ -50,6 +50,13 @@ async function commitPlannedRun(brain: Brain) {
   })
   return planned
 }
+
+/** Writes the journal as the fs unit of work's commit point does, and applies nothing. */
+function writeJournal(brain: Brain, journal: object) {
+  writeFileSync(join(brain.root, SLEEP_RUN_JOURNAL), `${JSON.stringify(journal)}\n`)
+}
+
+const journalExists = (brain: Brain) => existsSync(join(brain.root, SLEEP_RUN_JOURNAL))
 
 describe('sleep run on real transcripts', () => {
   if (!HAS_SHARED)
@@ -145,8 +152,8 @@ describe('sleep run on real transcripts', () => {
     // Plan, commit, then "die" after writing only the first file.
     const planned = await commitPlannedRun(brain)
     const first = planned.plan.files[0]
-    if (first) await brain.files.write(first.path, first.after)
-    expect(await brain.files.read(SLEEP_RUN_JOURNAL)).not.toBeNull()
+    if (first) writeFileSync(join(brain.root, first.path), first.after)
+    expect(journalExists(brain)).toBe(true)
 
     const next = await run(brain)
     expect(next.recovered).toBe(true)
@@ -154,7 +161,7 @@ describe('sleep run on real transcripts', () => {
     expect(brainFiles(brain.root)).toEqual(expected)
     expect((await brain.state.read()).debt).toBe(0)
     expect(await brain.state.readHistory()).toHaveLength(1)
-    expect((await finishSleepRun(brain)).finished).toBe(false)
+    expect(await brain.unitOfWork.finishInterrupted()).toBeNull()
   }, 60_000)
 })
 
@@ -163,7 +170,7 @@ describe('a new session after an interrupted sleep run', () => {
     const brain = await buildBrain()
     await commitPlannedRun(brain)
     const context = await sessionStartContext(brain, analyzeSession)
-    expect(await brain.files.read(SLEEP_RUN_JOURNAL)).toBeNull()
+    expect(journalExists(brain)).toBe(false)
     expect((await brain.state.read()).debt).toBe(0)
     expect(context.text).toContain('Never write API keys into the sleep ledger')
     expect(context.directive).toBeNull()

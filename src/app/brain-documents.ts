@@ -4,11 +4,11 @@
  * and read is skipped, so a concurrent edit never breaks a SessionStart.
  */
 
+import type { BrainDocument, SlugKind } from '../core/brain-layout.ts'
 import {
   type ChangelogEntry,
   type CoreIndexEntry,
   changelogEntries,
-  isExtendedCoreFile,
   parseCoreIndexEntry,
   parseJsonArray,
   type ReleaseEntry,
@@ -22,64 +22,49 @@ import type { ListOrProblem } from '../core/snapshot/snapshot-types.ts'
 import { parseTask, type TaskSummary } from '../core/tasks.ts'
 import type { Brain } from './brain.ts'
 
-/** Where each kind of document lives, relative to the context root. */
-export const BRAIN_PATHS = {
-  tasks: 'state',
-  knowledge: 'knowledge',
-  features: 'core/features',
-  core: 'core',
-  changelog: 'core/CHANGELOG.json',
-  releases: 'core/RELEASES.json',
-} as const
+/** Task `slug`. */
+export const taskDocument = (slug: string): BrainDocument => ({ kind: 'task', slug })
+/** Knowledge note `slug`. */
+export const knowledgeDocument = (slug: string): BrainDocument => ({ kind: 'knowledge', slug })
 
-/** The path of task `slug`. */
-export const taskPath = (slug: string) => `${BRAIN_PATHS.tasks}/${slug}.md`
-/** The path of knowledge note `slug`. */
-export const knowledgePath = (slug: string) => `${BRAIN_PATHS.knowledge}/${slug}.md`
-
-/** `<slug>.md` files of a folder (dot files such as `.sleep.json` are not documents). */
-async function markdownFiles(
+/** Every document of a slug kind with its text (one that vanishes between list and read is skipped). */
+async function slugDocuments(
   brain: Brain,
-  folder: string,
+  kind: SlugKind,
 ): Promise<{ slug: string; text: string }[]> {
-  const names = (await brain.files.list(folder)).filter(
-    (name) => name.endsWith('.md') && !name.startsWith('.'),
-  )
-  const texts = await Promise.all(names.map((name) => brain.files.read(`${folder}/${name}`)))
-  return names.flatMap((name, index) => {
+  const documents = await brain.files.list(kind)
+  const texts = await Promise.all(documents.map((document) => brain.files.read(document)))
+  return documents.flatMap((document, index) => {
     const text = texts[index]
-    return text === null || text === undefined ? [] : [{ slug: name.slice(0, -3), text }]
+    if (text === null || text === undefined || !('slug' in document)) return []
+    return [{ slug: document.slug, text }]
   })
 }
 
 /** Every task in `state/`, parsed. */
 export async function readTasks(brain: Brain): Promise<TaskSummary[]> {
-  return (await markdownFiles(brain, BRAIN_PATHS.tasks)).map(({ slug, text }) =>
-    parseTask(slug, text),
-  )
+  return (await slugDocuments(brain, 'task')).map(({ slug, text }) => parseTask(slug, text))
 }
 
 /** Every knowledge note, parsed (bodies included). */
 export async function readKnowledge(brain: Brain): Promise<KnowledgeDocument[]> {
-  return (await markdownFiles(brain, BRAIN_PATHS.knowledge)).map(({ slug, text }) =>
+  return (await slugDocuments(brain, 'knowledge')).map(({ slug, text }) =>
     parseKnowledge(slug, text),
   )
 }
 
 /** Every feature PRD, parsed. */
 export async function readFeatures(brain: Brain): Promise<FeatureSummary[]> {
-  return (await markdownFiles(brain, BRAIN_PATHS.features)).map(({ slug, text }) =>
-    parseFeature(slug, text),
-  )
+  return (await slugDocuments(brain, 'feature')).map(({ slug, text }) => parseFeature(slug, text))
 }
 
 /** Core files 3 and up, in numeric order, with their name and summary. */
 export async function readExtendedCore(brain: Brain): Promise<CoreIndexEntry[]> {
-  const names = (await brain.files.list(BRAIN_PATHS.core))
-    .filter(isExtendedCoreFile)
+  const names = (await brain.files.list('extended-core'))
+    .flatMap((document) => (document.kind === 'extended-core' ? [document.file] : []))
     .sort((a, b) => leadingNumber(a) - leadingNumber(b) || compareText(a, b))
   const texts = await Promise.all(
-    names.map((name) => brain.files.read(`${BRAIN_PATHS.core}/${name}`)),
+    names.map((file) => brain.files.read({ kind: 'extended-core', file })),
   )
   return names.flatMap((name, index) => {
     const text = texts[index]
@@ -90,11 +75,13 @@ export async function readExtendedCore(brain: Brain): Promise<CoreIndexEntry[]> 
 /** A JSON list file read leniently: a malformed file becomes a problem to show, not a failure. */
 async function readJsonList<T>(
   brain: Brain,
-  path: string,
+  name: 'changelog' | 'releases',
   rowsOf: (rows: unknown[]) => T[],
 ): Promise<ListOrProblem<T>> {
   try {
-    return { rows: rowsOf(parseJsonArray(await brain.files.read(path), `_agent_context/${path}`)) }
+    const document: BrainDocument = { kind: 'core', name }
+    const text = await brain.files.read(document)
+    return { rows: rowsOf(parseJsonArray(text, brain.files.where(document))) }
   } catch (error) {
     if (isSomnusError(error)) return { problem: error.message }
     throw error
@@ -103,12 +90,12 @@ async function readJsonList<T>(
 
 /** The changelog, newest first, or the problem with the file. */
 export function readChangelog(brain: Brain): Promise<ListOrProblem<ChangelogEntry>> {
-  return readJsonList(brain, BRAIN_PATHS.changelog, changelogEntries)
+  return readJsonList(brain, 'changelog', changelogEntries)
 }
 
 /** The releases, newest first, or the problem with the file. */
 export function readReleases(brain: Brain): Promise<ListOrProblem<ReleaseEntry>> {
-  return readJsonList(brain, BRAIN_PATHS.releases, releaseEntries)
+  return readJsonList(brain, 'releases', releaseEntries)
 }
 
 /** The number a core file name starts with ("10.runbook.md" → 10), so 10 sorts after 9. */

@@ -4,6 +4,7 @@ import type { BrainFiles } from '../ports/brain-files.ts'
 import type { Clock } from '../ports/clock.ts'
 import type { IdGenerator } from '../ports/id-generator.ts'
 import type { SleepStateStore } from '../ports/sleep-state-store.ts'
+import type { UnitOfWork } from '../ports/unit-of-work.ts'
 
 export { CONTEXT_DIR_NAME } from '../core/brain-layout.ts'
 
@@ -16,6 +17,8 @@ export interface Brain {
   readonly config: Config
   readonly state: SleepStateStore
   readonly files: BrainFiles
+  /** Applies a consolidation's documents and ledger change all-or-nothing. */
+  readonly unitOfWork: UnitOfWork
   readonly clock: Clock
   readonly ids: IdGenerator
   /** Reports a problem that did not stop the work (corrupt file set aside, transcript skipped). */

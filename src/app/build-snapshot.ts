@@ -2,7 +2,6 @@
  * Loads a brain and renders its snapshot: what the SessionStart hook prints and `somnus snapshot`
  * shows. On the hook path: reads everything in parallel and imports no heavy module.
  */
-import { HEAD_CORE_FILES } from '../core/core-files.ts'
 import { scoringPolicyFor } from '../core/scoring/scoring-policies.ts'
 import { countTriggerFires } from '../core/session-ledger.ts'
 import { renderSnapshot } from '../core/snapshot/render-snapshot.ts'
@@ -42,9 +41,9 @@ export async function readSnapshotDocuments(brain: Brain): Promise<SnapshotDocum
     features,
     knowledge,
   ] = await Promise.all([
-    brain.files.read(HEAD_CORE_FILES.soul),
-    brain.files.read(HEAD_CORE_FILES.user),
-    brain.files.read(HEAD_CORE_FILES.memory),
+    brain.files.read({ kind: 'core', name: 'soul' }),
+    brain.files.read({ kind: 'core', name: 'user' }),
+    brain.files.read({ kind: 'core', name: 'memory' }),
     readExtendedCore(brain),
     readTasks(brain),
     brain.state.readHistory(),

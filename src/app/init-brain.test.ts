@@ -50,7 +50,7 @@ describe('initBrain', () => {
   it('is a no-op the second time and never overwrites an edited file', async () => {
     const { brain, projectFiles, init } = project()
     await init()
-    await brain.files.write('core/0.soul.md', 'mine')
+    await brain.files.write({ kind: 'core', name: 'soul' }, 'mine')
     const before = { ...brain.files.snapshot(), ...projectFiles.snapshot() }
     const again = await init()
     expect(again.created).toEqual([])
@@ -72,6 +72,21 @@ describe('initBrain', () => {
       const { brain, init } = project({ '.claude': 'a file\n' })
       await expect(init(command)).rejects.toMatchObject({ code: 'ENVIRONMENT' })
       expect(brain.files.snapshot()).toEqual({})
+    }
+  })
+
+  it('refuses a template that is no document of the brain, before writing anything', async () => {
+    for (const path of ['notes/x.md', '../outside.md', 'state/.sleep-run.json']) {
+      const brain = memoryBrain()
+      const projectFiles = createMemoryProjectFiles()
+      const init = initBrain(brain, {
+        templates: { ...templates, [path]: 'x' },
+        hookCommand,
+        projectFiles,
+      })
+      await expect(init, path).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+      expect(brain.files.snapshot()).toEqual({})
+      expect(projectFiles.snapshot()).toEqual({})
     }
   })
 

@@ -3,6 +3,8 @@
  * hooks into the project's `.claude/settings.json`. Everything is computed first (an invalid
  * settings file stops the run before anything is written); existing files are never overwritten.
  */
+
+import { type BrainDocument, documentAt, documentPath } from '../core/brain-layout.ts'
 import {
   type ClaudeSettings,
   hasSomnusHooks,
@@ -13,6 +15,7 @@ import {
   somnusPluginEnabled,
 } from '../core/claude-settings.ts'
 import { utcDay } from '../core/dates.ts'
+import { SomnusError } from '../core/errors.ts'
 import { freshSleepState } from '../core/sleep-state.ts'
 import type { ProjectFiles } from '../ports/project-files.ts'
 import type { Brain } from './brain.ts'
@@ -22,10 +25,11 @@ import type { Brain } from './brain.ts'
  * are reached through `ProjectFiles`, never through the brain's files (which refuse `..`).
  */
 export const CLAUDE_SETTINGS_PATH = '.claude/settings.json'
-/** The ledger file `init` creates empty (the state store reads it from here). */
-export const SLEEP_STATE_PATH = 'state/.sleep.json'
-/** The context folder's own ignore file, merged line by line. */
+/** The context folder's own ignore file, merged line by line (its template's name). */
 export const GITIGNORE_PATH = '.gitignore'
+
+const IGNORE_RULES: BrainDocument = { kind: 'ignore-rules' }
+const LEDGER: BrainDocument = { kind: 'ledger' }
 
 /** What `init` is given. */
 export interface InitBrainInput {
@@ -78,29 +82,35 @@ export async function initBrain(brain: Brain, input: InitBrainInput): Promise<In
 
   const today = utcDay(brain.clock.now())
   const project = brain.projectDir.split(/[\\/]/).filter(Boolean).pop() ?? 'this project'
-  const wanted: [string, string][] = Object.entries(input.templates)
+  // The templates lie as the brain does (`core/0.soul.md`): each is the document at its path.
+  const wanted: Wanted[] = Object.entries(input.templates)
     .filter(([path]) => path !== GITIGNORE_PATH)
-    .map(([path, text]) => [
+    .map(([path, text]) => ({
       path,
-      text.replaceAll('{{DATE}}', today).replaceAll('{{PROJECT}}', project),
-    ])
-  wanted.push([SLEEP_STATE_PATH, `${JSON.stringify(freshSleepState(), null, 2)}\n`])
-  const existing = await Promise.all(wanted.map(([path]) => brain.files.read(path)))
+      document: templateDocument(path),
+      text: text.replaceAll('{{DATE}}', today).replaceAll('{{PROJECT}}', project),
+    }))
+  wanted.push({
+    path: documentPath(LEDGER),
+    document: LEDGER,
+    text: `${JSON.stringify(freshSleepState(), null, 2)}\n`,
+  })
+  const existing = await Promise.all(wanted.map((file) => brain.files.read(file.document)))
   const toCreate = wanted.filter((_, index) => existing[index] === null)
-  const kept = wanted.filter((_, index) => existing[index] !== null).map(([path]) => path)
+  const kept = wanted.filter((_, index) => existing[index] !== null).map((file) => file.path)
 
   const gitignoreTemplate = input.templates[GITIGNORE_PATH]
   const gitignore =
     gitignoreTemplate === undefined
       ? null
-      : mergeIgnoreLines(await brain.files.read(GITIGNORE_PATH), gitignoreTemplate)
+      : mergeIgnoreLines(await brain.files.read(IGNORE_RULES), gitignoreTemplate)
 
-  for (const [path, text] of toCreate) await brain.files.write(path, text)
-  const created = toCreate.map(([path]) => path)
+  for (const file of toCreate) await brain.files.write(file.document, file.text)
+  const created = toCreate.map((file) => file.path)
   const updated: string[] = []
   if (gitignore && gitignore.text === null) kept.push(GITIGNORE_PATH)
   if (gitignore && gitignore.text !== null) {
-    await brain.files.write(GITIGNORE_PATH, gitignore.text)
+    await brain.files.write(IGNORE_RULES, gitignore.text)
     if (gitignore.existed) updated.push(GITIGNORE_PATH)
     else created.push(GITIGNORE_PATH)
   }
@@ -120,6 +130,22 @@ export async function initBrain(brain: Brain, input: InitBrainInput): Promise<In
     hookEvents: input.hookCommand ? SOMNUS_HOOKS.map((spec) => spec.event) : [],
     warnings,
   }
+}
+
+/** One file `init` lays out: its path in the report, the document, the text. */
+interface Wanted {
+  path: string
+  document: BrainDocument
+  text: string
+}
+
+function templateDocument(path: string): BrainDocument {
+  const document = documentAt(path)
+  if (document) return document
+  throw new SomnusError(
+    'INVALID_INPUT',
+    `The init template ${JSON.stringify(path)} is no document of the brain's layout (core files, knowledge, tasks, features, .gitkeep). Remove it from templates/init, or name it as the brain lays it out.`,
+  )
 }
 
 /**

@@ -10,7 +10,7 @@ import { touchKnowledge } from '../core/ledger.ts'
 import type { KnowledgeAccess } from '../core/sleep-state.ts'
 import { requireSlug } from '../core/slug.ts'
 import type { Brain } from './brain.ts'
-import { knowledgePath, readKnowledge } from './brain-documents.ts'
+import { knowledgeDocument, readKnowledge } from './brain-documents.ts'
 
 /** What `knowledge create` needs. */
 export interface CreateKnowledgeInput {
@@ -25,15 +25,15 @@ export interface CreateKnowledgeInput {
 /** Creates `knowledge/<slug>.md`; a USAGE error when it exists. Returns its path. */
 export async function createKnowledge(brain: Brain, input: CreateKnowledgeInput): Promise<string> {
   const slug = requireSlug(input.slug, 'knowledge')
-  const path = knowledgePath(slug)
-  if ((await brain.files.read(path)) !== null) {
+  const note = knowledgeDocument(slug)
+  if ((await brain.files.read(note)) !== null) {
     throw new SomnusError(
       'USAGE',
-      `Knowledge note "${slug}" already exists (_agent_context/${path}): edit that file, or pick another slug.`,
+      `Knowledge note "${slug}" already exists (${brain.files.where(note)}): edit that file, or pick another slug.`,
     )
   }
   await brain.files.write(
-    path,
+    note,
     renderNewKnowledge({
       title: input.title?.trim() || slug,
       summary: input.summary?.trim() || null,
@@ -43,16 +43,17 @@ export async function createKnowledge(brain: Brain, input: CreateKnowledgeInput)
       today: utcDay(brain.clock.now()),
     }),
   )
-  return `_agent_context/${path}`
+  return brain.files.where(note)
 }
 
 /** Records a read of note `slug` in the ledger; NOT_FOUND when the note does not exist. */
 export async function touchKnowledgeNote(brain: Brain, slug: string): Promise<KnowledgeAccess> {
   requireSlug(slug, 'knowledge')
-  if ((await brain.files.read(knowledgePath(slug))) === null) {
+  const note = knowledgeDocument(slug)
+  if ((await brain.files.read(note)) === null) {
     throw new SomnusError(
       'NOT_FOUND',
-      `No knowledge note "${slug}" (_agent_context/${knowledgePath(slug)}): see \`somnus knowledge list\`.`,
+      `No knowledge note "${slug}" (${brain.files.where(note)}): see \`somnus knowledge list\`.`,
     )
   }
   const now = brain.clock.now()

@@ -12,7 +12,7 @@ import {
   type TaskSummary,
 } from '../core/tasks.ts'
 import type { Brain } from './brain.ts'
-import { readTasks, taskPath } from './brain-documents.ts'
+import { readTasks, taskDocument } from './brain-documents.ts'
 
 /** What `tasks create` needs. */
 export interface CreateTaskInput {
@@ -28,11 +28,11 @@ export async function createTask(brain: Brain, input: CreateTaskInput): Promise<
   const raw = input.slugOrName.trim()
   const slug = requireSlug(slugify(raw) || raw, 'task')
   const feature = input.feature ? requireSlug(input.feature, 'feature') : null
-  const path = taskPath(slug)
-  if ((await brain.files.read(path)) !== null) {
+  const task = taskDocument(slug)
+  if ((await brain.files.read(task)) !== null) {
     throw new SomnusError(
       'USAGE',
-      `Task "${slug}" already exists (_agent_context/${path}): log to it with \`somnus tasks log ${slug} <message>\`, or pick another name.`,
+      `Task "${slug}" already exists (${brain.files.where(task)}): log to it with \`somnus tasks log ${slug} <message>\`, or pick another name.`,
     )
   }
   const text = renderNewTask({
@@ -43,7 +43,7 @@ export async function createTask(brain: Brain, input: CreateTaskInput): Promise<
     feature,
     today: utcDay(brain.clock.now()),
   })
-  await brain.files.write(path, text)
+  await brain.files.write(task, text)
   return parseTask(slug, text)
 }
 
@@ -82,15 +82,15 @@ async function rewriteTask(
   change: (text: string, today: string) => string,
 ): Promise<TaskSummary> {
   requireSlug(slug, 'task')
-  const path = taskPath(slug)
-  const text = await brain.files.read(path)
+  const task = taskDocument(slug)
+  const text = await brain.files.read(task)
   if (text === null) {
     throw new SomnusError(
       'NOT_FOUND',
-      `No task "${slug}" (_agent_context/${path}): see \`somnus tasks list --all\`, or create it with \`somnus tasks create ${slug}\`.`,
+      `No task "${slug}" (${brain.files.where(task)}): see \`somnus tasks list --all\`, or create it with \`somnus tasks create ${slug}\`.`,
     )
   }
   const next = change(text, utcDay(brain.clock.now()))
-  await brain.files.write(path, next)
+  await brain.files.write(task, next)
   return parseTask(slug, next)
 }

@@ -12,7 +12,7 @@ import { SomnusError } from '../core/errors.ts'
 import type { FeatureSummary } from '../core/features.ts'
 import { compareText } from '../core/snapshot/compare-text.ts'
 import type { Brain } from './brain.ts'
-import { BRAIN_PATHS, readFeatures } from './brain-documents.ts'
+import { readFeatures } from './brain-documents.ts'
 
 /** Puts a dated entry at the top of `core/CHANGELOG.json`; a malformed file is left untouched. */
 export async function addChangelog(
@@ -33,10 +33,10 @@ export async function addChangelog(
       'The changelog message is empty: `somnus core changelog add <message...>`.',
     )
   }
-  const path = BRAIN_PATHS.changelog
-  const rows = parseJsonArray(await brain.files.read(path), `_agent_context/${path}`)
+  const changelog = { kind: 'core', name: 'changelog' } as const
+  const rows = parseJsonArray(await brain.files.read(changelog), brain.files.where(changelog))
   const entry = { date: utcDay(brain.clock.now()), type: type as ChangeType, message }
-  await brain.files.write(path, addChangelogEntry(rows, entry))
+  await brain.files.write(changelog, addChangelogEntry(rows, entry))
   return entry
 }
 

@@ -6,17 +6,13 @@
 
 import { SomnusError } from '../core/errors.ts'
 import { redactSecrets } from '../core/redact-secrets.ts'
+import { documentOfPlanKey, planKey } from '../core/sleep-run/plan-keys.ts'
 import { planSleepRun, type SleepRunPlan } from '../core/sleep-run/plan-sleep-run.ts'
-import { CORE_FILES, type UnitKind } from '../core/sleep-run/route-observation.ts'
+import type { UnitKind } from '../core/sleep-run/route-observation.ts'
 import type { SalienceSchema, SessionRecord, SleepState } from '../core/sleep-state.ts'
+import type { BrainDocument } from '../ports/brain-files.ts'
 import type { LanguageModel, Observation, Unit, Usage } from '../ports/language-model.ts'
 import type { Brain } from './brain.ts'
-import {
-  commitSleepRun,
-  finishSleepRun,
-  removeLeftoverTempFiles,
-  SLEEP_RUN_JOURNAL,
-} from './sleep-run-journal.ts'
 
 /** How to run one consolidation. */
 export interface RunSleepOptions {
@@ -66,9 +62,7 @@ export async function runSleep(brain: Brain, options: RunSleepOptions): Promise<
 
 async function consolidate(brain: Brain, options: RunSleepOptions): Promise<RunSleepResult> {
   const progress = options.onProgress ?? (() => undefined)
-  const recovered = options.dryRun ? false : (await finishSleepRun(brain)).finished
-  // A run killed while writing its journal (before the commit point) leaves only a temp file.
-  if (!options.dryRun) await removeLeftoverTempFiles(brain, [SLEEP_RUN_JOURNAL])
+  const recovered = options.dryRun ? false : (await brain.unitOfWork.finishInterrupted()) !== null
   if (recovered) progress('finished an interrupted sleep run first')
   // The epoch is taken before the ledger is read: whatever a hook records after it is read again
   // by the next sleep, and whatever the run reads is cleared by id, not by time.
@@ -116,27 +110,31 @@ async function consolidate(brain: Brain, options: RunSleepOptions): Promise<RunS
   })
   const result = { plan, recovered, model, usage, pending: pending.map((s) => s.session_id) }
   if (plan.empty || options.dryRun) return { ...result, applied: false, conflicts: [] }
-  await commitSleepRun(brain, {
-    version: 2,
+  const applied = await brain.unitOfWork.commit({
     id: brain.ids.next('run'),
-    epoch,
-    created_at: brain.clock.now().toISOString(),
-    summary: plan.summary,
-    files: plan.files.map((file) => ({ path: file.path, before: file.before, text: file.after })),
-    triggers: plan.triggers,
-    consolidated: {
-      sessions: consolidated.sessions.map((session) => ({
-        session_id: session.session_id,
-        stopped_at: session.stopped_at,
-      })),
-      bookmarks: consolidated.bookmarks.map((bookmark) => bookmark.id),
+    createdAt: brain.clock.now().toISOString(),
+    documents: plan.files.map((file) => ({
+      document: documentOfPlanKey(file.path),
+      before: file.before,
+      text: file.after,
+    })),
+    ledger: {
+      summary: plan.summary,
+      epoch,
+      triggers: plan.triggers,
+      consolidated: {
+        sessions: consolidated.sessions.map((session) => ({
+          session_id: session.session_id,
+          stopped_at: session.stopped_at,
+        })),
+        bookmarks: consolidated.bookmarks.map((bookmark) => bookmark.id),
+      },
+      model,
+      usage,
     },
-    model,
-    usage,
   })
-  const finished = await finishSleepRun(brain)
   progress(plan.summary)
-  return { ...result, applied: true, conflicts: finished.conflicts }
+  return { ...result, applied: true, conflicts: applied.conflicts }
 }
 
 async function gatherUnits(
@@ -168,23 +166,29 @@ async function gatherUnits(
   return { units, kinds }
 }
 
+/** The documents a sleep run may edit besides tasks and features. */
+const EDITABLE: readonly BrainDocument[] = [
+  { kind: 'core', name: 'user' },
+  { kind: 'core', name: 'memory' },
+  { kind: 'core', name: 'changelog' },
+  { kind: 'archive', of: 'user' },
+  { kind: 'archive', of: 'memory' },
+]
+
+/** The editable documents' texts, keyed as the planner names them. */
 async function readEditableFiles(brain: Brain) {
-  const paths = [
-    CORE_FILES.user,
-    CORE_FILES.memory,
-    CORE_FILES.changelog,
-    'knowledge/1.user-archive.md',
-    'knowledge/2.memory-archive.md',
-  ]
-  const taskNames = (await brain.files.list('state')).filter((name) => name.endsWith('.md'))
-  const featureNames = (await brain.files.list('core/features')).filter((name) =>
-    name.endsWith('.md'),
-  )
-  const read = async (path: string) => ({ path, text: await brain.files.read(path) })
+  const [taskDocuments, featureDocuments] = await Promise.all([
+    brain.files.list('task'),
+    brain.files.list('feature'),
+  ])
+  const read = async (document: BrainDocument) => ({
+    path: planKey(document),
+    text: await brain.files.read(document),
+  })
   const [core, tasks, features] = await Promise.all([
-    Promise.all(paths.map(read)),
-    Promise.all(taskNames.map((name) => read(`state/${name}`))),
-    Promise.all(featureNames.map((name) => read(`core/features/${name}`))),
+    Promise.all(EDITABLE.map(read)),
+    Promise.all(taskDocuments.map(read)),
+    Promise.all(featureDocuments.map(read)),
   ])
   const present = (files: { path: string; text: string | null }[]) =>
     files.flatMap((file) => (file.text === null ? [] : [{ path: file.path, text: file.text }]))

@@ -14,7 +14,6 @@ import type { Brain } from './brain.ts'
 import { readSnapshotDocuments } from './build-snapshot.ts'
 import { finishPendingScores } from './finish-pending-sessions.ts'
 import { messageOf } from './session-outcome.ts'
-import { finishInterruptedSleepRun } from './sleep-run-journal.ts'
 
 /** Between the directive and the snapshot. */
 const SEPARATOR = '\n\n'
@@ -48,7 +47,10 @@ export async function sessionStartContext(
 ): Promise<SessionStartContext> {
   // A `sleep run` killed after its commit point is finished before anything is read, so a new
   // session sees the brain as before the sleep or as after it, never half-written.
-  await finishInterruptedSleepRun(brain)
+  // Cheap when there is none (one failed read); a live run holding the brain finishes its own.
+  if (await brain.unitOfWork.hasInterrupted()) {
+    await brain.state.exclusive(() => brain.unitOfWork.finishInterrupted())
+  }
   const documents = await readSnapshotDocuments(brain)
   const now = brain.clock.now()
   const budget = brain.config.snapshot_budget_chars

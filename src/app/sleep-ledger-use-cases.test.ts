@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createMemoryBrainFiles } from '../adapters/memory/memory-brain-files.ts'
 import { createMemorySleepStateStore } from '../adapters/memory/memory-sleep-state-store.ts'
+import { createMemoryUnitOfWork } from '../adapters/memory/memory-unit-of-work.ts'
 import { type Config, resolveConfig } from '../core/config.ts'
 import { fixedClock } from '../ports/clock.ts'
 import { sequentialIds } from '../ports/id-generator.ts'
@@ -19,15 +20,21 @@ import { startSleep } from './start-sleep.ts'
 const NOW = '2026-03-01T12:00:00.000Z'
 
 function memoryBrain(config: Partial<Config> = {}): Brain {
+  const state = createMemorySleepStateStore()
+  const files = createMemoryBrainFiles()
+  const clock = fixedClock(NOW)
+  const ids = sequentialIds()
+  const warn = () => {}
   return {
     root: '/brain/_agent_context',
     projectDir: '/brain',
     config: { ...resolveConfig({ fileText: null, filePath: 'somnus.json', env: {} }), ...config },
-    state: createMemorySleepStateStore(),
-    files: createMemoryBrainFiles(),
-    clock: fixedClock(NOW),
-    ids: sequentialIds(),
-    warn: () => {},
+    state,
+    files,
+    unitOfWork: createMemoryUnitOfWork({ files, state, clock, ids, warn }),
+    clock,
+    ids,
+    warn,
   }
 }
 

@@ -1,54 +1,90 @@
 /** The behaviour every `BrainFiles` adapter must show; each adapter's test runs this suite. */
 import { describe, expect, it } from 'vitest'
-import type { BrainFiles } from './brain-files.ts'
+import type { BrainDocument, BrainFiles } from './brain-files.ts'
 
 /** Registers the contract tests for adapters made by `make` (a fresh, empty store each call). */
 export function testBrainFiles(name: string, make: () => Promise<BrainFiles>): void {
   describe(`BrainFiles contract: ${name}`, () => {
-    it('reads back what was written, and null for a missing file', async () => {
+    it('reads back what was written, and null for a missing document', async () => {
       const files = await make()
-      expect(await files.read('core/0.soul.md')).toBeNull()
-      await files.write('core/0.soul.md', '# Soul\n')
-      expect(await files.read('core/0.soul.md')).toBe('# Soul\n')
-      await files.write('core/0.soul.md', '# Soul v2\n')
-      expect(await files.read('core/0.soul.md')).toBe('# Soul v2\n')
+      const soul: BrainDocument = { kind: 'core', name: 'soul' }
+      expect(await files.read(soul)).toBeNull()
+      await files.write(soul, '# Soul\n')
+      expect(await files.read(soul)).toBe('# Soul\n')
+      await files.write(soul, '# Soul v2\n')
+      expect(await files.read(soul)).toBe('# Soul v2\n')
+      expect(await files.read({ kind: 'core', name: 'user' })).toBeNull()
     })
 
-    it('lists the files directly inside a folder, sorted, and nothing for a missing folder', async () => {
+    it('keeps each kind apart: the same slug as a task and a note are two documents', async () => {
+      const files = await make()
+      await files.write({ kind: 'task', slug: 'auth' }, 'task')
+      await files.write({ kind: 'knowledge', slug: 'auth' }, 'note')
+      await files.write({ kind: 'feature', slug: 'auth' }, 'feature')
+      expect(await files.read({ kind: 'task', slug: 'auth' })).toBe('task')
+      expect(await files.read({ kind: 'knowledge', slug: 'auth' })).toBe('note')
+      expect(await files.read({ kind: 'feature', slug: 'auth' })).toBe('feature')
+    })
+
+    it('lists the documents of a kind, sorted, and nothing of a kind with none', async () => {
       const files = await make()
       expect(await files.list('knowledge')).toEqual([])
-      await files.write('knowledge/b.md', 'b')
-      await files.write('knowledge/a.md', 'a')
-      await files.write('knowledge/deep/c.md', 'c')
-      expect(await files.list('knowledge')).toEqual(['a.md', 'b.md'])
+      await files.write({ kind: 'knowledge', slug: 'b' }, 'b')
+      await files.write({ kind: 'knowledge', slug: 'a' }, 'a')
+      await files.write({ kind: 'archive', of: 'memory' }, 'archived')
+      await files.write({ kind: 'folder-keeper', folder: 'knowledge' }, '')
+      await files.write({ kind: 'ledger' }, '{}')
+      expect(await files.list('knowledge')).toEqual([
+        { kind: 'knowledge', slug: '2.memory-archive' },
+        { kind: 'knowledge', slug: 'a' },
+        { kind: 'knowledge', slug: 'b' },
+      ])
+      // The ledger and the folder keeper share the tasks' folder on disk but are not tasks.
+      expect(await files.list('task')).toEqual([])
+      await files.write({ kind: 'core', name: 'memory' }, 'm')
+      await files.write({ kind: 'extended-core', file: '5.data_structures.sql' }, '-- sql')
+      await files.write({ kind: 'extended-core', file: '3.style.md' }, 'style')
+      await files.write({ kind: 'feature', slug: 'login' }, 'f')
+      expect(await files.list('extended-core')).toEqual([
+        { kind: 'extended-core', file: '3.style.md' },
+        { kind: 'extended-core', file: '5.data_structures.sql' },
+      ])
+      expect(await files.list('feature')).toEqual([{ kind: 'feature', slug: 'login' }])
     })
 
-    it('removes a file, and removing a missing file is not an error', async () => {
+    it('removes a document, and removing a missing one is not an error', async () => {
       const files = await make()
-      await files.write('state/task.md', 'x')
-      await files.remove('state/task.md')
-      await files.remove('state/task.md')
-      expect(await files.read('state/task.md')).toBeNull()
-      expect(await files.list('state')).toEqual([])
+      const task: BrainDocument = { kind: 'task', slug: 'task' }
+      await files.write(task, 'x')
+      await files.remove(task)
+      await files.remove(task)
+      expect(await files.read(task)).toBeNull()
+      expect(await files.list('task')).toEqual([])
     })
 
-    it('refuses paths that leave the root by their text, with OUTSIDE_BRAIN, for every operation', async () => {
+    it('refuses names that would leave their folder, with OUTSIDE_BRAIN, for every operation', async () => {
       const files = await make()
-      const escaping = [
-        '../outside.md',
-        'core/../../outside.md',
-        '/etc/passwd',
-        'C:/x.md',
-        'a\0b.md',
+      const escaping: BrainDocument[] = [
+        { kind: 'knowledge', slug: '../outside' },
+        { kind: 'task', slug: '../../outside' },
+        { kind: 'feature', slug: '..' },
+        { kind: 'knowledge', slug: '/etc/passwd' },
+        { kind: 'task', slug: 'a\\b' },
+        { kind: 'knowledge', slug: 'a\0b' },
+        { kind: 'extended-core', file: '../../x.md' },
+        { kind: 'knowledge', slug: '' },
       ]
-      for (const path of escaping) {
-        await expect(files.write(path, 'x'), path).rejects.toMatchObject({ code: 'OUTSIDE_BRAIN' })
-        await expect(files.read(path), path).rejects.toMatchObject({ code: 'OUTSIDE_BRAIN' })
-        await expect(files.remove(path), path).rejects.toMatchObject({ code: 'OUTSIDE_BRAIN' })
+      for (const document of escaping) {
+        const label = JSON.stringify(document)
+        await expect(files.write(document, 'x'), label).rejects.toMatchObject({
+          code: 'OUTSIDE_BRAIN',
+        })
+        await expect(files.read(document), label).rejects.toMatchObject({ code: 'OUTSIDE_BRAIN' })
+        await expect(files.remove(document), label).rejects.toMatchObject({
+          code: 'OUTSIDE_BRAIN',
+        })
       }
-      await expect(files.list('..')).rejects.toMatchObject({ code: 'OUTSIDE_BRAIN' })
-      await expect(files.write('../x.md', 'x')).rejects.toThrow(/"\.\."/)
-      expect(await files.list('')).toEqual([])
+      await expect(files.write({ kind: 'task', slug: '../x' }, 'x')).rejects.toThrow(/"\.\."/)
     })
   })
 }

@@ -1,20 +1,26 @@
-/** The text files of a brain (`_agent_context/`): core files, knowledge, tasks, features. */
+/** The documents of a brain (`_agent_context/`): core files, knowledge, tasks, features. */
+import type { BrainDocument, ListableKind } from '../core/brain-layout.ts'
 import { SomnusError } from '../core/errors.ts'
 
+export type { BrainDocument, ListableKind } from '../core/brain-layout.ts'
+
 /**
- * Text files addressed by slash-separated paths relative to the context root. Every adapter
- * refuses a path that would leave the root (`..`, an absolute path, a NUL byte, a symlink out)
- * with OUTSIDE_BRAIN, before it reads or writes anything.
+ * A brain's documents, named by meaning (`{ kind: 'task', slug }`), never by path: where a
+ * document lives is the adapter's business. Every adapter refuses a name that would leave the
+ * brain (a separator or `..` in a slug, a symlink out) with OUTSIDE_BRAIN, before it reads or
+ * writes anything.
  */
 export interface BrainFiles {
-  /** The file's text, or null when it does not exist. */
-  read(path: string): Promise<string | null>
-  /** Creates or replaces the file atomically (a reader sees the old or the new text, never half). */
-  write(path: string, text: string): Promise<void>
-  /** Deletes the file; no error when it is already gone. */
-  remove(path: string): Promise<void>
-  /** File names (not folders) directly inside `folder`, sorted; empty when the folder is missing. */
-  list(folder: string): Promise<string[]>
+  /** The document's text, or null when it does not exist. */
+  read(document: BrainDocument): Promise<string | null>
+  /** Creates or replaces the document atomically (a reader sees the old or the new text, never half). */
+  write(document: BrainDocument, text: string): Promise<void>
+  /** Deletes the document; no error when it is already gone. */
+  remove(document: BrainDocument): Promise<void>
+  /** Every document of `kind`, sorted by name; empty when there are none. */
+  list(kind: ListableKind): Promise<BrainDocument[]>
+  /** Where a person finds the document, for messages (`_agent_context/state/auth.md` on disk). */
+  where(document: BrainDocument): string
 }
 
 /**

@@ -1,6 +1,7 @@
 /** A whole `Brain` in memory (files, ledger, fixed clock, sequential ids) for use-case tests. */
 import { createMemoryBrainFiles } from '../../src/adapters/memory/memory-brain-files.ts'
 import { createMemorySleepStateStore } from '../../src/adapters/memory/memory-sleep-state-store.ts'
+import { createMemoryUnitOfWork } from '../../src/adapters/memory/memory-unit-of-work.ts'
 import type { Brain } from '../../src/app/brain.ts'
 import { type Config, resolveConfig } from '../../src/core/config.ts'
 import type { SleepHistoryEntry, SleepState } from '../../src/core/sleep-state.ts'
@@ -18,6 +19,13 @@ export function memoryBrain(
   } = {},
 ): Brain & { files: ReturnType<typeof createMemoryBrainFiles>; warnings: string[] } {
   const warnings: string[] = []
+  const files = createMemoryBrainFiles(options.files ?? {})
+  const state = createMemorySleepStateStore({ state: options.state, history: options.history })
+  const clock = fixedClock(options.now ?? '2026-03-01T12:00:00.000Z')
+  const ids = sequentialIds()
+  const warn = (message: string) => {
+    warnings.push(message)
+  }
   return {
     root: '/project/_agent_context',
     projectDir: '/project',
@@ -25,11 +33,12 @@ export function memoryBrain(
       ...resolveConfig({ fileText: null, filePath: 'somnus.json', env: {} }),
       ...options.config,
     },
-    files: createMemoryBrainFiles(options.files ?? {}),
-    state: createMemorySleepStateStore({ state: options.state, history: options.history }),
-    clock: fixedClock(options.now ?? '2026-03-01T12:00:00.000Z'),
-    ids: sequentialIds(),
-    warn: (message) => warnings.push(message),
+    files,
+    state,
+    unitOfWork: createMemoryUnitOfWork({ files, state, clock, ids, warn }),
+    clock,
+    ids,
+    warn,
     warnings,
   }
 }

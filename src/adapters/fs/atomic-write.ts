@@ -1,8 +1,9 @@
 /**
  * Replaces a file by atomic rename, as write-file-atomic does: write a temporary file next to it,
  * fsync, keep the old file's mode (and owner, when root), rename over it. A reader sees the old
- * text or the new, never half. Written out for the hook path, where write-file-atomic with
- * signal-exit and worker_threads costs ~4 ms of start-up on every SessionStart that writes.
+ * text or the new, never half. Somnus's only atomic writer (ledger, brain documents, journal):
+ * loading write-file-atomic (with signal-exit) cost 9-18 ms per process against 2-4 ms for this
+ * file, measured in fresh node processes, import plus nothing written (21 runs, min/median).
  */
 import {
   closeSync,

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { testBrainFiles } from '../../ports/brain-files.contract.ts'
 import { createFsBrainFiles } from './fs-brain-files.ts'
+import { createFsBrainPaths } from './fs-brain-paths.ts'
 
 testBrainFiles('fs', async () => createFsBrainFiles(await mkdtemp(join(tmpdir(), 'somnus-files-'))))
 
@@ -22,10 +23,10 @@ async function brainWithOutside() {
     expect(readFileSync(victim, 'utf8')).toBe('original\n')
     expect(statSync(victim).mode & 0o7777).toBe(0o755)
   }
-  return { root, outside, victim, unchanged, files: createFsBrainFiles(root) }
+  return { root, outside, victim, unchanged, files: createFsBrainPaths(root) }
 }
 
-describe('fs BrainFiles confinement', () => {
+describe('fs brain paths confinement (under every BrainFiles document)', () => {
   it('refuses a file symlinked out of the brain: nothing written, read or removed there', async () => {
     const { root, victim, unchanged, files } = await brainWithOutside()
     symlinkSync(victim, join(root, 'core/2.memory.md'))
@@ -75,5 +76,23 @@ describe('fs BrainFiles confinement', () => {
     expect(readFileSync(join(root, 'knowledge/real.md'), 'utf8')).toBe('two\n')
     await files.remove('core/alias.md')
     expect(await files.read('knowledge/real.md')).toBe('two\n')
+  })
+})
+
+describe('fs BrainFiles layout', () => {
+  it('keeps each document at its seed path, and refuses one symlinked out of the brain', async () => {
+    const { root, victim, unchanged } = await brainWithOutside()
+    const files = createFsBrainFiles(root)
+    await files.write({ kind: 'task', slug: 'auth' }, 'task\n')
+    await files.write({ kind: 'archive', of: 'user' }, 'archive\n')
+    await files.write({ kind: 'core', name: 'changelog' }, '[]\n')
+    expect(readFileSync(join(root, 'state/auth.md'), 'utf8')).toBe('task\n')
+    expect(readFileSync(join(root, 'knowledge/1.user-archive.md'), 'utf8')).toBe('archive\n')
+    expect(readFileSync(join(root, 'core/CHANGELOG.json'), 'utf8')).toBe('[]\n')
+    symlinkSync(victim, join(root, 'core/2.memory.md'))
+    await expect(files.write({ kind: 'core', name: 'memory' }, 'x')).rejects.toMatchObject({
+      code: 'OUTSIDE_BRAIN',
+    })
+    unchanged()
   })
 })

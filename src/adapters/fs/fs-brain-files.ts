@@ -1,47 +1,26 @@
-/**
- * Brain files on disk under the context root, replaced by atomic rename, every path confined to
- * the root (confined-path.ts). Reads are synchronous on purpose: SessionStart reads ~100 small
- * files, and going through the thread pool for each cost ~10 ms more than reading them in turn
- * (measured with bench/hook-session-start.ts). The atomic writer loads only when something is
- * written, which the hook path rarely does.
- */
-import { readdirSync } from 'node:fs'
+/** Brain documents on disk: each document at its seed path (core/brain-layout.ts), confined to the root. */
+import {
+  CONTEXT_DIR_NAME,
+  documentInFolder,
+  documentPath,
+  KIND_FOLDERS,
+} from '../../core/brain-layout.ts'
 import type { BrainFiles } from '../../ports/brain-files.ts'
-import { namingPath } from './atomic-write.ts'
-import { confineTo } from './confined-path.ts'
+import { createFsBrainPaths } from './fs-brain-paths.ts'
 
 /** A `BrainFiles` rooted at `root` (the `_agent_context` folder). */
 export function createFsBrainFiles(root: string): BrainFiles {
-  // Paths are joined as they are once their text is checked: normalising them was ~2 ms of a
-  // SessionStart that reads ~125 files (Node takes `/` on every platform).
-  const confined = confineTo(root)
+  const paths = createFsBrainPaths(root)
   return {
-    async read(path) {
-      return confined.readText(confined.resolve(path))
-    },
-    async write(path, text) {
-      const target = confined.prepareWrite(confined.resolve(path))
-      const { default: writeFileAtomic } = await import('write-file-atomic')
-      await writeFileAtomic(target, text).catch((error: unknown) => {
-        throw namingPath(error, target)
-      })
-    },
-    async remove(path) {
-      confined.remove(confined.resolve(path))
-    },
-    async list(folder) {
-      const real = confined.existingFolder(folder === '' ? root : confined.resolve(folder))
-      if (real === null) return []
-      try {
-        return readdirSync(real, { withFileTypes: true })
-          .filter((entry) => entry.isFile())
-          .map((entry) => entry.name)
-          .sort()
-      } catch (error) {
-        // A file where the folder should be lists as an empty folder, as a missing one does.
-        if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') return []
-        throw error
-      }
+    // async, so a refused name rejects the promise as every other failure does.
+    read: async (document) => paths.read(documentPath(document)),
+    write: async (document, text) => paths.write(documentPath(document), text),
+    remove: async (document) => paths.remove(documentPath(document)),
+    where: (document) => `${CONTEXT_DIR_NAME}/${documentPath(document)}`,
+    async list(kind) {
+      return (await paths.list(KIND_FOLDERS[kind])).flatMap(
+        (name) => documentInFolder(kind, name) ?? [],
+      )
     },
   }
 }

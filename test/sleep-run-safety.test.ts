@@ -18,8 +18,10 @@ import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { SLEEP_RUN_JOURNAL } from '../src/adapters/fs/fs-unit-of-work.ts'
+import { analyzeSession } from '../src/adapters/fs/transcript-files.ts'
 import { createExtractiveLanguageModel } from '../src/adapters/llm/extractive-language-model.ts'
 import type { Brain } from '../src/app/brain.ts'
+import { recordStop } from '../src/app/record-stop.ts'
 import { runSleep } from '../src/app/run-sleep.ts'
 import { composeTranscriptUnits } from '../src/compose.ts'
 import { addBookmark } from '../src/core/ledger.ts'
@@ -27,7 +29,7 @@ import { upsertStoppedSession } from '../src/core/session-ledger.ts'
 import type { LanguageModel, Unit } from '../src/ports/language-model.ts'
 import { ensureBuilt, HOOK_ENTRY, SOMNUS_BIN } from './support/build-once.ts'
 import { buildBrain, NOW } from './support/sleep-run-brain.ts'
-import { user } from './support/transcript-lines.ts'
+import { assistant, setTranscriptClock, user } from './support/transcript-lines.ts'
 
 /** The extractive model, doing `during` first: the racing writes land mid-run. */
 function racingModel(during: () => Promise<void>, seen: Unit[][] = []): LanguageModel {
@@ -151,6 +153,41 @@ describe('a sleep run clears exactly what it consolidated', () => {
       result: undefined,
     }))
     const seen: Unit[][] = []
+    await run(
+      brain,
+      racingModel(async () => undefined, seen),
+    )
+    expect(seen.flat().map((unit) => unit.text)).toContainEqual(expect.stringContaining(decision))
+  }, 60_000)
+})
+
+describe('a turn that began before a sleep and ended after it', () => {
+  it('is scored at its Stop and read by the next sleep, though its lines predate the run', async () => {
+    const brain = withClock(await buildBrain(), NOW)
+    const transcript = join(brain.root, '..', 'in-flight.jsonl')
+    const decision = 'We decided to shard the events table by tenant because one tenant dominates.'
+    setTranscriptClock(new Date(Date.parse(NOW) - 60_000).toISOString())
+    writeFileSync(
+      transcript,
+      `${[
+        user(decision, { uuid: 'u-in-flight' }),
+        assistant('m-in-flight', [
+          { type: 'tool_use', id: 't-in-flight', name: 'Write', input: { file_path: 'a.ts' } },
+        ]),
+      ].join('\n')}\n`,
+    )
+    // The run starts mid-turn: the session is not in the ledger yet.
+    await run(brain)
+    brain.at(minutes(1))
+    const stopped = await recordStop(brain, analyzeSession, {
+      session_id: 'in-flight',
+      transcript_path: transcript,
+      last_assistant_message: 'Sharded the events table.',
+    })
+    expect(stopped.session.change_count).toBe(1)
+    expect(stopped.session.score).toBeGreaterThan(0)
+    const seen: Unit[][] = []
+    brain.at(minutes(2))
     await run(
       brain,
       racingModel(async () => undefined, seen),

@@ -1,4 +1,5 @@
 /** SessionStart's catch-up: score every session whose transcript was not readable at Stop. */
+import { transcriptReadFrom } from '../core/ledger.ts'
 import {
   finishPendingSessions,
   pendingSessions,
@@ -28,7 +29,7 @@ export async function finishPendingScores(
       brain,
       analyzeSession,
       session.transcript_path,
-      before.last_consolidated_at,
+      transcriptReadFrom(before, session.session_id),
     )
     outcomes.set(session.session_id, outcome)
   }

@@ -1,4 +1,5 @@
 /** The SessionEnd hook's use case: record why the session ended and finish its score. */
+import { transcriptReadFrom } from '../core/ledger.ts'
 import { recordSessionEnd } from '../core/session-ledger.ts'
 import type { AnalyzeSession } from '../ports/session-transcripts.ts'
 import type { Brain } from './brain.ts'
@@ -15,7 +16,7 @@ export async function recordEnd(
   analyzeSession: AnalyzeSession,
   event: Omit<StopEvent, 'last_assistant_message'> & { reason: string | null },
 ): Promise<void> {
-  const since = (await brain.state.read()).last_consolidated_at
+  const since = transcriptReadFrom(await brain.state.read(), event.session_id)
   const outcome = await readSessionOutcome(brain, analyzeSession, event.transcript_path, since)
   const now = brain.clock.now()
   await brain.state.update((state) => ({

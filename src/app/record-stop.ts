@@ -1,6 +1,7 @@
 /** The Stop hook's use case: record the turn that just ended and book its score. */
 
 import { MAX_CLOSING_MESSAGE_CHARS } from '../core/closing-message.ts'
+import { transcriptReadFrom } from '../core/ledger.ts'
 import { redactSecrets } from '../core/redact-secrets.ts'
 import {
   findSession,
@@ -32,7 +33,7 @@ export async function recordStop(
   analyzeSession: AnalyzeSession,
   event: StopEvent,
 ): Promise<{ session: SessionRecord; outcome: TranscriptOutcome['kind']; isNew: boolean }> {
-  const since = (await brain.state.read()).last_consolidated_at
+  const since = transcriptReadFrom(await brain.state.read(), event.session_id)
   const outcome = await readSessionOutcome(brain, analyzeSession, event.transcript_path, since)
   const now = brain.clock.now()
   // The closing message is transcript text: no secret of it may reach the ledger. The ledger

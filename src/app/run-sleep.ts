@@ -5,6 +5,7 @@
  */
 
 import { SomnusError } from '../core/errors.ts'
+import { transcriptReadFrom } from '../core/ledger.ts'
 import { redactSecrets } from '../core/redact-secrets.ts'
 import { documentOfPlanKey, planKey } from '../core/sleep-run/plan-keys.ts'
 import { planSleepRun, type SleepRunPlan } from '../core/sleep-run/plan-sleep-run.ts'
@@ -157,7 +158,10 @@ async function gatherUnits(
     }
     if (options.transcriptUnits && session.transcript_path) {
       progress(`reading session ${index + 1}/${sessions.length}: ${session.session_id}`)
-      for (const unit of await options.transcriptUnits(session, state.last_consolidated_at)) {
+      for (const unit of await options.transcriptUnits(
+        session,
+        transcriptReadFrom(state, session.session_id),
+      )) {
         units.push(unit)
         kinds.set(unit.id, unit.speaker === 'user' ? 'user' : 'assistant')
       }

@@ -153,6 +153,8 @@ export function completeSleep(
     // sub-agent transcript lands in the session's folder) must not be booked as new debt
     // (dreamcontext issue #298).
     last_consolidated_at: nowIso,
+    previous_consolidated_at: state.last_consolidated_at,
+    last_consolidated_ids: processed.map((session) => session.session_id),
     sleep_started_at: null,
     sessions_since_last_sleep: keptSessions.filter((session) => !isManualSession(session)).length,
   }
@@ -209,6 +211,8 @@ export function completeConsolidation(
     last_sleep: utcDate(input.now),
     last_sleep_summary: summary,
     last_consolidated_at: latest(state.last_consolidated_at, input.epoch),
+    previous_consolidated_at: state.last_consolidated_at,
+    last_consolidated_ids: processed.map((session) => session.session_id),
     sessions_since_last_sleep: keptSessions.filter((session) => !isManualSession(session)).length,
   }
   const history = historyEntry(state, next, {
@@ -236,6 +240,19 @@ function historyEntry(
     session_ids: cleared.sessions.map((session) => session.session_id),
     bookmark_ids: cleared.bookmarks.map((bookmark) => bookmark.id),
   }
+}
+
+/**
+ * Where a session's transcript is still unread by any consolidation: later lines are new work.
+ * Only the sessions the last consolidation cleared were read up to `last_consolidated_at`; any
+ * other session (one whose Stop landed while a sleep ran, one that sleep kept, a new one) is read
+ * from the boundary before it, so a turn that began before a sleep and ended after it is counted
+ * and consolidated. Ledgers from before this rule know only `last_consolidated_at`.
+ */
+export function transcriptReadFrom(state: SleepState, sessionId: string): string | null {
+  const known = state.previous_consolidated_at !== null || state.last_consolidated_ids.length > 0
+  if (!known || state.last_consolidated_ids.includes(sessionId)) return state.last_consolidated_at
+  return state.previous_consolidated_at
 }
 
 /** The later of two ISO instants (null counts as the earliest). */

@@ -108,6 +108,10 @@ const StoredSleepStateSchema = z.looseObject({
   sleep_started_at: nullableString(),
   /** Records at or before this instant are already consolidated and never scored again. */
   last_consolidated_at: nullableString(),
+  /** The boundary before `last_consolidated_at` (see `transcriptReadFrom` in ledger.ts). */
+  previous_consolidated_at: nullableString(),
+  /** The sessions the last consolidation cleared: only they are read from `last_consolidated_at`. */
+  last_consolidated_ids: z._default(z.array(z.string()), () => []),
   sessions_since_last_sleep: countOr(NOT_A_COUNT, 0),
   sessions: z._default(z.array(SessionRecordSchema), () => []),
   bookmarks: z._default(z.array(BookmarkSchema), () => []),

@@ -215,6 +215,8 @@ const STATE_KEYS = [
   'last_sleep_summary',
   'sleep_started_at',
   'last_consolidated_at',
+  'previous_consolidated_at',
+  'last_consolidated_ids',
   'sessions_since_last_sleep',
   'sessions',
   'bookmarks',
@@ -239,6 +241,9 @@ export function checkSleepState(value: unknown, trusted?: SleepState): SleepStat
     last_sleep_summary: nullableString(value.last_sleep_summary),
     sleep_started_at: nullableString(value.sleep_started_at),
     last_consolidated_at: nullableString(value.last_consolidated_at),
+    previous_consolidated_at: nullableString(value.previous_consolidated_at),
+    last_consolidated_ids:
+      value.last_consolidated_ids === undefined ? [] : strings(value.last_consolidated_ids),
     sessions_since_last_sleep:
       value.sessions_since_last_sleep === undefined ? 0 : value.sessions_since_last_sleep,
     sessions,

@@ -1,6 +1,7 @@
 /**
  * The one thing every LLM provider must do for Somnus: answer one system + user prompt with text.
- * The prompted model builds every consolidation skill on top of it, so a provider is one function.
+ * The prompted model builds every consolidation skill on top of it, so a provider is one method,
+ * and an agent plugs in its own model by writing one (exported from the library entry).
  */
 import { SomnusError } from '../../core/errors.ts'
 import type { Usage } from '../../ports/language-model.ts'
@@ -11,6 +12,11 @@ export interface ChatRequest {
   prompt: string
   /** The most tokens the reply may use (the provider's `max_tokens`). */
   maxTokens: number
+  /**
+   * Fires when the caller gives up: stop the work (abort the fetch, kill the process) and reject.
+   * The prompted model rejects with ABORTED at once either way; honouring it frees the resources.
+   */
+  signal?: AbortSignal | undefined
 }
 
 /** A chat model's answer. */
@@ -21,8 +27,10 @@ export interface ChatResponse {
   truncated?: boolean
 }
 
-/** Sends one chat request to a provider. */
-export type ChatTransport = (request: ChatRequest) => Promise<ChatResponse>
+/** A provider: sends one chat request and returns the reply text. Throw SomnusError on failure. */
+export interface ChatTransport {
+  generate(request: ChatRequest): Promise<ChatResponse>
+}
 
 /** Where a user sets the settings in their config file; error messages point there. */
 export const CONFIG_FILE_HINT = '_agent_context/somnus.json'

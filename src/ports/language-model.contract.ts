@@ -73,6 +73,22 @@ const METHODS: Record<
 }
 const METHOD_NAMES = Object.keys(METHODS) as Method[]
 
+/** A generous bound on "the backend let go": a clear failure instead of the test's timeout. */
+const CANCEL_WAIT_MS = 10_000
+
+/** `promise`, or a failure with `message` if it has not settled after `milliseconds`. */
+async function settlesWithin(promise: Promise<void>, milliseconds: number, message: string) {
+  let timer: NodeJS.Timeout | undefined
+  const limit = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), milliseconds)
+  })
+  try {
+    await Promise.race([promise, limit])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /** The error a promise rejects with (a test failure if it resolves or throws a non-Somnus error). */
 async function rejection(promise: Promise<unknown>): Promise<SomnusError> {
   const error = await promise.then(
@@ -199,7 +215,11 @@ export function testLanguageModel(
         controller.abort()
         // Without the abort this call would never settle: reaching the next line is the proof.
         expect((await outcome).code).toBe('ABORTED')
-        await backend.cancelled()
+        await settlesWithin(
+          backend.cancelled(),
+          CANCEL_WAIT_MS,
+          `${method}: the backend never saw the call cancelled (request still open, or process alive)`,
+        )
       },
     )
 

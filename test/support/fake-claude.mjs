@@ -3,11 +3,6 @@
 // object the way Claude Code 2.1.x does. FAKE_CLAUDE_MODE picks the behaviour: `ok` (default),
 // `api-error`, `garbage`, `hang`, `relay`. `ok` answers FAKE_CLAUDE_RESULT, or else an echo of what
 // it got; `relay` asks ANTHROPIC_BASE_URL's Messages API (a loopback stand-in) and prints its text.
-// FAKE_CLAUDE_PID_FILE, when set, receives the process id at start (tests check it was killed).
-import { writeFileSync } from 'node:fs'
-
-if (process.env.FAKE_CLAUDE_PID_FILE)
-  writeFileSync(process.env.FAKE_CLAUDE_PID_FILE, `${process.pid}`)
 let input = ''
 process.stdin.setEncoding('utf8')
 process.stdin.on('data', (chunk) => {
@@ -16,7 +11,8 @@ process.stdin.on('data', (chunk) => {
 process.stdin.on('end', () => {
   const mode = process.env.FAKE_CLAUDE_MODE ?? 'ok'
   if (mode === 'hang') {
-    setInterval(() => {}, 1000)
+    // Hangs for a minute, then gives up, so a test that failed to kill it leaves no process behind.
+    setTimeout(() => process.exit(9), 60_000)
     return
   }
   if (mode === 'relay') {

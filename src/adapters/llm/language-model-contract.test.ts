@@ -3,10 +3,11 @@
  * prompted model over each real transport, talking to loopback stand-ins (real HTTP on 127.0.0.1)
  * and to a real `claude`-like subprocess.
  */
-import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { type ChildProcess, spawn } from 'node:child_process'
+import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, vi } from 'vitest'
+import { vi } from 'vitest'
 import { startAnthropicMessagesStandIn } from '../../../test/support/anthropic-messages-stand-in.ts'
 import { startOpenAiChatStandIn } from '../../../test/support/openai-chat-stand-in.ts'
 import { validReplyFor } from '../../../test/support/prompted-replies.ts'
@@ -30,7 +31,7 @@ const KEY = 'sk-contract-test-key-0123456789'
 const config = resolveConfig({ fileText: null, filePath: 'somnus.json', env: {} })
 /** Long enough that only an abort, never the transport's own timeout, ends a stalled call. */
 const PATIENT = { timeoutMs: 120_000 }
-const WAIT = { timeout: 10_000, interval: 20 }
+const WAIT = { timeout: 20_000, interval: 20 }
 
 /** The system and user prompt of a Messages API request (string or block form). */
 function messagesPrompts(request: RecordedRequest): { system: string; prompt: string } {
@@ -140,9 +141,15 @@ testLanguageModel(
       const { system, prompt } = messagesPrompts(request)
       return { text: validReplyFor(system, prompt) }
     })
-    const modelWith = (env: Record<string, string>) =>
+    // node:child_process spawn, recorded so the test can see each child exit (and reap it).
+    const modelWith = (env: Record<string, string>, spawned?: (child: ChildProcess) => void) =>
       createLanguageModel('claude-cli:claude-contract', {
         config,
+        spawn: (command, args, options) => {
+          const child = spawn(command, args, { env: definedOnly(options.env), stdio: 'pipe' })
+          spawned?.(child)
+          return child
+        },
         env: {
           PATH: process.env.PATH,
           HOME: workDir,
@@ -151,27 +158,43 @@ testLanguageModel(
           ...env,
         },
       })
-    let stalls = 0
+    const children: ChildProcess[] = []
     return {
       model: await modelWith({ FAKE_CLAUDE_MODE: 'relay', ANTHROPIC_BASE_URL: standIn.url }),
       backendCalls: () => standIn.requests.length,
       stalled: async () => {
-        const pidFile = join(workDir, `stalled-${++stalls}.pid`)
-        const model = await modelWith({ FAKE_CLAUDE_MODE: 'hang', FAKE_CLAUDE_PID_FILE: pidFile })
-        const pid = () => Number(readFileSync(pidFile, 'utf8'))
+        const before = children.length
+        const model = await modelWith({ FAKE_CLAUDE_MODE: 'hang' }, (child) => children.push(child))
+        const child = () => {
+          const started = children[before]
+          if (started?.pid === undefined) throw new Error('the claude child has not started yet')
+          return started
+        }
         return {
           model,
-          started: () => vi.waitFor(() => expect(pid()).toBeGreaterThan(0), WAIT),
-          // process.kill(pid, 0) only asks whether the process exists: ESRCH once it is gone.
+          started: () => vi.waitFor(child, WAIT).then(() => undefined),
+          // Node's own record of the child's end: set only once the process has really exited.
           cancelled: () =>
-            vi.waitFor(() => expect(() => process.kill(pid(), 0)).toThrow(/ESRCH/), WAIT),
+            vi.waitFor(() => {
+              const { exitCode, signalCode } = child()
+              if (exitCode === null && signalCode === null) throw new Error('child still runs')
+            }, WAIT),
         }
       },
       failing: { model: await modelWith({ FAKE_CLAUDE_MODE: 'api-error' }), code: 'MODEL_FAILED' },
       close: async () => {
         await standIn.close()
+        // A failed cancellation test must not leave its hanging child behind.
+        for (const child of children) child.kill('SIGKILL')
         rmSync(workDir, { recursive: true, force: true })
       },
     }
   },
 )
+
+/** The variables that have a value, as `spawn` wants them. */
+function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  )
+}

@@ -5,6 +5,7 @@
  */
 import { SomnusError } from '../../core/errors.ts'
 import type { Usage } from '../../ports/language-model.ts'
+import { abortedError } from './aborted-error.ts'
 
 /** One single-turn question to a chat model. */
 export interface ChatRequest {
@@ -31,6 +32,9 @@ export interface ChatResponse {
 export interface ChatTransport {
   generate(request: ChatRequest): Promise<ChatResponse>
 }
+
+/** A plugged-in transport's message is echoed to users; a whole stack or page would drown it. */
+const MAX_FAILURE_CHARS = 1_000
 
 /** Where a user sets the settings in their config file; error messages point there. */
 export const CONFIG_FILE_HINT = '_agent_context/somnus.json'
@@ -75,4 +79,23 @@ export function endpointUrl(base: string, path: string, provider: string, hint: 
     )
   }
   return `${base.replace(/\/+$/, '')}${path}`
+}
+
+/**
+ * A transport's failure as a SomnusError: the built-in transports already throw one; a plugged-in
+ * transport may throw anything, and callers branch on codes, so the rest becomes MODEL_FAILED.
+ */
+export function transportFailure(
+  name: string,
+  error: unknown,
+  signal: AbortSignal | undefined,
+): SomnusError {
+  if (error instanceof SomnusError) return error
+  if (signal?.aborted) return abortedError(name, signal)
+  const said = error instanceof Error ? error.message : String(error)
+  return new SomnusError(
+    'MODEL_FAILED',
+    `${name}: the chat transport failed: ${said.slice(0, MAX_FAILURE_CHARS)}. Check the transport passed to createPromptedLanguageModel.`,
+    { cause: error },
+  )
 }

@@ -17,7 +17,7 @@ import {
   type Usage,
 } from '../../ports/language-model.ts'
 import { throwIfAborted, untilAborted } from './aborted-error.ts'
-import type { ChatTransport } from './chat-transport.ts'
+import { type ChatTransport, transportFailure } from './chat-transport.ts'
 import { checkedBudget, checkedUnits } from './model-input.ts'
 import {
   correctionNote,
@@ -75,7 +75,9 @@ export function createPromptedLanguageModel(options: PromptedLanguageModelOption
         transport.generate({ system, prompt, maxTokens, signal }),
         signal,
         name,
-      )
+      ).catch((error: unknown) => {
+        throw transportFailure(name, error, signal)
+      })
       usage = addUsage(usage, response.usage)
       const json = extractJson(response.text)
       const checked: Checked<T> = json.ok

@@ -68,3 +68,12 @@ export {
   createTranscriptAnalyzer,
 } from './core/transcript/transcript-analyzer.ts'
 export type { LanguageModel, ModelCall } from './ports/language-model.ts'
+
+// Plugging in your own model: any chat transport becomes a LanguageModel; every call takes a signal.
+
+export type { ChatRequest, ChatResponse, ChatTransport } from './adapters/llm/chat-transport.ts'
+export {
+  createPromptedLanguageModel,
+  type PromptedLanguageModelOptions,
+} from './adapters/llm/prompted-language-model.ts'
+export type { ModelRequestOptions } from './ports/language-model.ts'

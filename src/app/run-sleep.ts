@@ -24,6 +24,8 @@ export interface RunSleepOptions {
   transcriptUnits?: (session: SessionRecord, since: string | null) => Promise<Unit[]>
   /** Progress lines for long runs. */
   onProgress?: (message: string) => void
+  /** Cancels the model call: the run then rejects with ABORTED and applies none of its plan. */
+  signal?: AbortSignal | undefined
 }
 
 /** What a run did (or, with dryRun, would do). */
@@ -89,7 +91,10 @@ async function consolidate(brain: Brain, options: RunSleepOptions): Promise<RunS
   for (const observation of bookmarkObservations)
     kinds.set(observation.sources[0] ?? '', 'bookmark')
   progress(`extracting observations from ${units.length} units with ${options.model.name}`)
-  const call = units.length > 0 ? await options.model.extractObservations({ units }) : null
+  const call =
+    units.length > 0
+      ? await options.model.extractObservations({ units, signal: options.signal })
+      : null
   const extracted = call?.value ?? []
   const usage: Usage = call?.usage ?? { input_tokens: 0, output_tokens: 0 }
   const model = call?.model ?? options.model.name

@@ -13,6 +13,8 @@ export interface SummarizeTextRequest {
   budget?: number | undefined
   ratio?: number | undefined
   model: LanguageModel
+  /** Cancels the model call (it rejects with ABORTED). */
+  signal?: AbortSignal | undefined
 }
 
 /** A source unit kept in the summary: its id, first line number (1-based) and full text. */
@@ -115,6 +117,7 @@ export async function summarizeText(request: SummarizeTextRequest): Promise<Summ
   const call = await request.model.summarize({
     units: units.map(({ line: _line, ...unit }) => unit),
     budgetTokens: budget,
+    signal: request.signal,
   })
   const byId = new Map(units.map((unit) => [unit.id, unit]))
   const sources = call.value.sources.flatMap((id) => {

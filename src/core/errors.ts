@@ -14,6 +14,8 @@ export type SomnusErrorCode =
   | 'MODEL_UNREACHABLE'
   | 'MODEL_FAILED'
   | 'MODEL_OUTPUT_INVALID'
+  /** The caller's AbortSignal cancelled a model call (a subprocess is killed, a request dropped). */
+  | 'ABORTED'
   /** A path that would land outside the places Somnus owns (a `..`, an absolute path, a symlink out). */
   | 'OUTSIDE_BRAIN'
   /** The machine refused a file operation (read-only folder, full disk, a file where a folder belongs). */

@@ -40,18 +40,32 @@ export interface ModelCall<T> {
   usage: Usage
 }
 
+/**
+ * What every request may carry besides its input: an `AbortSignal`. Once it fires, the call rejects
+ * with a SomnusError coded `ABORTED` and stops what it started (an HTTP request, a subprocess).
+ */
+export interface ModelRequestOptions {
+  signal?: AbortSignal | undefined
+}
+
 /** The consolidation skills. Same input to `extractive` gives the same output. */
 export interface LanguageModel {
   /** `extractive`, `anthropic:<model>`, `openai:<model>` or `claude-cli`. */
   readonly name: string
   /** Summarizes `units` in at most `budgetTokens` tokens (counted by `core/tokens.ts`). */
-  summarize(request: { units: Unit[]; budgetTokens: number }): Promise<ModelCall<Summary>>
+  summarize(
+    request: { units: Unit[]; budgetTokens: number } & ModelRequestOptions,
+  ): Promise<ModelCall<Summary>>
   /** Distils prioritized observations from one session's units. */
-  extractObservations(request: { units: Unit[] }): Promise<ModelCall<Observation[]>>
+  extractObservations(
+    request: { units: Unit[] } & ModelRequestOptions,
+  ): Promise<ModelCall<Observation[]>>
   /** Extracts domain patterns (workarounds, gotchas, conventions, preferences...) from units. */
-  extractPatterns(request: { units: Unit[] }): Promise<ModelCall<Pattern[]>>
+  extractPatterns(request: { units: Unit[] } & ModelRequestOptions): Promise<ModelCall<Pattern[]>>
   /** Groups statements that repeat the same idea; singletons are omitted. */
-  groupSimilar(request: { units: Unit[]; threshold?: number }): Promise<ModelCall<Group[]>>
+  groupSimilar(
+    request: { units: Unit[]; threshold?: number } & ModelRequestOptions,
+  ): Promise<ModelCall<Group[]>>
   /** Reflects on recent observations and names the next priority. */
-  reflect(request: { units: Unit[] }): Promise<ModelCall<Reflection>>
+  reflect(request: { units: Unit[] } & ModelRequestOptions): Promise<ModelCall<Reflection>>
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A stand-in for `claude -p --output-format json`: reads the prompt on stdin and prints one result
 // object the way Claude Code 2.1.x does. FAKE_CLAUDE_MODE picks the behaviour: `ok` (default),
-// `api-error`, `garbage`, `hang`. `ok` answers FAKE_CLAUDE_RESULT, or else an echo of what it got.
+// `api-error`, `garbage`, `hang`, `relay`. `ok` answers FAKE_CLAUDE_RESULT, or else an echo of what
+// it got; `relay` asks ANTHROPIC_BASE_URL's Messages API (a loopback stand-in) and prints its text.
 let input = ''
 process.stdin.setEncoding('utf8')
 process.stdin.on('data', (chunk) => {
@@ -10,7 +11,18 @@ process.stdin.on('data', (chunk) => {
 process.stdin.on('end', () => {
   const mode = process.env.FAKE_CLAUDE_MODE ?? 'ok'
   if (mode === 'hang') {
-    setInterval(() => {}, 1000)
+    // Hangs for a minute, then gives up, so a test that failed to kill it leaves no process behind.
+    setTimeout(() => process.exit(9), 60_000)
+    return
+  }
+  if (mode === 'relay') {
+    relay(input).then(
+      (result) => process.stdout.write(`${JSON.stringify(result)}\n`),
+      (error) => {
+        process.stderr.write(`relay failed: ${error.message}\n`)
+        process.exit(3)
+      },
+    )
     return
   }
   if (mode === 'garbage') {
@@ -45,3 +57,31 @@ process.stdin.on('end', () => {
   process.stdout.write(`${JSON.stringify(result)}\n`)
   process.exit(failed ? 1 : 0)
 })
+
+/** One non-streaming Messages API call with the system prompt from the arguments. */
+async function relay(prompt) {
+  const args = process.argv.slice(2)
+  const system = args[args.indexOf('--system-prompt') + 1] ?? ''
+  const model = args.includes('--model') ? args[args.indexOf('--model') + 1] : 'claude-default'
+  const response = await fetch(`${process.env.ANTHROPIC_BASE_URL}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': process.env.ANTHROPIC_API_KEY },
+    body: JSON.stringify({
+      model,
+      max_tokens: Number(process.env.CLAUDE_CODE_MAX_OUTPUT_TOKENS),
+      system,
+      messages: [{ role: 'user', content: prompt }],
+    }),
+  })
+  const body = await response.json()
+  const text = (body.content ?? []).map((block) => block.text ?? '').join('')
+  return {
+    type: 'result',
+    subtype: 'success',
+    is_error: !response.ok,
+    api_error_status: response.ok ? null : response.status,
+    stop_reason: body.stop_reason ?? 'end_turn',
+    result: response.ok ? text : (body.error?.message ?? 'error'),
+    usage: body.usage ?? {},
+  }
+}

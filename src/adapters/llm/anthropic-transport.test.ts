@@ -29,7 +29,7 @@ describe('createAnthropicTransport', () => {
       model: 'claude-test',
       env: { ANTHROPIC_API_KEY: 'key-from-env', ANTHROPIC_BASE_URL: `${standIn.url}/` },
     })
-    expect(await transport(request)).toEqual({
+    expect(await transport.generate(request)).toEqual({
       text: 'hi',
       usage: { input_tokens: 11, output_tokens: 2 },
       truncated: false,
@@ -55,7 +55,7 @@ describe('createAnthropicTransport', () => {
       baseUrl: standIn.url,
       env: { ANTHROPIC_API_KEY: 'key-from-env', ANTHROPIC_BASE_URL: 'http://127.0.0.1:9' },
     })
-    await transport(request)
+    await transport.generate(request)
     expect(standIn.requests[0]?.headers['x-api-key']).toBe('key-from-config')
   })
 
@@ -70,7 +70,7 @@ describe('createAnthropicTransport', () => {
         return new Response('{}')
       },
     })
-    const error = await failure(transport(request))
+    const error = await failure(transport.generate(request))
     expect(error.code).toBe('MODEL_CONFIG')
     expect(error.message).toContain('ANTHROPIC_API_KEY')
     expect(error.message).toContain('"anthropic.api_key"')
@@ -88,7 +88,7 @@ describe('createAnthropicTransport', () => {
         usage: { input_tokens: 5, cache_read_input_tokens: 100, output_tokens: 64 },
       })
     const transport = createAnthropicTransport({ model: 'm', apiKey: 'k', fetch })
-    expect(await transport(request)).toEqual({
+    expect(await transport.generate(request)).toEqual({
       text: '{"a":',
       usage: { input_tokens: 105, output_tokens: 64 },
       truncated: true,
@@ -106,7 +106,7 @@ describe('createAnthropicTransport', () => {
       baseUrl: standIn.url,
       sleep: noSleep,
     })
-    expect((await transport(request)).text).toBe('fine')
+    expect((await transport.generate(request)).text).toBe('fine')
     expect(standIn.requests).toHaveLength(2)
   })
 
@@ -115,7 +115,7 @@ describe('createAnthropicTransport', () => {
       { status: 200, raw: '<html>proxy login</html>' },
     ])
     const transport = createAnthropicTransport({ model: 'm', apiKey: 'k', baseUrl: standIn.url })
-    const error = await failure(transport(request))
+    const error = await failure(transport.generate(request))
     expect(error.code).toBe('MODEL_FAILED')
     expect(error.message).toContain('not JSON')
   })
@@ -126,7 +126,7 @@ describe('createAnthropicTransport', () => {
       apiKey: 'k',
       baseUrl: 'localhost:8080',
     })
-    const error = await failure(transport(request))
+    const error = await failure(transport.generate(request))
     expect(error.code).toBe('MODEL_CONFIG')
     expect(error.message).toContain('ANTHROPIC_BASE_URL')
   })

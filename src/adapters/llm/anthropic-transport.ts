@@ -48,55 +48,58 @@ const MessagesResponseSchema = z.object({
 
 /** A transport that sends each request to the Anthropic Messages API. */
 export function createAnthropicTransport(options: AnthropicTransportOptions): ChatTransport {
-  return async (request) => {
-    const env = options.env ?? {}
-    const apiKey = firstSetting(options.apiKey, env.ANTHROPIC_API_KEY)
-    if (apiKey === undefined) {
-      throw new SomnusError(
-        'MODEL_CONFIG',
-        `anthropic: no API key. Set ANTHROPIC_API_KEY in the environment or "anthropic.api_key" in ${CONFIG_FILE_HINT}, or use --model extractive to work offline.`,
-      )
-    }
-    const urlHint = `Check ANTHROPIC_BASE_URL or "anthropic.base_url" in ${CONFIG_FILE_HINT}.`
-    const baseUrl =
-      firstSetting(options.baseUrl, env.ANTHROPIC_BASE_URL) ?? ANTHROPIC_DEFAULT_BASE_URL
-    const url = endpointUrl(baseUrl, '/v1/messages', 'anthropic', urlHint)
-    const body = await postJson({
-      ...pickHttpSettings(options),
-      provider: 'anthropic',
-      url,
-      headers: { 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION },
-      body: {
-        model: options.model,
-        max_tokens: request.maxTokens,
-        system: request.system,
-        messages: [{ role: 'user', content: request.prompt }],
-      },
-      secrets: [apiKey],
-      urlHint,
-      authHint: `Check the key in ANTHROPIC_API_KEY or "anthropic.api_key" in ${CONFIG_FILE_HINT}.`,
-    })
-    const parsed = MessagesResponseSchema.safeParse(body)
-    if (!parsed.success) {
-      throw new SomnusError(
-        'MODEL_FAILED',
-        `anthropic: ${url} answered with a body that is not a Messages API response: ${z.prettifyError(parsed.error)}`,
-      )
-    }
-    const { content, usage, stop_reason } = parsed.data
-    return {
-      text: content
-        .flatMap((block) => (block.type === 'text' && block.text ? [block.text] : []))
-        .join(''),
-      usage: {
-        // Cached prompt tokens are billed apart but are still input the call consumed.
-        input_tokens:
-          usage.input_tokens +
-          (usage.cache_creation_input_tokens ?? 0) +
-          (usage.cache_read_input_tokens ?? 0),
-        output_tokens: usage.output_tokens,
-      },
-      truncated: stop_reason === 'max_tokens',
-    }
+  return {
+    generate: async (request) => {
+      const env = options.env ?? {}
+      const apiKey = firstSetting(options.apiKey, env.ANTHROPIC_API_KEY)
+      if (apiKey === undefined) {
+        throw new SomnusError(
+          'MODEL_CONFIG',
+          `anthropic: no API key. Set ANTHROPIC_API_KEY in the environment or "anthropic.api_key" in ${CONFIG_FILE_HINT}, or use --model extractive to work offline.`,
+        )
+      }
+      const urlHint = `Check ANTHROPIC_BASE_URL or "anthropic.base_url" in ${CONFIG_FILE_HINT}.`
+      const baseUrl =
+        firstSetting(options.baseUrl, env.ANTHROPIC_BASE_URL) ?? ANTHROPIC_DEFAULT_BASE_URL
+      const url = endpointUrl(baseUrl, '/v1/messages', 'anthropic', urlHint)
+      const body = await postJson({
+        ...pickHttpSettings(options),
+        provider: 'anthropic',
+        signal: request.signal,
+        url,
+        headers: { 'x-api-key': apiKey, 'anthropic-version': ANTHROPIC_VERSION },
+        body: {
+          model: options.model,
+          max_tokens: request.maxTokens,
+          system: request.system,
+          messages: [{ role: 'user', content: request.prompt }],
+        },
+        secrets: [apiKey],
+        urlHint,
+        authHint: `Check the key in ANTHROPIC_API_KEY or "anthropic.api_key" in ${CONFIG_FILE_HINT}.`,
+      })
+      const parsed = MessagesResponseSchema.safeParse(body)
+      if (!parsed.success) {
+        throw new SomnusError(
+          'MODEL_FAILED',
+          `anthropic: ${url} answered with a body that is not a Messages API response: ${z.prettifyError(parsed.error)}`,
+        )
+      }
+      const { content, usage, stop_reason } = parsed.data
+      return {
+        text: content
+          .flatMap((block) => (block.type === 'text' && block.text ? [block.text] : []))
+          .join(''),
+        usage: {
+          // Cached prompt tokens are billed apart but are still input the call consumed.
+          input_tokens:
+            usage.input_tokens +
+            (usage.cache_creation_input_tokens ?? 0) +
+            (usage.cache_read_input_tokens ?? 0),
+          output_tokens: usage.output_tokens,
+        },
+        truncated: stop_reason === 'max_tokens',
+      }
+    },
   }
 }

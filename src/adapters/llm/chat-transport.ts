@@ -1,9 +1,11 @@
 /**
  * The one thing every LLM provider must do for Somnus: answer one system + user prompt with text.
- * The prompted model builds every consolidation skill on top of it, so a provider is one function.
+ * The prompted model builds every consolidation skill on top of it, so a provider is one method,
+ * and an agent plugs in its own model by writing one (exported from the library entry).
  */
 import { SomnusError } from '../../core/errors.ts'
 import type { Usage } from '../../ports/language-model.ts'
+import { abortedError } from './aborted-error.ts'
 
 /** One single-turn question to a chat model. */
 export interface ChatRequest {
@@ -11,6 +13,11 @@ export interface ChatRequest {
   prompt: string
   /** The most tokens the reply may use (the provider's `max_tokens`). */
   maxTokens: number
+  /**
+   * Fires when the caller gives up: stop the work (abort the fetch, kill the process) and reject.
+   * The prompted model rejects with ABORTED at once either way; honouring it frees the resources.
+   */
+  signal?: AbortSignal | undefined
 }
 
 /** A chat model's answer. */
@@ -21,8 +28,13 @@ export interface ChatResponse {
   truncated?: boolean
 }
 
-/** Sends one chat request to a provider. */
-export type ChatTransport = (request: ChatRequest) => Promise<ChatResponse>
+/** A provider: sends one chat request and returns the reply text. Throw SomnusError on failure. */
+export interface ChatTransport {
+  generate(request: ChatRequest): Promise<ChatResponse>
+}
+
+/** A plugged-in transport's message is echoed to users; a whole stack or page would drown it. */
+const MAX_FAILURE_CHARS = 1_000
 
 /** Where a user sets the settings in their config file; error messages point there. */
 export const CONFIG_FILE_HINT = '_agent_context/somnus.json'
@@ -67,4 +79,23 @@ export function endpointUrl(base: string, path: string, provider: string, hint: 
     )
   }
   return `${base.replace(/\/+$/, '')}${path}`
+}
+
+/**
+ * A transport's failure as a SomnusError: the built-in transports already throw one; a plugged-in
+ * transport may throw anything, and callers branch on codes, so the rest becomes MODEL_FAILED.
+ */
+export function transportFailure(
+  name: string,
+  error: unknown,
+  signal: AbortSignal | undefined,
+): SomnusError {
+  if (error instanceof SomnusError) return error
+  if (signal?.aborted) return abortedError(name, signal)
+  const said = error instanceof Error ? error.message : String(error)
+  return new SomnusError(
+    'MODEL_FAILED',
+    `${name}: the chat transport failed: ${said.slice(0, MAX_FAILURE_CHARS)}. Check the transport passed to createPromptedLanguageModel.`,
+    { cause: error },
+  )
 }

@@ -102,7 +102,7 @@ describe('createClaudeCliTransport with an injected spawn', () => {
       env: { SOMNUS_CLAUDE_BIN: '/opt/claude', PATH: '/usr/bin' },
       spawn,
     })
-    expect(await transport(request)).toEqual({
+    expect(await transport.generate(request)).toEqual({
       text: '{"ok":true}',
       usage: { input_tokens: 35, output_tokens: 7 },
       truncated: false,
@@ -134,7 +134,7 @@ describe('createClaudeCliTransport with an injected spawn', () => {
   it('kills the child and gives MODEL_UNREACHABLE when it does not answer in time', async () => {
     const { spawn, children } = recordingSpawn('hang')
     const transport = createClaudeCliTransport({ apiKey: SECRET, spawn, timeoutMs: 50 })
-    const error = await failure(transport(request))
+    const error = await failure(transport.generate(request))
     expect(error.code).toBe('MODEL_UNREACHABLE')
     expect(error.message).toContain('no answer within 50 ms')
     expect(children[0]?.signals).toContain('SIGTERM')
@@ -142,11 +142,13 @@ describe('createClaudeCliTransport with an injected spawn', () => {
 
   it('needs ANTHROPIC_API_KEY unless a third-party provider is configured', async () => {
     const { spawn, calls } = recordingSpawn({ stdout: okResult, code: 0 })
-    const error = await failure(createClaudeCliTransport({ env: {}, spawn })(request))
+    const error = await failure(createClaudeCliTransport({ env: {}, spawn }).generate(request))
     expect(error.code).toBe('MODEL_CONFIG')
     expect(error.message).toContain('ANTHROPIC_API_KEY')
     expect(calls).toHaveLength(0)
-    await createClaudeCliTransport({ env: { CLAUDE_CODE_USE_BEDROCK: '1' }, spawn })(request)
+    await createClaudeCliTransport({ env: { CLAUDE_CODE_USE_BEDROCK: '1' }, spawn }).generate(
+      request,
+    )
     expect(calls).toHaveLength(1)
   })
 })
@@ -170,7 +172,9 @@ describe('createClaudeCliTransport with a real process', () => {
 
   it('passes the prompt through stdin intact', async () => {
     const transport = createClaudeCliTransport({ binary: fakeClaude, env: baseEnv() })
-    const echo = JSON.parse((await transport({ ...request, prompt: 'line 1\nline "2" ✓' })).text)
+    const echo = JSON.parse(
+      (await transport.generate({ ...request, prompt: 'line 1\nline "2" ✓' })).text,
+    )
     expect(echo.stdin).toBe('line 1\nline "2" ✓')
     expect(echo.args).toContain('--bare')
     expect(echo.maxOutputTokens).toBe('512')
@@ -181,7 +185,7 @@ describe('createClaudeCliTransport with a real process', () => {
       binary: fakeClaude,
       env: { ...baseEnv(), FAKE_CLAUDE_MODE: 'api-error' },
     })
-    const error = await failure(transport(request))
+    const error = await failure(transport.generate(request))
     expect(error.code).toBe('MODEL_FAILED')
     expect(error.message).toContain('API status 401')
     expect(error.message).toContain('[redacted]')
@@ -192,7 +196,7 @@ describe('createClaudeCliTransport with a real process', () => {
       binary: fakeClaude,
       env: { ...baseEnv(), FAKE_CLAUDE_MODE: 'garbage' },
     })
-    const error = await failure(transport(request))
+    const error = await failure(transport.generate(request))
     expect(error.code).toBe('MODEL_FAILED')
     expect(error.message).toContain('exited with code 2')
     expect(error.message).toContain('something broke')
@@ -204,7 +208,7 @@ describe('createClaudeCliTransport with a real process', () => {
       env: { ...baseEnv(), FAKE_CLAUDE_MODE: 'hang' },
       timeoutMs: 300,
     })
-    const error = await failure(transport(request))
+    const error = await failure(transport.generate(request))
     expect(error.code).toBe('MODEL_UNREACHABLE')
   })
 
@@ -213,7 +217,7 @@ describe('createClaudeCliTransport with a real process', () => {
       binary: join(workDir, 'no-such-claude'),
       env: baseEnv(),
     })
-    const error = await failure(transport(request))
+    const error = await failure(transport.generate(request))
     expect(error.code).toBe('MODEL_CONFIG')
     expect(error.message).toContain('SOMNUS_CLAUDE_BIN')
     expect(error.message).toContain('npm install -g @anthropic-ai/claude-code')

@@ -7,7 +7,10 @@ import { spawn as nodeSpawn } from 'node:child_process'
 import type { Readable, Writable } from 'node:stream'
 import * as z from 'zod'
 import { SomnusError } from '../../core/errors.ts'
+import { abortedError, throwIfAborted } from './aborted-error.ts'
 import {
+  type ChatRequest,
+  type ChatResponse,
   type ChatTransport,
   CONFIG_FILE_HINT,
   firstSetting,
@@ -83,44 +86,51 @@ const ClaudeResultSchema = z.looseObject({
 
 /** A transport that asks a `claude -p --bare` subprocess for each reply. */
 export function createClaudeCliTransport(options: ClaudeCliTransportOptions = {}): ChatTransport {
-  return async (request) => {
-    const parentEnv = options.env ?? {}
-    const binary = firstSetting(options.binary, parentEnv.SOMNUS_CLAUDE_BIN) ?? 'claude'
-    const apiKey = firstSetting(options.apiKey, parentEnv.ANTHROPIC_API_KEY)
-    const thirdParty = THIRD_PARTY_PROVIDER_VARIABLES.some((name) => firstSetting(parentEnv[name]))
-    if (apiKey === undefined && !thirdParty) {
-      throw new SomnusError(
-        'MODEL_CONFIG',
-        `claude-cli: no API key. \`claude --bare\` signs in only with ANTHROPIC_API_KEY: set it in the environment or "anthropic.api_key" in ${CONFIG_FILE_HINT}.`,
-      )
-    }
-    const env: Record<string, string | undefined> = {
-      ...parentEnv,
-      ANTHROPIC_API_KEY: apiKey,
-      ANTHROPIC_BASE_URL: firstSetting(options.baseUrl, parentEnv.ANTHROPIC_BASE_URL),
-      // Claude Code has no --max-tokens flag; this variable becomes the request's max_tokens.
-      CLAUDE_CODE_MAX_OUTPUT_TOKENS: String(request.maxTokens),
-      CLAUDE_CODE_MAX_RETRIES:
-        firstSetting(parentEnv.CLAUDE_CODE_MAX_RETRIES) ??
-        String(options.maxRetries ?? DEFAULT_MAX_RETRIES),
-    }
-    const args = [
-      '-p',
-      '--bare',
-      '--output-format',
-      'json',
-      '--system-prompt',
-      request.system,
-      // No tools: a consolidation answer is one turn of text, never an agent loop.
-      '--tools',
-      '',
-      '--no-session-persistence',
-      ...(options.model ? ['--model', options.model] : []),
-    ]
-    const run = await runChild(options, binary, args, env, request.prompt)
-    const scrub = (text: string) => redactSecrets(text, [apiKey])
-    return readResult(run, binary, scrub)
+  return { generate: (request) => generate(options, request) }
+}
+
+/** One reply from a fresh `claude -p` child. */
+async function generate(
+  options: ClaudeCliTransportOptions,
+  request: ChatRequest,
+): Promise<ChatResponse> {
+  const parentEnv = options.env ?? {}
+  const binary = firstSetting(options.binary, parentEnv.SOMNUS_CLAUDE_BIN) ?? 'claude'
+  const apiKey = firstSetting(options.apiKey, parentEnv.ANTHROPIC_API_KEY)
+  const thirdParty = THIRD_PARTY_PROVIDER_VARIABLES.some((name) => firstSetting(parentEnv[name]))
+  if (apiKey === undefined && !thirdParty) {
+    throw new SomnusError(
+      'MODEL_CONFIG',
+      `claude-cli: no API key. \`claude --bare\` signs in only with ANTHROPIC_API_KEY: set it in the environment or "anthropic.api_key" in ${CONFIG_FILE_HINT}.`,
+    )
   }
+  const env: Record<string, string | undefined> = {
+    ...parentEnv,
+    ANTHROPIC_API_KEY: apiKey,
+    ANTHROPIC_BASE_URL: firstSetting(options.baseUrl, parentEnv.ANTHROPIC_BASE_URL),
+    // Claude Code has no --max-tokens flag; this variable becomes the request's max_tokens.
+    CLAUDE_CODE_MAX_OUTPUT_TOKENS: String(request.maxTokens),
+    CLAUDE_CODE_MAX_RETRIES:
+      firstSetting(parentEnv.CLAUDE_CODE_MAX_RETRIES) ??
+      String(options.maxRetries ?? DEFAULT_MAX_RETRIES),
+  }
+  const args = [
+    '-p',
+    '--bare',
+    '--output-format',
+    'json',
+    '--system-prompt',
+    request.system,
+    // No tools: a consolidation answer is one turn of text, never an agent loop.
+    '--tools',
+    '',
+    '--no-session-persistence',
+    ...(options.model ? ['--model', options.model] : []),
+  ]
+  throwIfAborted(request.signal, 'claude-cli')
+  const run = await runChild(options, binary, args, env, request.prompt, request.signal)
+  const scrub = (text: string) => redactSecrets(text, [apiKey])
+  return readResult(run, binary, scrub)
 }
 
 interface ChildRun {
@@ -135,6 +145,7 @@ function runChild(
   args: string[],
   env: Record<string, string | undefined>,
   input: string,
+  signal: AbortSignal | undefined,
 ): Promise<ChildRun> {
   const spawn = options.spawn ?? defaultSpawn
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
@@ -146,12 +157,22 @@ function runChild(
       if (settled) return
       settled = true
       clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
       action()
     }
-    const child = spawn(binary, args, { env, cwd: options.cwd })
-    const timer = setTimeout(() => {
+    const stop = () => {
       child.kill('SIGTERM')
       setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS).unref()
+    }
+    const child = spawn(binary, args, { env, cwd: options.cwd })
+    // The caller gave up: the child must not keep running (and billing) behind its back.
+    const onAbort = () => {
+      stop()
+      if (signal !== undefined) settle(() => reject(abortedError('claude-cli', signal)))
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
+    const timer = setTimeout(() => {
+      stop()
       settle(() =>
         reject(
           new SomnusError(

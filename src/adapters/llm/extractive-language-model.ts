@@ -18,31 +18,36 @@ import {
   PatternSchema,
   ReflectionSchema,
   SummarySchema,
-  type Unit,
-  UnitSchema,
 } from '../../ports/language-model.ts'
+import { throwIfAborted } from './aborted-error.ts'
+import { checkedUnits as checked, checkedBudget } from './model-input.ts'
 
 /** The model's name in config, `--model` and every `model` field it stamps. */
 export const EXTRACTIVE_MODEL_NAME = 'extractive'
 
-const UnitsSchema = UnitSchema.array()
 const NO_USAGE = { input_tokens: 0, output_tokens: 0 }
 
 /** Creates the extractive model. */
 export function createExtractiveLanguageModel(): LanguageModel {
   return {
     name: EXTRACTIVE_MODEL_NAME,
-    summarize: async ({ units, budgetTokens }) => {
-      if (!Number.isFinite(budgetTokens) || budgetTokens < 0) {
-        throw new SomnusError('USAGE', `Token budget must be a number ≥ 0 (got ${budgetTokens}).`)
-      }
-      return call(SummarySchema, summarizeUnits(checked(units), Math.floor(budgetTokens)))
+    // Each skill is one synchronous pass that cannot be interrupted: the signal is checked before
+    // it starts, which is as early as an abort can be seen.
+    summarize: async ({ units, budgetTokens, signal }) => {
+      const budget = checkedBudget(budgetTokens)
+      throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
+      return call(SummarySchema, summarizeUnits(checked(units), budget))
     },
-    extractObservations: async ({ units }) =>
-      call(ObservationSchema.array(), extractObservations(checked(units))),
-    extractPatterns: async ({ units }) =>
-      call(PatternSchema.array(), extractPatterns(checked(units))),
-    groupSimilar: async ({ units, threshold = DEFAULT_GROUP_THRESHOLD }) => {
+    extractObservations: async ({ units, signal }) => {
+      throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
+      return call(ObservationSchema.array(), extractObservations(checked(units)))
+    },
+    extractPatterns: async ({ units, signal }) => {
+      throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
+      return call(PatternSchema.array(), extractPatterns(checked(units)))
+    },
+    groupSimilar: async ({ units, threshold = DEFAULT_GROUP_THRESHOLD, signal }) => {
+      throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
       if (!(threshold >= 0 && threshold <= 1)) {
         throw new SomnusError(
           'USAGE',
@@ -51,18 +56,11 @@ export function createExtractiveLanguageModel(): LanguageModel {
       }
       return call(GroupSchema.array(), groupSimilar(checked(units), threshold))
     },
-    reflect: async ({ units }) => call(ReflectionSchema, reflect(checked(units))),
+    reflect: async ({ units, signal }) => {
+      throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
+      return call(ReflectionSchema, reflect(checked(units)))
+    },
   }
-}
-
-/** The units as the schema allows them; a bad unit is the caller's bug, named in the message. */
-function checked(units: Unit[]): Unit[] {
-  const parsed = UnitsSchema.safeParse(units)
-  if (parsed.success) return parsed.data
-  throw new SomnusError(
-    'INVALID_INPUT',
-    `Units must each have a non-empty string id and a string text: ${parsed.error.issues[0]?.message ?? 'invalid'} at ${parsed.error.issues[0]?.path.join('.') ?? '?'}.`,
-  )
 }
 
 /** Wraps a value after the same schema check an LLM adapter applies to a model's answer. */

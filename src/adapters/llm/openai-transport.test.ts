@@ -28,7 +28,7 @@ describe('createOpenAiTransport', () => {
       model: 'llama3.2',
       env: { OPENAI_API_KEY: 'key-from-env', OPENAI_BASE_URL: `${standIn.url}/v1` },
     })
-    expect(await transport(request)).toEqual({
+    expect(await transport.generate(request)).toEqual({
       text: 'hi',
       usage: { input_tokens: 9, output_tokens: 1 },
       truncated: false,
@@ -53,7 +53,7 @@ describe('createOpenAiTransport', () => {
       baseUrl: `${standIn.url}/v1`,
       env: {},
     })
-    expect((await transport(request)).text).toBe('local')
+    expect((await transport.generate(request)).text).toBe('local')
     expect(standIn.requests[0]?.headers.authorization).toBeUndefined()
   })
 
@@ -65,7 +65,7 @@ describe('createOpenAiTransport', () => {
         throw new Error('must not be called')
       },
     })
-    const error = await failure(transport(request))
+    const error = await failure(transport.generate(request))
     expect(error.code).toBe('MODEL_CONFIG')
     expect(error.message).toContain('OPENAI_API_KEY')
     expect(error.message).toContain('"openai.api_key"')
@@ -79,7 +79,7 @@ describe('createOpenAiTransport', () => {
     }
     const transport = createOpenAiTransport({ model: 'gpt-5', apiKey: 'k', fetch })
     // Local servers often omit usage and may return null content: both read as empty, not as errors.
-    expect(await transport(request)).toEqual({
+    expect(await transport.generate(request)).toEqual({
       text: '',
       usage: { input_tokens: 0, output_tokens: 0 },
       truncated: true,
@@ -100,7 +100,7 @@ describe('createOpenAiTransport', () => {
       baseUrl: `${standIn.url}/v1`,
       sleep: async (milliseconds) => void sleeps.push(milliseconds),
     })
-    const error = await failure(transport(request))
+    const error = await failure(transport.generate(request))
     expect(error.code).toBe('MODEL_FAILED')
     expect(error.message).toContain('404')
     expect(error.message).toContain('model "nope" not found, try pulling it first')

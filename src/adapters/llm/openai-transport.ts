@@ -43,57 +43,60 @@ const ChatCompletionSchema = z.object({
 
 /** A transport that sends each request to an OpenAI-compatible chat completions endpoint. */
 export function createOpenAiTransport(options: OpenAiTransportOptions): ChatTransport {
-  return async (request) => {
-    const env = options.env ?? {}
-    const urlHint = `Check OPENAI_BASE_URL or "openai.base_url" in ${CONFIG_FILE_HINT} (include the /v1).`
-    const baseUrl = firstSetting(options.baseUrl, env.OPENAI_BASE_URL) ?? OPENAI_DEFAULT_BASE_URL
-    const url = endpointUrl(baseUrl, '/chat/completions', 'openai', urlHint)
-    const isOpenAi = isOpenAiHost(baseUrl)
-    const apiKey = firstSetting(options.apiKey, env.OPENAI_API_KEY)
-    // Local servers (Ollama, llama.cpp, vLLM, LM Studio) usually need no key: only OpenAI's own
-    // endpoint makes a missing key a configuration error.
-    if (apiKey === undefined && isOpenAi) {
-      throw new SomnusError(
-        'MODEL_CONFIG',
-        `openai: no API key. Set OPENAI_API_KEY in the environment or "openai.api_key" in ${CONFIG_FILE_HINT}; for a local server set OPENAI_BASE_URL or "openai.base_url" instead.`,
-      )
-    }
-    const body = await postJson({
-      ...pickHttpSettings(options),
-      provider: 'openai',
-      url,
-      headers: apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` },
-      body: {
-        model: options.model,
-        messages: [
-          { role: 'system', content: request.system },
-          { role: 'user', content: request.prompt },
-        ],
-        // OpenAI deprecated `max_tokens` and its reasoning models reject it; the compatible servers
-        // all still read `max_tokens`, and not all of them know the new name.
-        [isOpenAi ? 'max_completion_tokens' : 'max_tokens']: request.maxTokens,
-      },
-      secrets: [apiKey],
-      urlHint,
-      authHint: `Check the key in OPENAI_API_KEY or "openai.api_key" in ${CONFIG_FILE_HINT}.`,
-    })
-    const parsed = ChatCompletionSchema.safeParse(body)
-    if (!parsed.success) {
-      throw new SomnusError(
-        'MODEL_FAILED',
-        `openai: ${url} answered with a body that is not a chat completion: ${z.prettifyError(parsed.error)}`,
-      )
-    }
-    const [choice] = parsed.data.choices
-    const usage = parsed.data.usage
-    return {
-      text: choice?.message.content ?? '',
-      usage: {
-        input_tokens: usage?.prompt_tokens ?? 0,
-        output_tokens: usage?.completion_tokens ?? 0,
-      },
-      truncated: choice?.finish_reason === 'length',
-    }
+  return {
+    generate: async (request) => {
+      const env = options.env ?? {}
+      const urlHint = `Check OPENAI_BASE_URL or "openai.base_url" in ${CONFIG_FILE_HINT} (include the /v1).`
+      const baseUrl = firstSetting(options.baseUrl, env.OPENAI_BASE_URL) ?? OPENAI_DEFAULT_BASE_URL
+      const url = endpointUrl(baseUrl, '/chat/completions', 'openai', urlHint)
+      const isOpenAi = isOpenAiHost(baseUrl)
+      const apiKey = firstSetting(options.apiKey, env.OPENAI_API_KEY)
+      // Local servers (Ollama, llama.cpp, vLLM, LM Studio) usually need no key: only OpenAI's own
+      // endpoint makes a missing key a configuration error.
+      if (apiKey === undefined && isOpenAi) {
+        throw new SomnusError(
+          'MODEL_CONFIG',
+          `openai: no API key. Set OPENAI_API_KEY in the environment or "openai.api_key" in ${CONFIG_FILE_HINT}; for a local server set OPENAI_BASE_URL or "openai.base_url" instead.`,
+        )
+      }
+      const body = await postJson({
+        ...pickHttpSettings(options),
+        provider: 'openai',
+        signal: request.signal,
+        url,
+        headers: apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` },
+        body: {
+          model: options.model,
+          messages: [
+            { role: 'system', content: request.system },
+            { role: 'user', content: request.prompt },
+          ],
+          // OpenAI deprecated `max_tokens` and its reasoning models reject it; the compatible servers
+          // all still read `max_tokens`, and not all of them know the new name.
+          [isOpenAi ? 'max_completion_tokens' : 'max_tokens']: request.maxTokens,
+        },
+        secrets: [apiKey],
+        urlHint,
+        authHint: `Check the key in OPENAI_API_KEY or "openai.api_key" in ${CONFIG_FILE_HINT}.`,
+      })
+      const parsed = ChatCompletionSchema.safeParse(body)
+      if (!parsed.success) {
+        throw new SomnusError(
+          'MODEL_FAILED',
+          `openai: ${url} answered with a body that is not a chat completion: ${z.prettifyError(parsed.error)}`,
+        )
+      }
+      const [choice] = parsed.data.choices
+      const usage = parsed.data.usage
+      return {
+        text: choice?.message.content ?? '',
+        usage: {
+          input_tokens: usage?.prompt_tokens ?? 0,
+          output_tokens: usage?.completion_tokens ?? 0,
+        },
+        truncated: choice?.finish_reason === 'length',
+      }
+    },
   }
 }
 

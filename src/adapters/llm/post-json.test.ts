@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { backoffDelay, providerErrorMessage, retryAfterMs } from './post-json.ts'
+import { startStandInServer } from '../../../test/support/stand-in-server.ts'
+import { SomnusError } from '../../core/errors.ts'
+import {
+  backoffDelay,
+  postJson,
+  providerErrorMessage,
+  retryAfterMs,
+  sleepFor,
+} from './post-json.ts'
 
 describe('post-json helpers', () => {
   it('reads retry-after in milliseconds, seconds and as an HTTP date', () => {
@@ -28,5 +36,40 @@ describe('post-json helpers', () => {
     expect(providerErrorMessage('{"message":"gateway says"}')).toBe('gateway says')
     expect(providerErrorMessage('Bad Gateway')).toBe('Bad Gateway')
     expect(providerErrorMessage('')).toBe('(empty body)')
+  })
+})
+
+describe('postJson cancellation', () => {
+  it('stops retrying when the signal fires during a backoff, with ABORTED', async () => {
+    const server = await startStandInServer((_request, response) => {
+      response.writeHead(503, { 'content-type': 'application/json' })
+      response.end('{"error":"overloaded"}')
+    })
+    try {
+      const controller = new AbortController()
+      const error = await postJson({
+        provider: 'test',
+        url: server.url,
+        headers: {},
+        body: {},
+        maxRetries: 5,
+        signal: controller.signal,
+        // The caller gives up while Somnus waits to retry the first 503.
+        sleep: async () => controller.abort(),
+      }).catch((caught: unknown) => caught)
+      expect(error).toBeInstanceOf(SomnusError)
+      expect((error as SomnusError).code).toBe('ABORTED')
+      expect(server.requests).toHaveLength(1)
+    } finally {
+      await server.close()
+    }
+  })
+
+  it('ends the real backoff wait as soon as the signal fires', async () => {
+    const controller = new AbortController()
+    const waiting = sleepFor(10 * 60_000, controller.signal)
+    controller.abort()
+    // A ten-minute wait that settles at all has been cut short by the signal.
+    await expect(waiting).resolves.toBeUndefined()
   })
 })

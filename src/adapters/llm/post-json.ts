@@ -4,6 +4,7 @@
  * `retry-after`), and errors mapped once to Somnus codes with messages that never hold the key.
  */
 import { SomnusError } from '../../core/errors.ts'
+import { abortedError, throwIfAborted } from './aborted-error.ts'
 import { redactSecrets } from './chat-transport.ts'
 
 /** Settings shared by the HTTP transports; all optional so callers pass only what they change. */
@@ -14,8 +15,8 @@ export interface HttpSettings {
   timeoutMs?: number
   /** Extra attempts after the first on 429, 5xx, timeouts and network errors. @default 3 */
   maxRetries?: number
-  /** Waits between retries; injectable so tests do not sleep. */
-  sleep?: (milliseconds: number) => Promise<void>
+  /** Waits between retries; injectable so tests do not sleep. Should end early when `signal` fires. */
+  sleep?: (milliseconds: number, signal?: AbortSignal) => Promise<void>
   /** Source of jitter in [0, 1). @default Math.random */
   random?: () => number
 }
@@ -33,6 +34,8 @@ export interface PostJsonRequest extends HttpSettings {
   urlHint?: string
   /** Says how to fix a 401/403, appended to MODEL_FAILED messages for those statuses. */
   authHint?: string
+  /** The caller's cancellation: aborts the request in flight and stops retrying (ABORTED). */
+  signal?: AbortSignal | undefined
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000
@@ -50,9 +53,17 @@ export function pickHttpSettings(options: HttpSettings): HttpSettings {
   return { fetch, timeoutMs, maxRetries, sleep, random }
 }
 
-/** Waits `milliseconds` on the real clock. */
-export function sleepFor(milliseconds: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, milliseconds))
+/** Waits `milliseconds` on the real clock, or less when `signal` fires (the caller then checks it). */
+export function sleepFor(milliseconds: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, milliseconds)
+    signal?.addEventListener('abort', done, { once: true })
+  })
 }
 
 /** Sends `request` and returns the parsed JSON body of the first 2xx answer, or throws SomnusError. */
@@ -64,13 +75,16 @@ export async function postJson(request: PostJsonRequest): Promise<unknown> {
   const random = request.random ?? Math.random
   const scrub = (text: string) => redactSecrets(text, request.secrets ?? [])
 
+  const cancel = request.signal
   for (let attempt = 0; ; attempt++) {
+    throwIfAborted(cancel, request.provider)
     const retriesLeft = attempt < maxRetries
     let response: Response
     let bodyText: string
     try {
       // One signal covers headers and body: a server that stalls mid-body is as dead as a silent one.
-      const signal = AbortSignal.timeout(timeoutMs)
+      const timeout = AbortSignal.timeout(timeoutMs)
+      const signal = cancel === undefined ? timeout : AbortSignal.any([timeout, cancel])
       response = await fetchFunction(request.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...request.headers },
@@ -79,8 +93,10 @@ export async function postJson(request: PostJsonRequest): Promise<unknown> {
       })
       bodyText = await response.text()
     } catch (error) {
+      // The caller's abort is a decision, not a network failure: never retried.
+      if (cancel?.aborted) throw abortedError(request.provider, cancel)
       if (retriesLeft) {
-        await sleep(backoffDelay(attempt, random))
+        await sleep(backoffDelay(attempt, random), cancel)
         continue
       }
       throw unreachableError(request, error, timeoutMs, attempt + 1, scrub)
@@ -103,7 +119,7 @@ export async function postJson(request: PostJsonRequest): Promise<unknown> {
         hinted !== undefined && hinted <= MAX_RETRY_AFTER_MS
           ? hinted
           : backoffDelay(attempt, random)
-      await sleep(delay)
+      await sleep(delay, cancel)
       continue
     }
     throw failedError(request, response, bodyText, attempt + 1, scrub)

@@ -22,13 +22,13 @@ const units: Unit[] = [
 /** A transport that answers from a list (or a function) and records every request. */
 function scriptedTransport(replies: Array<string | ((request: ChatRequest) => string)>) {
   const requests: ChatRequest[] = []
-  const transport = async (request: ChatRequest): Promise<ChatResponse> => {
+  const generate = async (request: ChatRequest): Promise<ChatResponse> => {
     const reply = replies[Math.min(requests.length, replies.length - 1)]
     requests.push(request)
     const text = typeof reply === 'function' ? reply(request) : (reply ?? '')
     return { text, usage: { input_tokens: 100, output_tokens: 10 } }
   }
-  return { transport, requests }
+  return { transport: { generate }, requests }
 }
 
 const cooperative = (request: ChatRequest) => validReplyFor(request.system, request.prompt)

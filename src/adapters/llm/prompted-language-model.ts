@@ -16,7 +16,9 @@ import {
   type Unit,
   type Usage,
 } from '../../ports/language-model.ts'
-import type { ChatTransport } from './chat-transport.ts'
+import { throwIfAborted, untilAborted } from './aborted-error.ts'
+import { type ChatTransport, transportFailure } from './chat-transport.ts'
+import { checkedBudget, checkedUnits } from './model-input.ts'
 import {
   correctionNote,
   groupSystem,
@@ -45,6 +47,7 @@ interface Task<T> {
   prompt: string
   maxTokens: number
   read: (json: unknown) => Checked<T>
+  signal: AbortSignal | undefined
 }
 
 type Checked<T> = { ok: true; value: T } | { ok: false; problem: string }
@@ -54,7 +57,10 @@ const ZERO_USAGE: Usage = { input_tokens: 0, output_tokens: 0 }
 /** A reply's problem is echoed to the model and the user; a whole zod report would swamp both. */
 const MAX_PROBLEM_CHARS = 1_000
 
-/** A LanguageModel that asks `transport` for JSON and validates every answer. */
+/**
+ * A LanguageModel that asks `transport` for JSON and validates every answer: the seam through which
+ * any chat model (a provider SDK, a local model, an agent's own client) becomes a Somnus model.
+ */
 export function createPromptedLanguageModel(options: PromptedLanguageModelOptions): LanguageModel {
   const { name, transport } = options
   const maxOutputTokens = options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS
@@ -64,7 +70,14 @@ export function createPromptedLanguageModel(options: PromptedLanguageModelOption
     let prompt = task.prompt
     let problem = ''
     for (let attempt = 1; attempt <= 2; attempt++) {
-      const response = await transport({ system: task.system, prompt, maxTokens: task.maxTokens })
+      const { system, maxTokens, signal } = task
+      const response = await untilAborted(
+        transport.generate({ system, prompt, maxTokens, signal }),
+        signal,
+        name,
+      ).catch((error: unknown) => {
+        throw transportFailure(name, error, signal)
+      })
       usage = addUsage(usage, response.usage)
       const json = extractJson(response.text)
       const checked: Checked<T> = json.ok
@@ -84,10 +97,19 @@ export function createPromptedLanguageModel(options: PromptedLanguageModelOption
     )
   }
 
+  /** The checked units; a bad request or an aborted signal fails before anything is sent. */
+  function startCall(units: Unit[], signal: AbortSignal | undefined): Unit[] {
+    const checked = checkedUnits(units)
+    throwIfAborted(signal, name)
+    return checked
+  }
+
   return {
     name,
 
-    async summarize({ units, budgetTokens }) {
+    async summarize({ units: given, budgetTokens: requested, signal }) {
+      const budgetTokens = checkedBudget(requested)
+      const units = startCall(given, signal)
       if (units.length === 0 || budgetTokens <= 0) {
         return { value: { text: '', sources: [] }, model: name, usage: ZERO_USAGE }
       }
@@ -99,6 +121,7 @@ export function createPromptedLanguageModel(options: PromptedLanguageModelOption
         maxTokens: Math.max(maxOutputTokens, budgetTokens + 12 * units.length + 256),
         read: (json) =>
           checkSources(SummarySchema.safeParse(json), units, (summary) => summary.sources),
+        signal,
       }
       let { value, usage } = await ask(task)
       const firstTokens = countTokens(value.text)
@@ -122,13 +145,15 @@ export function createPromptedLanguageModel(options: PromptedLanguageModelOption
       return { value: { text, sources: value.sources }, model: name, usage }
     },
 
-    async extractObservations({ units }) {
+    async extractObservations({ units: given, signal }) {
+      const units = startCall(given, signal)
       if (units.length === 0) return { value: [], model: name, usage: ZERO_USAGE }
       const { value, usage } = await ask({
         label: 'extract observations',
         system: OBSERVATIONS_SYSTEM,
         prompt: unitsPrompt('Distil prioritized observations from these units.', units),
         maxTokens: maxOutputTokens,
+        signal,
         read: (json) =>
           checkSources(listOf('observations', ObservationSchema).safeParse(json), units, (list) =>
             list.flatMap((item) => item.sources),
@@ -141,13 +166,15 @@ export function createPromptedLanguageModel(options: PromptedLanguageModelOption
       return { value: observations, model: name, usage }
     },
 
-    async extractPatterns({ units }) {
+    async extractPatterns({ units: given, signal }) {
+      const units = startCall(given, signal)
       if (units.length === 0) return { value: [], model: name, usage: ZERO_USAGE }
       const { value, usage } = await ask({
         label: 'extract patterns',
         system: PATTERNS_SYSTEM,
         prompt: unitsPrompt('Extract the reusable patterns in these units.', units),
         maxTokens: maxOutputTokens,
+        signal,
         read: (json) =>
           checkSources(listOf('patterns', PatternSchema).safeParse(json), units, (list) =>
             list.flatMap((item) => item.sources),
@@ -158,13 +185,15 @@ export function createPromptedLanguageModel(options: PromptedLanguageModelOption
       return { value: patterns, model: name, usage }
     },
 
-    async groupSimilar({ units, threshold }) {
+    async groupSimilar({ units: given, threshold, signal }) {
+      const units = startCall(given, signal)
       if (units.length < 2) return { value: [], model: name, usage: ZERO_USAGE }
       const { value, usage } = await ask({
         label: 'group similar',
         system: groupSystem(threshold),
         prompt: unitsPrompt('Group the units that repeat the same idea.', units),
         maxTokens: maxOutputTokens,
+        signal,
         read: (json) =>
           checkSources(listOf('groups', GroupSchema).safeParse(json), units, (list) =>
             list.flatMap((group) => group.members),
@@ -179,7 +208,8 @@ export function createPromptedLanguageModel(options: PromptedLanguageModelOption
       return { value: groups, model: name, usage }
     },
 
-    async reflect({ units }) {
+    async reflect({ units: given, signal }) {
+      const units = startCall(given, signal)
       if (units.length === 0) {
         return {
           value: { reflection: '', priority: '', sources: [] },
@@ -192,6 +222,7 @@ export function createPromptedLanguageModel(options: PromptedLanguageModelOption
         system: REFLECT_SYSTEM,
         prompt: unitsPrompt('Reflect on these recent observations.', units),
         maxTokens: maxOutputTokens,
+        signal,
         read: (json) =>
           checkSources(ReflectionSchema.safeParse(json), units, (item) => item.sources),
       })

@@ -59,7 +59,7 @@ export async function runSleep(brain: Brain, options: RunSleepOptions): Promise<
   if (outcome.ran) return outcome.value
   throw new SomnusError(
     'SLEEP_RUNNING',
-    'Another `somnus sleep run` is consolidating this brain right now. Wait for it to finish, then run again (a run that was killed lets go of the brain within a minute).',
+    'Another `somnus sleep run` is consolidating this brain right now. Wait for it to finish, then run again (the lock of a run that was killed is taken over at once).',
   )
 }
 

@@ -6,22 +6,21 @@ import { describe, expect, it } from 'vitest'
 import {
   addBookmark,
   addSleepDebt,
-  brainAt,
   buildSnapshot,
   countTokens,
   createExtractiveLanguageModel,
+  createSomnus,
   getSleepHistory,
   getSleepStatus,
   isSomnusError,
-  openBrain,
   runSleep,
 } from '../src/index.ts'
 
 describe('library API', () => {
   it('runs a sleep cycle on a brain it opens', async () => {
     const project = mkdtempSync(join(tmpdir(), 'somnus-library-'))
-    expect(() => openBrain({ cwd: project, env: {} })).toThrowError(/somnus init/)
-    const brain = brainAt(join(project, '_agent_context'), { env: {}, warn: () => undefined })
+    await expect(createSomnus({ cwd: project, env: {} })).rejects.toThrowError(/somnus init/)
+    const { brain } = await createSomnus({ projectDir: project, env: {}, warn: () => undefined })
 
     await addSleepDebt(brain, { score: 3, description: 'Designed the retry policy with the user' })
     await addBookmark(brain, {
@@ -44,7 +43,8 @@ describe('library API', () => {
   })
 
   it('reports bad input as a SomnusError with a code', async () => {
-    const brain = brainAt(join(mkdtempSync(join(tmpdir(), 'somnus-library-')), '_agent_context'), {
+    const { brain } = await createSomnus({
+      projectDir: mkdtempSync(join(tmpdir(), 'somnus-library-')),
       env: {},
       warn: () => undefined,
     })

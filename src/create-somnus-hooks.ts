@@ -27,9 +27,10 @@ export { locateBrain }
 export type SessionEndEvent = Omit<StopEvent, 'last_assistant_message'> & { reason: string | null }
 
 /**
- * Where the brain is and what it is made of. With none of `memory`, `files` or `state` the brain
- * is `_agent_context/` on disk: `contextDir`, else `<projectDir>/_agent_context`, else the one
- * `locateBrain` finds from `cwd`. Any store passed in replaces the default one.
+ * Where the brain is and what it is made of. Unless `memory` is set or both `files` and `state`
+ * are given, the brain is `_agent_context/` on disk: `contextDir`, else
+ * `<projectDir>/_agent_context`, else the one `locateBrain` finds from `cwd`. Any store passed in
+ * replaces the default one; a brain in memory holds only what the stores passed in hold.
  */
 export interface SomnusOptions {
   /** The `_agent_context` folder itself (need not exist yet: `init` creates it). */
@@ -100,7 +101,9 @@ export async function createSomnusHooks(options: SomnusOptions = {}): Promise<So
 async function openBrainOf(options: SomnusOptions): Promise<Brain> {
   const env = options.env ?? process.env
   const warn = options.warn ?? ((message: string) => process.stderr.write(`somnus: ${message}\n`))
-  const inMemory = options.memory === true
+  // Both stores given: nothing of the brain is on disk, so there is no folder to find.
+  const inMemory =
+    options.memory === true || (options.files !== undefined && options.state !== undefined)
   const brain = inMemory
     ? await memoryBrain(options, env, warn)
     : (await import('./compose.ts')).brainAt(rootOf(options, env), {

@@ -2,19 +2,26 @@
  * The hook-sized half of `createSomnus` (create-somnus.ts): the options, the brain they open and
  * the five use cases Claude Code's hooks call. It lives apart because esbuild bundles every
  * literal `import()` it can see into `dist/hook.js`: this file must never reach the model, the
- * tokenizer or full zod, which `createSomnus` adds. Everything is imported lazily, so that a
- * command importing this (or create-somnus.ts) loads neither settings nor zod until it opens a brain.
+ * tokenizer or full zod, which `createSomnus` adds. Its imports are static on purpose, as the
+ * hook's were before: esbuild wraps every module reached by `import()` in the hook bundle, which
+ * only adds code. create-somnus.ts loads this file lazily, so commands that open no brain skip it.
  */
 import { join } from 'node:path'
+import { randomIds } from './adapters/node/random-ids.ts'
 import type { Brain } from './app/brain.ts'
-import type { recordStop as recordStopOf, StopEvent } from './app/record-stop.ts'
-import type { SessionStartContext } from './app/session-start.ts'
+import { reminderForPrompt } from './app/prompt-reminder.ts'
+import { logCompaction } from './app/record-compaction.ts'
+import { recordEnd } from './app/record-session-end.ts'
+import { recordStop, type StopEvent } from './app/record-stop.ts'
+import { type SessionStartContext, sessionStartContext } from './app/session-start.ts'
+import { brainAt } from './compose.ts'
 import { analyzeSession as analyzeOnDisk } from './compose-transcripts.ts'
 import { CONTEXT_DIR_NAME } from './core/brain-layout.ts'
-import type { Config } from './core/config.ts'
+import { type Config, resolveConfig } from './core/config.ts'
+import { SomnusError } from './core/errors.ts'
 import { locateBrain } from './locate-brain.ts'
 import type { BrainFiles } from './ports/brain-files.ts'
-import type { Clock } from './ports/clock.ts'
+import { type Clock, systemClock } from './ports/clock.ts'
 import type { IdGenerator } from './ports/id-generator.ts'
 import type { LanguageModel } from './ports/language-model.ts'
 import type { ProjectFiles } from './ports/project-files.ts'
@@ -68,7 +75,7 @@ export interface SomnusHooks {
   /** The brain these use cases work on. */
   readonly brain: Brain
   /** Stop: books the turn's session in the ledger. */
-  recordStop(event: StopEvent): Promise<Awaited<ReturnType<typeof recordStopOf>>>
+  recordStop(event: StopEvent): Promise<Awaited<ReturnType<typeof recordStop>>>
   /** SessionStart: the directive and snapshot to inject. */
   sessionStart(): Promise<SessionStartContext>
   /** UserPromptSubmit: a reminder to consolidate, or null. */
@@ -81,77 +88,72 @@ export interface SomnusHooks {
 
 /** Opens the brain `options` describe and binds the hook use cases to it. */
 export async function createSomnusHooks(options: SomnusOptions = {}): Promise<SomnusHooks> {
-  const brain = await openBrainOf(options)
+  const brain = openBrainOf(options)
   const analyzeSession = options.analyzeSession ?? analyzeOnDisk
   return {
     brain,
-    recordStop: async (event) =>
-      (await import('./app/record-stop.ts')).recordStop(brain, analyzeSession, event),
-    sessionStart: async () =>
-      (await import('./app/session-start.ts')).sessionStartContext(brain, analyzeSession),
-    promptReminder: async () => (await import('./app/prompt-reminder.ts')).reminderForPrompt(brain),
-    logCompaction: async (trigger) =>
-      (await import('./app/record-compaction.ts')).logCompaction(brain, trigger),
-    recordSessionEnd: async (event) =>
-      (await import('./app/record-session-end.ts')).recordEnd(brain, analyzeSession, event),
+    recordStop: (event) => recordStop(brain, analyzeSession, event),
+    sessionStart: () => sessionStartContext(brain, analyzeSession),
+    promptReminder: () => reminderForPrompt(brain),
+    logCompaction: (trigger) => logCompaction(brain, trigger),
+    recordSessionEnd: (event) => recordEnd(brain, analyzeSession, event),
   }
 }
 
-/** The brain of `options`: on disk through compose.ts, or in memory. */
-async function openBrainOf(options: SomnusOptions): Promise<Brain> {
+/** The brain of `options`: on disk through compose.ts, or made of the stores given. */
+function openBrainOf(options: SomnusOptions): Brain {
   const env = options.env ?? process.env
   const warn = options.warn ?? ((message: string) => process.stderr.write(`somnus: ${message}\n`))
-  // Both stores given: nothing of the brain is on disk, so there is no folder to find.
-  const inMemory =
-    options.memory === true || (options.files !== undefined && options.state !== undefined)
-  const brain = inMemory
-    ? await memoryBrain(options, env, warn)
-    : (await import('./compose.ts')).brainAt(rootOf(options, env), {
-        env,
-        warn,
-        ...(options.config ? { overrides: options.config } : {}),
-        ...(options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs }),
-      })
+  const { files, state } = options
+  const brain =
+    files !== undefined && state !== undefined
+      ? storesBrain(options, { files, state }, env, warn)
+      : brainAt(rootOf(options, env), {
+          env,
+          warn,
+          ...(options.config ? { overrides: options.config } : {}),
+          ...(options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs }),
+        })
   return {
     ...brain,
-    ...(options.files ? { files: options.files } : {}),
-    ...(options.state ? { state: options.state } : {}),
+    ...(files ? { files } : {}),
+    ...(state ? { state } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.ids ? { ids: options.ids } : {}),
   }
 }
 
 function rootOf(options: SomnusOptions, env: Record<string, string | undefined>): string {
+  if (options.memory === true) {
+    // createSomnus makes the memory stores; this half keeps the hook bundle free of them.
+    throw new SomnusError(
+      'USAGE',
+      'A brain in memory needs its stores: call createSomnus({ memory: true }), or pass both files and state.',
+    )
+  }
   if (options.contextDir !== undefined) return options.contextDir
   if (options.projectDir !== undefined) return join(options.projectDir, CONTEXT_DIR_NAME)
   return locateBrain({ cwd: options.cwd ?? process.cwd(), env })
 }
 
-async function memoryBrain(
+/** A brain made of the stores given: no folder, default settings plus `env` and `config`. */
+function storesBrain(
   options: SomnusOptions,
+  stores: Pick<Brain, 'files' | 'state'>,
   env: Record<string, string | undefined>,
   warn: (message: string) => void,
-): Promise<Brain> {
-  const [{ createMemoryBrainFiles }, { createMemorySleepStateStore }, config, clock, ids] =
-    await Promise.all([
-      import('./adapters/memory/memory-brain-files.ts'),
-      import('./adapters/memory/memory-sleep-state-store.ts'),
-      import('./core/config.ts'),
-      import('./ports/clock.ts'),
-      import('./adapters/node/random-ids.ts'),
-    ])
+): Brain {
   const projectDir = options.projectDir ?? '/project'
   return {
     root: options.contextDir ?? join(projectDir, CONTEXT_DIR_NAME),
     projectDir,
     config: {
-      ...config.resolveConfig({ fileText: null, filePath: 'somnus.json', env }),
+      ...resolveConfig({ fileText: null, filePath: 'somnus.json', env }),
       ...options.config,
     },
-    files: createMemoryBrainFiles(),
-    state: createMemorySleepStateStore(),
-    clock: clock.systemClock,
-    ids: ids.randomIds,
+    ...stores,
+    clock: systemClock,
+    ids: randomIds,
     warn,
   }
 }

@@ -1,20 +1,17 @@
 /**
  * `createSomnus(options)`: the one way into the engine, for the CLI, `somnus demo` and the library
  * (the hooks take its hook-sized half, create-somnus-hooks.ts). It opens one brain, on disk or in
- * memory, and returns every use case bound to it. Use cases and models are imported when first
- * called, so a command pays only for what it runs and the model code loads only for a sleep.
+ * memory, and returns every use case bound to it. Everything is imported when first needed, so a
+ * command pays only for what it runs (`transcript stats <path>` opens no brain and loads no
+ * settings) and the model code loads only for a sleep.
  */
 import type { Brain } from './app/brain.ts'
-import { createSomnusHooks, type SomnusHooks, type SomnusOptions } from './create-somnus-hooks.ts'
+import type { SomnusHooks, SomnusOptions } from './create-somnus-hooks.ts'
 import type { LanguageModel } from './ports/language-model.ts'
 
 export { transcriptFiles } from './compose-transcripts.ts'
-export {
-  locateBrain,
-  type SessionEndEvent,
-  type SomnusHooks,
-  type SomnusOptions,
-} from './create-somnus-hooks.ts'
+export type { SessionEndEvent, SomnusHooks, SomnusOptions } from './create-somnus-hooks.ts'
+export { locateBrain } from './locate-brain.ts'
 
 /** A use case `(brain, ...rest)` with its brain already given. */
 type Bound<F> = F extends (brain: Brain, ...rest: infer Rest) => infer Out
@@ -105,7 +102,10 @@ export interface Somnus extends SomnusHooks {
  * folder) and returns every use case bound to it. `{ memory: true }` keeps it all in memory.
  */
 export async function createSomnus(options: SomnusOptions = {}): Promise<Somnus> {
-  const hooks = await createSomnusHooks(options)
+  const { createSomnusHooks } = await import('./create-somnus-hooks.ts')
+  const hooks = await createSomnusHooks(
+    options.memory === true ? { ...options, ...(await memoryStores(options)) } : options,
+  )
   const { brain } = hooks
   const env = options.env ?? process.env
   const bind =
@@ -174,8 +174,21 @@ export async function createSomnus(options: SomnusOptions = {}): Promise<Somnus>
 
 /** `.claude/settings.json` and its kin beside the brain: on disk, or in memory with the brain. */
 async function defaultProjectFiles(brain: Brain, options: SomnusOptions) {
-  if (options.memory === true) {
+  // As createSomnusHooks decides: a brain made of given stores has no folder on disk.
+  if (options.memory === true || (options.files !== undefined && options.state !== undefined)) {
     return (await import('./adapters/memory/memory-project-files.ts')).createMemoryProjectFiles()
   }
   return (await import('./compose.ts')).projectFilesOf(brain)
+}
+
+/** Fresh stores for a brain in memory, unless `options` brings its own. */
+async function memoryStores(options: SomnusOptions) {
+  const [{ createMemoryBrainFiles }, { createMemorySleepStateStore }] = await Promise.all([
+    import('./adapters/memory/memory-brain-files.ts'),
+    import('./adapters/memory/memory-sleep-state-store.ts'),
+  ])
+  return {
+    files: options.files ?? createMemoryBrainFiles(),
+    state: options.state ?? createMemorySleepStateStore(),
+  }
 }

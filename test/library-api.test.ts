@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { createSomnusHooks } from '../src/create-somnus-hooks.ts'
 import {
   addBookmark,
   addSleepDebt,
@@ -129,6 +130,15 @@ describe('createSomnus', () => {
     expect(result.applied).toBe(true)
     expect(modelCalls).not.toEqual([])
     expect(Object.keys(brain.files.snapshot())).toContain('core/2.memory.md')
+  })
+
+  it('keeps the hooks half free of memory stores: memory needs stores there', async () => {
+    const failure = await createSomnusHooks({ ...quiet, memory: true }).catch((error) => error)
+    expect(isSomnusError(failure) && failure.code).toBe('USAGE')
+    expect((failure as Error).message).toContain('createSomnus({ memory: true })')
+    const brain = memoryBrain()
+    const hooks = await createSomnusHooks({ ...quiet, files: brain.files, state: brain.state })
+    expect(await hooks.promptReminder()).toBeNull()
   })
 
   it('names a missing brain and the fix', async () => {

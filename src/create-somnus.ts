@@ -6,12 +6,14 @@
  * settings) and the model code loads only for a sleep.
  */
 import type { Brain } from './app/brain.ts'
-import type { SomnusHooks, SomnusOptions } from './create-somnus-hooks.ts'
+import type { SomnusHooks } from './create-somnus-hooks.ts'
+import type { SomnusOptions } from './open-somnus-brain.ts'
 import type { LanguageModel } from './ports/language-model.ts'
 
 export { transcriptFiles } from './compose-transcripts.ts'
-export type { SessionEndEvent, SomnusHooks, SomnusOptions } from './create-somnus-hooks.ts'
+export type { SessionEndEvent, SomnusHooks } from './create-somnus-hooks.ts'
 export { locateBrain } from './locate-brain.ts'
+export type { SomnusOptions } from './open-somnus-brain.ts'
 
 /** A use case `(brain, ...rest)` with its brain already given. */
 type Bound<F> = F extends (brain: Brain, ...rest: infer Rest) => infer Out
@@ -102,93 +104,7 @@ export interface Somnus extends SomnusHooks {
  * folder) and returns every use case bound to it. `{ memory: true }` keeps it all in memory.
  */
 export async function createSomnus(options: SomnusOptions = {}): Promise<Somnus> {
-  const { createSomnusHooks } = await import('./create-somnus-hooks.ts')
-  const hooks = await createSomnusHooks(
-    options.memory === true ? { ...options, ...(await memoryStores(options)) } : options,
-  )
-  const { brain } = hooks
-  const env = options.env ?? process.env
-  const bind =
-    <Name extends keyof App>(load: () => Promise<Pick<App, Name>>, name: Name) =>
-    async (...rest: unknown[]) =>
-      // The Bound types below check every call; the loaded function receives them unchanged.
-      ((await load())[name] as (brain: Brain, ...rest: unknown[]) => unknown)(brain, ...rest)
-  const languageModel = async (spec?: string): Promise<LanguageModel> => {
-    if (spec === undefined && options.model) return options.model
-    const { composeLanguageModel } = await import('./compose-model.ts')
-    return composeLanguageModel(spec, { config: brain.config, env })
-  }
-  const ledger = {
-    addBookmark: bind(() => import('./app/add-bookmark.ts'), 'addBookmark'),
-    listBookmarks: bind(() => import('./app/list-bookmarks.ts'), 'listBookmarks'),
-    clearBookmarks: bind(() => import('./app/clear-bookmarks.ts'), 'clearBookmarks'),
-    addTrigger: bind(() => import('./app/add-trigger.ts'), 'addTrigger'),
-    listTriggers: bind(() => import('./app/list-triggers.ts'), 'listTriggers'),
-    removeTrigger: bind(() => import('./app/remove-trigger.ts'), 'removeTrigger'),
-    addSleepDebt: bind(() => import('./app/add-sleep-debt.ts'), 'addSleepDebt'),
-    sleepDebt: bind(() => import('./app/get-sleep-debt.ts'), 'getSleepDebt'),
-    sleepStatus: bind(() => import('./app/get-sleep-status.ts'), 'getSleepStatus'),
-    sleepHistory: bind(() => import('./app/get-sleep-history.ts'), 'getSleepHistory'),
-    startSleep: bind(() => import('./app/start-sleep.ts'), 'startSleep'),
-    finishSleep: bind(() => import('./app/finish-sleep.ts'), 'finishSleep'),
-  }
-  const documents = {
-    snapshot: bind(() => import('./app/build-snapshot.ts'), 'buildSnapshot'),
-    recordTriggerFires: bind(() => import('./app/build-snapshot.ts'), 'recordTriggerFires'),
-    createKnowledge: bind(() => import('./app/manage-knowledge.ts'), 'createKnowledge'),
-    touchKnowledge: bind(() => import('./app/manage-knowledge.ts'), 'touchKnowledgeNote'),
-    listKnowledge: bind(() => import('./app/manage-knowledge.ts'), 'listKnowledge'),
-    createTask: bind(() => import('./app/manage-tasks.ts'), 'createTask'),
-    logTask: bind(() => import('./app/manage-tasks.ts'), 'logTask'),
-    completeTask: bind(() => import('./app/manage-tasks.ts'), 'markTaskCompleted'),
-    listTasks: bind(() => import('./app/manage-tasks.ts'), 'listTasks'),
-    addChangelog: bind(() => import('./app/project-record.ts'), 'addChangelog'),
-    listFeatures: bind(() => import('./app/project-record.ts'), 'listFeatures'),
-  }
-  return {
-    ...hooks,
-    ...(ledger as unknown as Pick<Somnus, keyof typeof ledger>),
-    ...(documents as unknown as Pick<Somnus, keyof typeof documents>),
-    languageModel,
-    runSleep: async (sleep = {}) => {
-      const model = typeof sleep.model === 'object' ? sleep.model : await languageModel(sleep.model)
-      const { runSleep } = await import('./app/run-sleep.ts')
-      const transcriptUnits =
-        sleep.transcripts === false
-          ? {}
-          : { transcriptUnits: (await import('./compose.ts')).composeTranscriptUnits(brain) }
-      return runSleep(brain, {
-        model,
-        dryRun: sleep.dryRun === true,
-        ...transcriptUnits,
-        ...(sleep.onProgress ? { onProgress: sleep.onProgress } : {}),
-      })
-    },
-    init: async (init) => {
-      const { initBrain } = await import('./app/init-brain.ts')
-      const projectFiles = options.projectFiles ?? (await defaultProjectFiles(brain, options))
-      return initBrain(brain, { ...init, projectFiles })
-    },
-  }
-}
-
-/** `.claude/settings.json` and its kin beside the brain: on disk, or in memory with the brain. */
-async function defaultProjectFiles(brain: Brain, options: SomnusOptions) {
-  // As createSomnusHooks decides: a brain made of given stores has no folder on disk.
-  if (options.memory === true || (options.files !== undefined && options.state !== undefined)) {
-    return (await import('./adapters/memory/memory-project-files.ts')).createMemoryProjectFiles()
-  }
-  return (await import('./compose.ts')).projectFilesOf(brain)
-}
-
-/** Fresh stores for a brain in memory, unless `options` brings its own. */
-async function memoryStores(options: SomnusOptions) {
-  const [{ createMemoryBrainFiles }, { createMemorySleepStateStore }] = await Promise.all([
-    import('./adapters/memory/memory-brain-files.ts'),
-    import('./adapters/memory/memory-sleep-state-store.ts'),
-  ])
-  return {
-    files: options.files ?? createMemoryBrainFiles(),
-    state: options.state ?? createMemorySleepStateStore(),
-  }
+  // One import for the brain and its everyday use cases: a command loads a few modules, not a
+  // chunk per use case, and `transcript stats <path>`, which only imports this file, none.
+  return (await import('./bind-somnus.ts')).bindSomnus(options)
 }

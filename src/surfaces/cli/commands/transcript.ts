@@ -9,6 +9,7 @@ import type { TranscriptFileAccess, TranscriptSearch } from '../../../app/transc
 import { isSomnusError } from '../../../core/errors.ts'
 import { transcriptFiles } from '../../../create-somnus.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
+import { openSomnus } from '../open-somnus.ts'
 
 /** Adds `transcript stats` and `transcript distill` to the program. */
 export function register(program: Command, io: CliIo): void {
@@ -115,7 +116,6 @@ function searchFor(io: CliIo): TranscriptSearch {
 
 /** The brain here, or null when there is none; it is opened (settings read) only when asked for. */
 async function optionalBrain(io: CliIo): Promise<Brain | null> {
-  const { openSomnus } = await import('../open-somnus.ts')
   try {
     return (await openSomnus(io)).brain
   } catch (error) {

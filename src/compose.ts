@@ -1,5 +1,6 @@
 /**
- * The composition root: picks adapters and hands them to the use cases. Two parts live beside it
+ * The composition root: picks the adapters of a brain on disk; `createSomnus` (create-somnus.ts),
+ * the one way in, calls it and binds the use cases. Two parts live beside it
  * so their callers need not load it: models (compose-model.ts) and transcript reading
  * (compose-transcripts.ts, re-exported here).
  * Keep imports here light: the hook path loads this file, so SQL, HTTP, MCP and LLM adapters are
@@ -8,16 +9,14 @@
 
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { findContextRoot } from './adapters/fs/find-context-root.ts'
 import { createFsBrainFiles } from './adapters/fs/fs-brain-files.ts'
 import { createFsProjectFiles } from './adapters/fs/fs-project-files.ts'
 import { createFsSleepStateStore } from './adapters/fs/fs-sleep-state-store.ts'
 import { createFsUnitOfWork } from './adapters/fs/fs-unit-of-work.ts'
 import { randomIds } from './adapters/node/random-ids.ts'
-import { type Brain, CONTEXT_DIR_NAME } from './app/brain.ts'
+import type { Brain } from './app/brain.ts'
 import { transcriptFiles } from './compose-transcripts.ts'
 import { type Config, resolveConfig } from './core/config.ts'
-import { SomnusError } from './core/errors.ts'
 import type { Unit } from './core/model-results.ts'
 import type { SessionRecord } from './core/sleep-state.ts'
 import { type Clock, systemClock } from './ports/clock.ts'
@@ -29,13 +28,9 @@ export { analyzeSession, transcriptFiles } from './compose-transcripts.ts'
 /** The file, inside the context root, that holds the user's settings. */
 export const CONFIG_FILE_NAME = 'somnus.json'
 
-/** What the caller knows about the world when it opens a brain. */
-export interface OpenBrainOptions {
-  /** Where to start looking for `_agent_context` (walks up at most 5 folders). */
-  cwd: string
+/** What the caller knows about the world when it opens the brain at a known root. */
+export interface BrainAtOptions {
   env: Record<string, string | undefined>
-  /** Use exactly this context root instead of searching (`init`, `--dir`). */
-  root?: string
   clock?: Clock
   ids?: IdGenerator
   warn?: (message: string) => void
@@ -45,26 +40,8 @@ export interface OpenBrainOptions {
   lockWaitMs?: number | (() => number)
 }
 
-/** The context root for `options`, or a CONTEXT_NOT_FOUND error that says how to create one. */
-export function locateContextRoot(options: Pick<OpenBrainOptions, 'cwd' | 'env' | 'root'>): string {
-  const explicit = options.root ?? options.env.SOMNUS_CONTEXT_DIR
-  if (explicit) return explicit
-  const found = findContextRoot(options.cwd)
-  if (found) return found
-  throw new SomnusError(
-    'CONTEXT_NOT_FOUND',
-    `No ${CONTEXT_DIR_NAME}/ folder in ${options.cwd} or the 5 folders above it. Run \`somnus init\` in your project, or set SOMNUS_CONTEXT_DIR.`,
-  )
-}
-
-/** Opens the brain for `options.cwd`: file store, ledger store, settings, clock and ids. */
-export function openBrain(options: OpenBrainOptions): Brain {
-  const root = locateContextRoot(options)
-  return brainAt(root, options)
-}
-
 /** A brain at a known root, whether or not it exists yet (used by `init`). */
-export function brainAt(root: string, options: Omit<OpenBrainOptions, 'cwd' | 'root'>): Brain {
+export function brainAt(root: string, options: BrainAtOptions): Brain {
   const warn = options.warn ?? ((message: string) => process.stderr.write(`somnus: ${message}\n`))
   const configPath = join(root, CONFIG_FILE_NAME)
   const config = {

@@ -1,6 +1,7 @@
 /**
- * Somnus as a library: open a brain, record sessions, build the snapshot, consolidate, and use the
- * consolidation model and transcript engine directly. The CLI and hooks are built on these.
+ * Somnus as a library. `createSomnus(options)` is the way in: it opens a brain (a project folder,
+ * or memory) and returns every use case bound to it, as the CLI and hooks use them. The use-case
+ * functions below take that `somnus.brain`; the model and transcript engine can be used directly.
  */
 
 export { createExtractiveLanguageModel } from './adapters/llm/extractive-language-model.ts'
@@ -20,18 +21,6 @@ export { type RunSleepOptions, type RunSleepResult, runSleep } from './app/run-s
 export { sessionStartContext } from './app/session-start.ts'
 export { startSleep } from './app/start-sleep.ts'
 export { summarizeText } from './app/summarize-text.ts'
-// Opening a brain and picking a model.
-// Transcripts, scoring, tokens.
-export {
-  analyzeSession,
-  brainAt,
-  composeTranscriptUnits,
-  locateContextRoot,
-  type OpenBrainOptions,
-  openBrain,
-  transcriptFiles,
-} from './compose.ts'
-export { composeLanguageModel } from './compose-model.ts'
 // Types and errors.
 export type { Config } from './core/config.ts'
 export { consolidationDirective } from './core/directive.ts'
@@ -67,6 +56,18 @@ export {
   analyzeTranscriptBytes,
   createTranscriptAnalyzer,
 } from './core/transcript/transcript-analyzer.ts'
+// The way in: a brain and its use cases; transcripts on disk.
+export {
+  createSomnus,
+  locateBrain,
+  type SessionEndEvent,
+  type Somnus,
+  type SomnusHooks,
+  type SomnusInitOptions,
+  type SomnusOptions,
+  type SomnusSleepOptions,
+  transcriptFiles,
+} from './create-somnus.ts'
 export type { LanguageModel, ModelCall } from './ports/language-model.ts'
 
 // Plugging in your own model: any chat transport becomes a LanguageModel; every call takes a signal.

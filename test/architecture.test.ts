@@ -15,7 +15,7 @@ const ALLOWED: Record<string, string[]> = {
   ports: ['core'],
   app: ['core', 'ports'],
   adapters: ['core', 'ports'],
-  surfaces: ['core', 'ports', 'app', 'compose.ts', 'compose-model.ts', 'compose-transcripts.ts'],
+  surfaces: ['core', 'ports', 'app', 'create-somnus.ts', 'create-somnus-hooks.ts'],
 }
 
 function sourceFiles(folder: string): string[] {
@@ -135,6 +135,34 @@ describe('import forms', () => {
   })
 })
 
+/** Which of `src/`'s files a surface may reach outside the layers: the createSomnus module only. */
+const FRONT_DOOR = ['create-somnus.ts', 'create-somnus-hooks.ts']
+
+/** The imports of `files` that break the front-door rule, as `file → target`. */
+function frontDoorViolations(files: string[]): string[] {
+  const offending: string[] = []
+  for (const path of files) {
+    for (const specifier of importsOf(path)) {
+      if (!specifier.startsWith('.')) continue
+      const target = relative(SRC, join(path, '..', specifier))
+      const top = target.split('/')[0] ?? ''
+      const sourceFile = top.endsWith('.ts') || top.endsWith('.js')
+      if (top === 'adapters' || (sourceFile && !FRONT_DOOR.includes(top))) {
+        offending.push(`${relative(SRC, path)} → ${target}`)
+      }
+    }
+  }
+  return offending
+}
+
+describe('front door', () => {
+  it('surfaces reach adapters and compose*.ts only through createSomnus', () => {
+    const surfaces = sourceFiles(join(SRC, 'surfaces'))
+    expect(surfaces.length).toBeGreaterThan(10)
+    expect(frontDoorViolations(surfaces)).toEqual([])
+  })
+})
+
 describe('hook path', () => {
   it('bundles no commander, full zod, tokenizer, SQL, HTTP, MCP or LLM code', async () => {
     const result = await build({
@@ -176,7 +204,10 @@ describe('CLI bundle', () => {
   it('transcript stats loads no settings or zod until a session id needs the ledger', async () => {
     const result = await splitBuild('surfaces/cli/commands/transcript.ts')
     const outputs = result.metafile.outputs
-    const entry = Object.keys(outputs).find((path) => outputs[path]?.entryPoint !== undefined)
+    // Chunks reached by import() have an entryPoint too: pick the command's own.
+    const entry = Object.keys(outputs).find(
+      (path) => outputs[path]?.entryPoint === 'src/surfaces/cli/commands/transcript.ts',
+    )
     // What loads with the command: its chunk and every chunk it imports statically, not import().
     const loaded = new Set<string>()
     const visit = (path: string) => {

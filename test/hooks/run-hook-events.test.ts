@@ -95,18 +95,23 @@ describe('runHook SessionStart triggers', () => {
       bookmarks: [bookmark],
       triggers: [trigger],
     })
-    const lockedBrain: HookDependencies['brainAt'] = (root, options) => {
-      const brain = defaultHookDependencies.brainAt(root, options)
+    const lockedBrain: HookDependencies['createSomnusHooks'] = async (options) => {
+      const { brain } = await defaultHookDependencies.createSomnusHooks(options)
       const update = async () => {
         throw new SomnusError('STATE_LOCKED', 'the ledger stayed locked for 15 s')
       }
-      return { ...brain, state: { ...brain.state, update } }
+      return defaultHookDependencies.createSomnusHooks({
+        ...options,
+        files: brain.files,
+        state: { ...brain.state, update },
+        unitOfWork: brain.unitOfWork,
+      })
     }
     const result = await runHook(
       'session-start',
       JSON.stringify({ cwd: ws.project }),
       { cwd: ws.project, env: { HOME: ws.home }, now: NOW },
-      { ...defaultHookDependencies, brainAt: lockedBrain },
+      { ...defaultHookDependencies, createSomnusHooks: lockedBrain },
     )
     expect(result.stdout.startsWith('>>> CONSOLIDATION REQUIRED <<<')).toBe(true)
     expect(result.stdout).toContain('# Agent Context')

@@ -5,15 +5,11 @@
  */
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { type Brain, CONTEXT_DIR_NAME } from '../../app/brain.ts'
-import { reminderForPrompt } from '../../app/prompt-reminder.ts'
-import { logCompaction } from '../../app/record-compaction.ts'
-import { recordEnd } from '../../app/record-session-end.ts'
-import { recordStop } from '../../app/record-stop.ts'
-import { sessionStartContext } from '../../app/session-start.ts'
+import { CONTEXT_DIR_NAME } from '../../app/brain.ts'
 import { SOMNUS_HOOKS } from '../../core/claude-settings.ts'
 import { environmentFault } from '../../core/environment-fault.ts'
 import { isSomnusError } from '../../core/errors.ts'
+import type { SomnusHooks } from '../../create-somnus-hooks.ts'
 import { fixedClock } from '../../ports/clock.ts'
 import { defaultHookDependencies, type HookDependencies } from './hook-dependencies.ts'
 import {
@@ -95,7 +91,7 @@ export async function runHook(
     const input: Partial<HookInputs[HookEvent]> = parsed.ok ? parsed.input : {}
     const start = input.cwd || context.env.CLAUDE_PROJECT_DIR || context.cwd
     try {
-      root = dependencies.locateContextRoot({ cwd: start, env: context.env })
+      root = dependencies.locateBrain({ cwd: start, env: context.env })
     } catch (error) {
       if (isSomnusError(error) && error.code === 'CONTEXT_NOT_FOUND') {
         note(`no ${CONTEXT_DIR_NAME}/ at or above ${start}: nothing to do`)
@@ -105,13 +101,14 @@ export async function runHook(
     }
     if (!parsed.ok && NEEDS_PAYLOAD.has(event)) return { stdout, log }
     const lockDeadline = startedAt + timeoutMsOf(event) - ANSWER_MARGIN_MS
-    const brain = dependencies.brainAt(root, {
+    const somnus = await dependencies.createSomnusHooks({
+      contextDir: root,
       env: context.env,
       warn: note,
       lockWaitMs: () => Math.max(0, lockDeadline - Date.now()),
       ...(context.now ? { clock: fixedClock(context.now) } : {}),
     })
-    stdout = await dispatch(event, input, brain, dependencies, note)
+    stdout = await dispatch(event, input, somnus, note)
   } catch (error) {
     note(`failed: ${describeError(error)}`)
     stdout = ''
@@ -124,11 +121,9 @@ export async function runHook(
 async function dispatch(
   event: HookEvent,
   input: Partial<HookInputs[HookEvent]>,
-  brain: Brain,
-  dependencies: HookDependencies,
+  somnus: SomnusHooks,
   note: (message: string) => void,
 ): Promise<string> {
-  const { analyzeSession } = dependencies
   switch (event) {
     case 'stop': {
       const stop = input as Partial<HookInputs['stop']>
@@ -136,7 +131,7 @@ async function dispatch(
         note('no session_id in stdin: nothing recorded')
         return ''
       }
-      await recordStop(brain, analyzeSession, {
+      await somnus.recordStop({
         session_id: stop.session_id,
         transcript_path: stop.transcript_path ?? null,
         last_assistant_message: stop.last_assistant_message ?? null,
@@ -144,13 +139,13 @@ async function dispatch(
       return ''
     }
     case 'session-start':
-      return (await sessionStartContext(brain, analyzeSession)).text
+      return (await somnus.sessionStart()).text
     case 'user-prompt-submit': {
-      const reminder = await reminderForPrompt(brain)
+      const reminder = await somnus.promptReminder()
       return reminder === null ? '' : `${reminder}\n`
     }
     case 'pre-compact':
-      await logCompaction(brain, (input as Partial<HookInputs['pre-compact']>).trigger ?? null)
+      await somnus.logCompaction((input as Partial<HookInputs['pre-compact']>).trigger ?? null)
       return ''
     case 'session-end': {
       const end = input as Partial<HookInputs['session-end']>
@@ -158,7 +153,7 @@ async function dispatch(
         note('no session_id in stdin: nothing recorded')
         return ''
       }
-      await recordEnd(brain, analyzeSession, {
+      await somnus.recordSessionEnd({
         session_id: end.session_id,
         transcript_path: end.transcript_path ?? null,
         reason: end.reason ?? null,

@@ -1,18 +1,13 @@
 /** `somnus bookmark`: tag moments during work for the next sleep ("awake ripples"). */
 import type { Command } from 'commander'
-import { addBookmark } from '../../../app/add-bookmark.ts'
-import type { Brain } from '../../../app/brain.ts'
-import { clearBookmarks } from '../../../app/clear-bookmarks.ts'
-import { listBookmarks } from '../../../app/list-bookmarks.ts'
-import { openBrain } from '../../../compose.ts'
 import { parseSalience } from '../../../core/ledger.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
+import { openSomnus } from '../open-somnus.ts'
 import { bookmarkLine, stars } from './ledger-text.ts'
 
 /** Adds `bookmark` and its verbs to the program. */
 export function register(program: Command, io: CliIo): void {
-  const open = (): Brain =>
-    openBrain({ cwd: io.cwd, env: io.env, warn: (message) => io.stderr(`somnus: ${message}\n`) })
+  const open = () => openSomnus(io)
   const say = (text: string) => io.stdout(`${text}\n`)
 
   const bookmark = program
@@ -42,7 +37,7 @@ Examples:
     )
     .action(async (words: string[], options: { salience: string; task?: string }) => {
       const salience = parseSalience(options.salience)
-      const added = await addBookmark(open(), {
+      const added = await (await open()).addBookmark({
         message: words.join(' '),
         salience,
         taskSlug: options.task ?? null,
@@ -56,7 +51,7 @@ Examples:
     .option('--json', 'print the bookmarks as JSON')
     .addHelpText('after', '\nExamples:\n  somnus bookmark list\n  somnus bookmark list --json')
     .action(async (options: { json?: boolean }) => {
-      const bookmarks = await listBookmarks(open())
+      const bookmarks = await (await open()).listBookmarks()
       if (options.json) printJson(io, bookmarks)
       else say(bookmarks.length === 0 ? 'No bookmarks.' : bookmarks.map(bookmarkLine).join('\n'))
     })
@@ -66,7 +61,7 @@ Examples:
     .description('Remove every bookmark (normally `sleep done` clears them)')
     .addHelpText('after', '\nExample:\n  somnus bookmark clear')
     .action(async () => {
-      const count = await clearBookmarks(open())
+      const count = await (await open()).clearBookmarks()
       say(`Cleared ${count} bookmark${count === 1 ? '' : 's'}.`)
     })
 }

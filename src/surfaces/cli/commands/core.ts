@@ -1,9 +1,8 @@
 /** `somnus core`: the project record in `_agent_context/core/` (for now: the changelog). */
 import type { Command } from 'commander'
-import { addChangelog } from '../../../app/project-record.ts'
-import { openBrain } from '../../../compose.ts'
 import { CHANGE_TYPES } from '../../../core/core-files.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
+import { openSomnus } from '../open-somnus.ts'
 
 /** Adds `core` and its verbs to the program. */
 export function register(program: Command, io: CliIo): void {
@@ -20,7 +19,7 @@ export function register(program: Command, io: CliIo): void {
       '\nExample:\n  somnus core changelog add "Token refresh retries once on 401" --type fix',
     )
     .action(async (message: string[], options: { type: string; json?: boolean }) => {
-      const entry = await addChangelog(openBrain({ cwd: io.cwd, env: io.env }), {
+      const entry = await (await openSomnus(io)).addChangelog({
         message: message.join(' '),
         type: options.type,
       })

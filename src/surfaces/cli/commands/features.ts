@@ -1,8 +1,7 @@
 /** `somnus features`: the feature PRDs in `_agent_context/core/features/`. */
 import type { Command } from 'commander'
-import { listFeatures } from '../../../app/project-record.ts'
-import { openBrain } from '../../../compose.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
+import { openSomnus } from '../open-somnus.ts'
 
 /** Adds `features` and its verbs to the program. */
 export function register(program: Command, io: CliIo): void {
@@ -14,7 +13,7 @@ export function register(program: Command, io: CliIo): void {
     .description('Every feature: id, status, updated, title and the first line of its Why')
     .option('--json', 'print the features as JSON')
     .action(async (options: { json?: boolean }) => {
-      const found = await listFeatures(openBrain({ cwd: io.cwd, env: io.env }))
+      const found = await (await openSomnus(io)).listFeatures()
       if (options.json) {
         printJson(io, found)
         return

@@ -4,11 +4,12 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Command } from 'commander'
 import { CONTEXT_DIR_NAME } from '../../../app/brain.ts'
-import { type InitBrainResult, initBrain } from '../../../app/init-brain.ts'
-import { brainAt, locateContextRoot, projectFilesOf } from '../../../compose.ts'
+import type { InitBrainResult } from '../../../app/init-brain.ts'
 import { SOMNUS_HOOKS, type SomnusHookEvent } from '../../../core/claude-settings.ts'
 import { SomnusError } from '../../../core/errors.ts'
+import { locateBrain } from '../../../create-somnus.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
+import { openSomnus } from '../open-somnus.ts'
 
 /** Adds `init` to the program. */
 export function register(program: Command, io: CliIo): void {
@@ -47,14 +48,10 @@ Examples:
             : join(projectDir, CONTEXT_DIR_NAME)
         if (!options.force) refuseNestedBrain(root, io.env)
         const packageRoot = findPackageRoot()
-        const brain = brainAt(root, {
-          env: io.env,
-          warn: (message) => io.stderr(`somnus: ${message}\n`),
-        })
-        const result = await initBrain(brain, {
+        const somnus = await openSomnus(io, { contextDir: root })
+        const result = await somnus.init({
           templates: readTemplates(join(packageRoot, 'templates', 'init')),
           hookCommand: options.plugin ? null : hookCommandFor(packageRoot),
-          projectFiles: projectFilesOf(brain),
         })
         if (!options.plugin && !existsSync(join(packageRoot, 'dist', 'hook.cjs'))) {
           result.warnings.push(
@@ -66,7 +63,7 @@ Examples:
           printJson(io, { ...result, plugin: options.plugin ? pluginDir : null })
           return
         }
-        io.stdout(describe(result, brain.projectDir, options.plugin ? pluginDir : null))
+        io.stdout(describe(result, somnus.brain.projectDir, options.plugin ? pluginDir : null))
         for (const warning of result.warnings) io.stderr(`somnus: ${warning}\n`)
       },
     )
@@ -76,7 +73,7 @@ Examples:
 function refuseNestedBrain(root: string, env: Record<string, string | undefined>): void {
   let enclosing: string | null = null
   try {
-    enclosing = locateContextRoot({
+    enclosing = locateBrain({
       cwd: dirname(root),
       env: { ...env, SOMNUS_CONTEXT_DIR: undefined },
     })

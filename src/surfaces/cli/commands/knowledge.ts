@@ -1,17 +1,12 @@
 /** `somnus knowledge`: notes in `_agent_context/knowledge/`, with read tracking for staleness. */
 import type { Command } from 'commander'
-import {
-  createKnowledge,
-  listKnowledge,
-  touchKnowledgeNote,
-} from '../../../app/manage-knowledge.ts'
-import { openBrain } from '../../../compose.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
+import { openSomnus } from '../open-somnus.ts'
 import { splitList } from './tasks.ts'
 
 /** Adds `knowledge` and its verbs to the program. */
 export function register(program: Command, io: CliIo): void {
-  const open = () => openBrain({ cwd: io.cwd, env: io.env })
+  const open = () => openSomnus(io)
   const knowledge = program
     .command('knowledge')
     .description('Create, touch and list knowledge notes (_agent_context/knowledge/*.md)')
@@ -44,7 +39,7 @@ export function register(program: Command, io: CliIo): void {
         },
       ) => {
         const body = options.body ?? (await io.readStdin())
-        const path = await createKnowledge(open(), {
+        const path = await (await open()).createKnowledge({
           slug,
           title: options.title ?? null,
           summary: options.summary ?? null,
@@ -61,7 +56,7 @@ export function register(program: Command, io: CliIo): void {
     .description('Record that you read a note (keeps it fresh and warm)')
     .argument('<slug>', 'the note')
     .action(async (slug: string) => {
-      const access = await touchKnowledgeNote(open(), slug)
+      const access = await (await open()).touchKnowledge(slug)
       io.stdout(`Touched ${slug}: read ${access.count} times, last ${access.last_accessed}.\n`)
     })
 
@@ -70,7 +65,7 @@ export function register(program: Command, io: CliIo): void {
     .description('Every note with tags, pin, last read, read count and staleness (30+ days unread)')
     .option('--json', 'print the notes as JSON')
     .action(async (options: { json?: boolean }) => {
-      const notes = await listKnowledge(open())
+      const notes = await (await open()).listKnowledge()
       if (options.json) {
         printJson(io, notes)
         return

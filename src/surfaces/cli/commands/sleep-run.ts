@@ -1,11 +1,9 @@
 /** `somnus sleep run`: consolidate now, offline by default, or show the plan with --dry-run. */
 import type { Command } from 'commander'
 import { createTwoFilesPatch } from 'diff'
-import { runSleep } from '../../../app/run-sleep.ts'
-import { composeTranscriptUnits, openBrain } from '../../../compose.ts'
-import { composeLanguageModel } from '../../../compose-model.ts'
 import type { SleepRunPlan } from '../../../core/sleep-run/plan-sleep-run.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
+import { openSomnus } from '../open-somnus.ts'
 
 /** Adds `run` to the `sleep` command. */
 export function registerSleepRun(sleep: Command, io: CliIo): void {
@@ -43,15 +41,11 @@ Examples:
         transcripts: boolean
         json?: boolean
       }) => {
-        const brain = openBrain({ cwd: io.cwd, env: io.env })
-        const model = await composeLanguageModel(options.model, {
-          config: brain.config,
-          env: io.env,
-        })
-        const result = await runSleep(brain, {
-          model,
+        const somnus = await openSomnus(io)
+        const result = await somnus.runSleep({
+          ...(options.model === undefined ? {} : { model: options.model }),
           dryRun: options.dryRun === true,
-          ...(options.transcripts ? { transcriptUnits: composeTranscriptUnits(brain) } : {}),
+          transcripts: options.transcripts,
           onProgress: (message) => io.stderr(`somnus: ${message}\n`),
         })
         if (options.json) {

@@ -1,22 +1,15 @@
 /** `somnus sleep`: the sleep debt ledger (status, debt, add, start, done, history). */
 import type { Command } from 'commander'
-import { addSleepDebt } from '../../../app/add-sleep-debt.ts'
-import type { Brain } from '../../../app/brain.ts'
-import { finishSleep } from '../../../app/finish-sleep.ts'
-import { getSleepDebt } from '../../../app/get-sleep-debt.ts'
-import { getSleepHistory } from '../../../app/get-sleep-history.ts'
-import { getSleepStatus, type SleepStatus } from '../../../app/get-sleep-status.ts'
-import { startSleep } from '../../../app/start-sleep.ts'
-import { openBrain } from '../../../compose.ts'
+import type { SleepStatus } from '../../../app/get-sleep-status.ts'
 import { REM_SLEEP_AGENT } from '../../../core/directive.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
+import { openSomnus } from '../open-somnus.ts'
 import { historyLine, levelRange, parseWholeNumber, sessionLine } from './ledger-text.ts'
 import { registerSleepRun } from './sleep-run.ts'
 
 /** Adds `sleep` and its verbs to the program. */
 export function register(program: Command, io: CliIo): void {
-  const open = (): Brain =>
-    openBrain({ cwd: io.cwd, env: io.env, warn: (message) => io.stderr(`somnus: ${message}\n`) })
+  const open = () => openSomnus(io)
   const say = (text: string) => io.stdout(`${text}\n`)
 
   const sleep = program
@@ -42,7 +35,7 @@ Examples:
     .option('--json', 'print the status as JSON (seed field names)')
     .addHelpText('after', '\nExamples:\n  somnus sleep status\n  somnus sleep status --json')
     .action(async (options: { json?: boolean }) => {
-      const status = await getSleepStatus(open())
+      const status = await (await open()).sleepStatus()
       if (options.json) printJson(io, status)
       else say(renderStatus(status))
     })
@@ -52,7 +45,7 @@ Examples:
     .description('Print the current debt as a bare number (for scripts)')
     .addHelpText('after', '\nExample:\n  [ "$(somnus sleep debt)" -ge 10 ] && echo "time to sleep"')
     .action(async () => {
-      say(String(await getSleepDebt(open())))
+      say(String(await (await open()).sleepDebt()))
     })
 
   sleep
@@ -67,7 +60,7 @@ Examples:
     .action(async (scoreText: string, words: string[]) => {
       const example = 'somnus sleep add 2 "Designed the auth flow"'
       const score = parseWholeNumber(scoreText, 'Score', example)
-      const added = await addSleepDebt(open(), { score, description: words.join(' ') })
+      const added = await (await open()).addSleepDebt({ score, description: words.join(' ') })
       say(`Added ${score} to sleep debt: now ${added.debt} (${added.level}).`)
       if (added.level === 'Must Sleep') {
         say(`Must sleep: dispatch the ${REM_SLEEP_AGENT} sub-agent to consolidate now.`)
@@ -81,7 +74,7 @@ Examples:
     .description('Mark the start of a consolidation; work recorded after it survives `sleep done`')
     .addHelpText('after', '\nExample:\n  somnus sleep start   (step 0 of the sleep agent)')
     .action(async () => {
-      const started = await startSleep(open())
+      const started = await (await open()).startSleep()
       if (started.previous_started_at) {
         io.stderr(
           `somnus: a consolidation was already marked as started at ${started.previous_started_at}; moved the start to now.\n`,
@@ -100,7 +93,7 @@ Examples:
       '\nExample:\n  somnus sleep done "Folded JWT decisions into memory, added an auth trigger"',
     )
     .action(async (words: string[]) => {
-      const done = await finishSleep(open(), words.join(' '))
+      const done = await (await open()).finishSleep(words.join(' '))
       const { debt_before: before } = done.history
       say(`Consolidation recorded. Debt ${before} → ${done.debt} (${done.level}).`)
       if (done.sessions_kept > 0 || done.bookmarks_kept > 0) {
@@ -118,7 +111,7 @@ Examples:
     .addHelpText('after', '\nExamples:\n  somnus sleep history\n  somnus sleep history -n 3 --json')
     .action(async (options: { limit: string; json?: boolean }) => {
       const limit = parseWholeNumber(options.limit, '--limit', 'somnus sleep history -n 5')
-      const entries = await getSleepHistory(open(), limit)
+      const entries = await (await open()).sleepHistory(limit)
       if (options.json) printJson(io, entries)
       else
         say(entries.length === 0 ? 'No consolidations yet.' : entries.map(historyLine).join('\n'))

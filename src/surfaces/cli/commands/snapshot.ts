@@ -1,9 +1,8 @@
 /** `somnus snapshot`: print what the SessionStart hook would inject. */
 import type { Command } from 'commander'
-import { buildSnapshot, recordTriggerFires } from '../../../app/build-snapshot.ts'
-import { openBrain } from '../../../compose.ts'
 import { SomnusError } from '../../../core/errors.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
+import { openSomnus } from '../open-somnus.ts'
 
 /** Adds `snapshot` to the program. */
 export function register(program: Command, io: CliIo): void {
@@ -28,10 +27,10 @@ Examples:
     )
     .action(
       async (options: { budget?: string; tokens?: boolean; peek?: boolean; json?: boolean }) => {
-        const brain = openBrain({ cwd: io.cwd, env: io.env })
+        const somnus = await openSomnus(io)
         const budgetChars = options.budget === undefined ? undefined : parseBudget(options.budget)
-        const snapshot = await buildSnapshot(brain, { budgetChars })
-        if (!options.peek) await recordTriggerFires(brain, snapshot.firedTriggerIds)
+        const snapshot = await somnus.snapshot({ budgetChars })
+        if (!options.peek) await somnus.recordTriggerFires(snapshot.firedTriggerIds)
         // The tokenizer is too heavy for the hook path; this command may load it on demand.
         const tokens = options.tokens
           ? {

@@ -1,9 +1,9 @@
 /** `somnus summarize`: shrink any text to a token budget, offline by default, and show what it kept. */
 import type { Command } from 'commander'
-import { locateContextRoot, openBrain } from '../../../compose.ts'
-import { type Config, resolveConfig } from '../../../core/config.ts'
 import { isSomnusError, SomnusError } from '../../../core/errors.ts'
+import type { Somnus } from '../../../create-somnus.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
+import { openSomnus } from '../open-somnus.ts'
 import { readInput } from './read-input.ts'
 
 /** Adds `summarize` to the program. */
@@ -38,18 +38,13 @@ Examples:
         options: { budget?: string; ratio?: string; model?: string; json?: boolean },
       ) => {
         // The tokenizer and the models load only here (~0.3 s): `somnus --help` lists this command.
-        const [{ checkBudgetOptions, summarizeText }, { composeLanguageModel }] = await Promise.all(
-          [import('../../../app/summarize-text.ts'), import('../../../compose-model.ts')],
-        )
+        const { checkBudgetOptions, summarizeText } = await import('../../../app/summarize-text.ts')
         // Checked before reading stdin, so a wrong flag fails at once instead of waiting for input.
         const budget = parseNumber('--budget', options.budget)
         const ratio = parseNumber('--ratio', options.ratio)
         checkBudgetOptions(budget, ratio)
         const text = await readInput(io, file)
-        const model = await composeLanguageModel(options.model, {
-          config: settings(io),
-          env: io.env,
-        })
+        const model = await (await somnusHere(io)).languageModel(options.model)
         const result = await summarizeText({ text, budget, ratio, model })
         if (options.json) printJson(io, result)
         else io.stdout(result.summary === '' ? '' : `${result.summary}\n`)
@@ -66,18 +61,16 @@ function parseNumber(flag: string, value: string | undefined): number | undefine
   return number
 }
 
-/** The project's settings when run inside one (model, API keys), else defaults plus environment. */
-function settings(io: CliIo): Config {
+/**
+ * The project's brain when run inside one (its settings name the model and keys), else an empty
+ * one in memory: default settings plus the environment.
+ */
+async function somnusHere(io: CliIo): Promise<Somnus> {
   try {
-    locateContextRoot({ cwd: io.cwd, env: io.env })
-    return openBrain({
-      cwd: io.cwd,
-      env: io.env,
-      warn: (message) => io.stderr(`somnus: ${message}\n`),
-    }).config
+    return await openSomnus(io)
   } catch (error) {
     if (isSomnusError(error) && error.code === 'CONTEXT_NOT_FOUND') {
-      return resolveConfig({ fileText: null, filePath: 'somnus.json', env: io.env })
+      return openSomnus(io, { memory: true })
     }
     throw error
   }

@@ -1,14 +1,12 @@
 /** `somnus tasks`: the brain's working memory, one file per task in `_agent_context/state/`. */
 import type { Command } from 'commander'
-import type { Brain } from '../../../app/brain.ts'
-import { createTask, listTasks, logTask, markTaskCompleted } from '../../../app/manage-tasks.ts'
-import { openBrain } from '../../../compose.ts'
 import type { TaskSummary } from '../../../core/tasks.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
+import { openSomnus } from '../open-somnus.ts'
 
 /** Adds `tasks` and its verbs to the program. */
 export function register(program: Command, io: CliIo): void {
-  const open = (): Brain => openBrain({ cwd: io.cwd, env: io.env })
+  const open = () => openSomnus(io)
   const tasks = program
     .command('tasks')
     .description('Create, log, complete and list tasks (_agent_context/state/*.md)')
@@ -33,7 +31,7 @@ export function register(program: Command, io: CliIo): void {
         slugOrName: string,
         options: { why?: string; tags?: string; feature?: string; json?: boolean },
       ) => {
-        const task = await createTask(open(), {
+        const task = await (await open()).createTask({
           slugOrName,
           why: options.why ?? null,
           tags: splitList(options.tags),
@@ -50,7 +48,7 @@ export function register(program: Command, io: CliIo): void {
     .argument('<slug>', 'the task')
     .argument('<message...>', 'what happened')
     .action(async (slug: string, message: string[]) => {
-      const task = await logTask(open(), slug, message.join(' '))
+      const task = await (await open()).logTask(slug, message.join(' '))
       io.stdout(`Logged to ${task.slug}.\n`)
     })
 
@@ -60,8 +58,7 @@ export function register(program: Command, io: CliIo): void {
     .argument('<slug>', 'the task')
     .argument('[summary...]', 'what was done')
     .action(async (slug: string, summary: string[]) => {
-      const task = await markTaskCompleted(
-        open(),
+      const task = await (await open()).completeTask(
         slug,
         summary.length > 0 ? summary.join(' ') : null,
       )
@@ -74,7 +71,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--all', 'include completed tasks')
     .option('--json', 'print the tasks as JSON')
     .action(async (options: { all?: boolean; json?: boolean }) => {
-      const found = await listTasks(open(), { all: options.all })
+      const found = await (await open()).listTasks({ all: options.all })
       if (options.json) printJson(io, found)
       else io.stdout(renderTaskList(found, options.all === true))
     })

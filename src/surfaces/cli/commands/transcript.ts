@@ -6,9 +6,10 @@ import type { Brain } from '../../../app/brain.ts'
 import { distillTranscript } from '../../../app/distill-transcript.ts'
 import { type TranscriptStats, transcriptStats } from '../../../app/transcript-stats.ts'
 import type { TranscriptFileAccess, TranscriptSearch } from '../../../app/transcript-target.ts'
-import { transcriptFiles } from '../../../compose-transcripts.ts'
 import { isSomnusError } from '../../../core/errors.ts'
+import { transcriptFiles } from '../../../create-somnus.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
+import { openSomnus } from '../open-somnus.ts'
 
 /** Adds `transcript stats` and `transcript distill` to the program. */
 export function register(program: Command, io: CliIo): void {
@@ -113,15 +114,10 @@ function searchFor(io: CliIo): TranscriptSearch {
   }
 }
 
-/** The brain here, or null when there is none; compose.ts is loaded only when it is asked for. */
+/** The brain here, or null when there is none; it is opened (settings read) only when asked for. */
 async function optionalBrain(io: CliIo): Promise<Brain | null> {
-  const { openBrain } = await import('../../../compose.ts')
   try {
-    return openBrain({
-      cwd: io.cwd,
-      env: io.env,
-      warn: (message) => io.stderr(`somnus: ${message}\n`),
-    })
+    return (await openSomnus(io)).brain
   } catch (error) {
     if (isSomnusError(error) && error.code === 'CONTEXT_NOT_FOUND') return null
     throw error

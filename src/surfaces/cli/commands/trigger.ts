@@ -1,17 +1,12 @@
 /** `somnus trigger`: reminders that surface when their pattern matches the current work. */
 import type { Command } from 'commander'
-import { addTrigger } from '../../../app/add-trigger.ts'
-import type { Brain } from '../../../app/brain.ts'
-import { listTriggers } from '../../../app/list-triggers.ts'
-import { removeTrigger } from '../../../app/remove-trigger.ts'
-import { openBrain } from '../../../compose.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
+import { openSomnus } from '../open-somnus.ts'
 import { parseWholeNumber, triggerLine } from './ledger-text.ts'
 
 /** Adds `trigger` and its verbs to the program. */
 export function register(program: Command, io: CliIo): void {
-  const open = (): Brain =>
-    openBrain({ cwd: io.cwd, env: io.env, warn: (message) => io.stderr(`somnus: ${message}\n`) })
+  const open = () => openSomnus(io)
   const say = (text: string) => io.stdout(`${text}\n`)
 
   const trigger = program
@@ -47,7 +42,7 @@ Examples:
           '--max-fires',
           'somnus trigger add auth "Refresh tokens first" -m 5',
         )
-        const added = await addTrigger(open(), {
+        const added = await (await open()).addTrigger({
           when,
           remind: words.join(' '),
           maxFires,
@@ -65,7 +60,7 @@ Examples:
     .option('--json', 'print the triggers as JSON')
     .addHelpText('after', '\nExamples:\n  somnus trigger list\n  somnus trigger list --json')
     .action(async (options: { json?: boolean }) => {
-      const triggers = await listTriggers(open())
+      const triggers = await (await open()).listTriggers()
       if (options.json) printJson(io, triggers)
       else say(triggers.length === 0 ? 'No active triggers.' : triggers.map(triggerLine).join('\n'))
     })
@@ -76,7 +71,7 @@ Examples:
     .argument('<id>', 'the id shown by `somnus trigger list`')
     .addHelpText('after', '\nExample:\n  somnus trigger remove trg_3fa9c01e')
     .action(async (id: string) => {
-      const removed = await removeTrigger(open(), id)
+      const removed = await (await open()).removeTrigger(id)
       say(`Removed trigger ${removed.id} (when "${removed.when}").`)
     })
 }

@@ -1,0 +1,53 @@
+/**
+ * The hook-sized half of `createSomnus` (create-somnus.ts): the brain and the five use cases
+ * Claude Code's hooks call. It lives apart because esbuild bundles every literal `import()` it
+ * can see into `dist/hook.js`: this file must never reach the model, the tokenizer or full zod,
+ * which `createSomnus` adds. Its imports are static, as the hook's were before: esbuild wraps
+ * every module reached by `import()` in the hook bundle, which only adds code.
+ */
+
+import type { Brain } from './app/brain.ts'
+import { reminderForPrompt } from './app/prompt-reminder.ts'
+import { logCompaction } from './app/record-compaction.ts'
+import { recordEnd } from './app/record-session-end.ts'
+import type { StopEvent } from './app/record-stop.ts'
+import { recordStop } from './app/record-stop.ts'
+import { type SessionStartContext, sessionStartContext } from './app/session-start.ts'
+import { analyzeSession as analyzeOnDisk } from './compose-transcripts.ts'
+import { openSomnusBrain, type SomnusOptions } from './open-somnus-brain.ts'
+
+export { locateBrain } from './locate-brain.ts'
+export type { SomnusOptions } from './open-somnus-brain.ts'
+
+/** What SessionEnd records: the session, its transcript and why it ended. */
+export type SessionEndEvent = Omit<StopEvent, 'last_assistant_message'> & { reason: string | null }
+
+/** The use cases Claude Code's hooks call, bound to one brain. */
+export interface SomnusHooks {
+  /** The brain these use cases work on. */
+  readonly brain: Brain
+  /** Stop: books the turn's session in the ledger. */
+  recordStop(event: StopEvent): Promise<Awaited<ReturnType<typeof recordStop>>>
+  /** SessionStart: the directive and snapshot to inject. */
+  sessionStart(): Promise<SessionStartContext>
+  /** UserPromptSubmit: a reminder to consolidate, or null. */
+  promptReminder(): Promise<string | null>
+  /** PreCompact: notes the compaction in the ledger. */
+  logCompaction(trigger: string | null): Promise<void>
+  /** SessionEnd: books the session's final score. */
+  recordSessionEnd(event: SessionEndEvent): Promise<void>
+}
+
+/** Opens the brain `options` describe and binds the hook use cases to it. */
+export async function createSomnusHooks(options: SomnusOptions = {}): Promise<SomnusHooks> {
+  const brain = openSomnusBrain(options)
+  const analyzeSession = options.analyzeSession ?? analyzeOnDisk
+  return {
+    brain,
+    recordStop: (event) => recordStop(brain, analyzeSession, event),
+    sessionStart: () => sessionStartContext(brain, analyzeSession),
+    promptReminder: () => reminderForPrompt(brain),
+    logCompaction: (trigger) => logCompaction(brain, trigger),
+    recordSessionEnd: (event) => recordEnd(brain, analyzeSession, event),
+  }
+}

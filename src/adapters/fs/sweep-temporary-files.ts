@@ -35,11 +35,12 @@ export function sweepTemporaryFiles(
   }
   const swept: string[] = []
   let allowed: boolean | undefined
-  const isGuardedLeftover = (entry: string) =>
-    guarded !== undefined &&
-    entry.startsWith(guarded.name) &&
-    JOURNAL_TEMPORARY.test(entry.slice(guarded.name.length)) &&
-    (allowed ??= guarded.mayRemove())
+  const isGuardedLeftover = (entry: string): boolean => {
+    if (guarded === undefined || !entry.startsWith(guarded.name)) return false
+    if (!JOURNAL_TEMPORARY.test(entry.slice(guarded.name.length))) return false
+    allowed = allowed ?? guarded.mayRemove()
+    return allowed
+  }
   for (const entry of entries) {
     const name = names.find((candidate) => entry.startsWith(candidate))
     const ours = name !== undefined && TEMPORARY.test(entry.slice(name.length))

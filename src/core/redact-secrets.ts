@@ -152,3 +152,17 @@ function redactProse(match: string, word: string, separator: string, raw: string
   if (PROSE_STOP_WORDS.has(value.toLowerCase())) return match
   return redacted
 }
+
+/**
+ * The start of `text` that a reader shows (`chars` of it, for a clip), redacted: a long text is
+ * redacted only as far as can be shown, plus a margin so a secret near the cut is never left
+ * half-redacted. For rendering many records on the hook path.
+ */
+export function redactShown(text: string, chars: number): string {
+  return redactSecrets(
+    text.length > chars + SHOWN_MARGIN ? text.slice(0, chars + SHOWN_MARGIN) : text,
+  )
+}
+
+/** Longer than any secret the rules know, PEM blocks included. */
+const SHOWN_MARGIN = 8_192

@@ -23,33 +23,42 @@ export function isSleepRunPath(path: string): boolean {
   return SLEEP_RUN_PATH.test(path) && !path.includes('..')
 }
 
-const SleepRunJournalSchema = z.object({
-  version: z.literal(2),
-  id: z.string(),
-  epoch: z.iso.datetime(),
-  created_at: z.string(),
-  summary: z.string(),
-  files: z.array(
-    z.object({
-      path: z.string().check(z.refine(isSleepRunPath, 'not a file a sleep run writes')),
-      /** The text the plan was made from (null: the file did not exist). */
-      before: z.nullable(z.string()),
-      text: z.string(),
-    }),
-  ),
-  triggers: z.array(z.object({ when: z.string(), remind: z.string(), source: z.string() })),
-  /** Exactly what the run read: cleared by id when it finishes. */
-  consolidated: z.object({
-    sessions: z.array(z.object({ session_id: z.string(), stopped_at: z.nullable(z.string()) })),
-    bookmarks: z.array(z.string()),
-  }),
-  /** The model that made the observations and the tokens it used, kept in the history entry. */
-  model: z.optional(z.string()),
-  usage: z.optional(z.object({ input_tokens: z.number(), output_tokens: z.number() })),
-})
-
 /** A committed, not yet finished consolidation. */
-export type SleepRunJournal = z.infer<typeof SleepRunJournalSchema>
+export type SleepRunJournal = z.infer<SleepRunJournalSchema>
+
+/**
+ * The journal's schema, built on first use: every hook loads this module, few find a journal, and
+ * building zod schemas at start-up cost the hooks ~1 ms.
+ */
+let journalSchema: SleepRunJournalSchema | undefined
+type SleepRunJournalSchema = ReturnType<typeof buildJournalSchema>
+
+function buildJournalSchema() {
+  return z.object({
+    version: z.literal(2),
+    id: z.string(),
+    epoch: z.string().check(z.refine((value) => !Number.isNaN(Date.parse(value)), 'not a date')),
+    created_at: z.string(),
+    summary: z.string(),
+    files: z.array(
+      z.object({
+        path: z.string().check(z.refine(isSleepRunPath, 'not a file a sleep run writes')),
+        /** The text the plan was made from (null: the file did not exist). */
+        before: z.nullable(z.string()),
+        text: z.string(),
+      }),
+    ),
+    triggers: z.array(z.object({ when: z.string(), remind: z.string(), source: z.string() })),
+    /** Exactly what the run read: cleared by id when it finishes. */
+    consolidated: z.object({
+      sessions: z.array(z.object({ session_id: z.string(), stopped_at: z.nullable(z.string()) })),
+      bookmarks: z.array(z.string()),
+    }),
+    /** The model that made the observations and the tokens it used, kept in the history entry. */
+    model: z.optional(z.string()),
+    usage: z.optional(z.object({ input_tokens: z.number(), output_tokens: z.number() })),
+  })
+}
 
 /** The journal in `text`, or the problem that refuses it. */
 export function parseJournal(
@@ -62,7 +71,8 @@ export function parseJournal(
     // Written by atomic rename, so a torn journal was never committed.
     return { ok: false, problem: 'it is not valid JSON (an uncommitted sleep run)' }
   }
-  const parsed = SleepRunJournalSchema.safeParse(json)
+  journalSchema ??= buildJournalSchema()
+  const parsed = journalSchema.safeParse(json)
   if (parsed.success) return { ok: true, value: parsed.data }
   const issue = parsed.error.issues[0]
   const where = issue?.path.length ? ` at ${issue.path.join('.')}` : ''

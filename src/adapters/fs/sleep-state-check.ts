@@ -242,8 +242,13 @@ export function checkSleepState(value: unknown, trusted?: SleepState): SleepStat
     sleep_started_at: nullableString(value.sleep_started_at),
     last_consolidated_at: nullableString(value.last_consolidated_at),
     previous_consolidated_at: nullableString(value.previous_consolidated_at),
+    // The trusted array is shared, not copied: the ledger store compares parts by reference to
+    // find a change that touches only trigger fire counts (patched in place).
     last_consolidated_ids:
-      value.last_consolidated_ids === undefined ? [] : strings(value.last_consolidated_ids),
+      before.last_consolidated_ids !== undefined &&
+      value.last_consolidated_ids === before.last_consolidated_ids
+        ? before.last_consolidated_ids
+        : strings(value.last_consolidated_ids),
     sessions_since_last_sleep:
       value.sessions_since_last_sleep === undefined ? 0 : value.sessions_since_last_sleep,
     sessions,

@@ -5,7 +5,7 @@
 import type { ChangelogEntry, ReleaseEntry } from '../core-files.ts'
 import type { FeatureSummary } from '../features.ts'
 import { clip } from '../markdown-text.ts'
-import { redactSecrets } from '../redact-secrets.ts'
+import { redactShown } from '../redact-secrets.ts'
 import type { SleepLevel } from '../scoring/scoring-policy.ts'
 import type { SessionRecord, SleepHistoryEntry, SleepState } from '../sleep-state.ts'
 import { textComparator } from './compare-text.ts'
@@ -38,7 +38,7 @@ export function sleepStateSection(
   if (last?.stopped_at) facts.push(`- Last session ended: ${last.stopped_at}`)
   // Ledgers written before redaction existed may still hold a secret in a closing message.
   const lastMessage = last?.last_assistant_message
-    ? redactSecrets(last.last_assistant_message)
+    ? redactShown(last.last_assistant_message, 1000)
     : null
   const sessionLines = (session: SessionRecord, preview: boolean) => {
     const score = session.score === null ? '(pending)' : `(+${session.score})`
@@ -47,8 +47,8 @@ export function sleepStateSection(
       session.tool_count === null ? null : plural(session.tool_count, 'tool'),
     ].filter((part) => part !== null)
     const head = `  - ${session.stopped_at ?? 'active'} ${score}${counts.length > 0 ? ` ${counts.join(', ')}` : ''}`
-    const message = session.last_assistant_message && redactSecrets(session.last_assistant_message)
-    return preview && message ? [head, `    ${clip(message, 200)}`] : [head]
+    if (!preview || !session.last_assistant_message) return [head]
+    return [head, `    ${clip(redactShown(session.last_assistant_message, 200), 200)}`]
   }
   const historyLine = (entry: SleepHistoryEntry) =>
     `  - ${entry.date}: ${clip(entry.summary, 160)} (debt ${entry.debt_before} → ${entry.debt_after}, ${plural(entry.sessions_processed, 'session')})`

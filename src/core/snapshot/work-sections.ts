@@ -5,7 +5,7 @@
 import type { CoreIndexEntry } from '../core-files.ts'
 import { fieldText, parseFrontmatter } from '../frontmatter.ts'
 import { clip } from '../markdown-text.ts'
-import { redactSecrets } from '../redact-secrets.ts'
+import { redactShown } from '../redact-secrets.ts'
 import type { Bookmark, Trigger } from '../sleep-state.ts'
 import type { TaskSummary } from '../tasks.ts'
 import { textComparator } from './compare-text.ts'
@@ -168,7 +168,7 @@ export function bookmarksSection(
     (a, b) => b.salience - a.salience || compareTimes(b.created_at, a.created_at),
   )
   const render = (bookmark: Bookmark) =>
-    `- ${stars(bookmark.salience)} ${clip(redactSecrets(bookmark.message), 300)}${bookmark.task_slug ? ` (task: ${bookmark.task_slug})` : ''}`
+    `- ${stars(bookmark.salience)} ${clip(redactShown(bookmark.message, 300), 300)}${bookmark.task_slug ? ` (task: ${bookmark.task_slug})` : ''}`
   const critical = sorted.filter((bookmark) => bookmark.salience === 3).length
   const shown = sorted.slice(0, SUMMARY_BOOKMARKS)
   const hidden = sorted.length - shown.length
@@ -195,7 +195,7 @@ export function remindersSection(
   const draft = { name: 'Contextual Reminders', importance: 9, head: false }
   if (matched.length === 0) return { ...draft, full: '', summary: '', line: '' }
   const render = (trigger: Trigger) =>
-    `- When "${clip(redactSecrets(trigger.when), 60)}": ${clip(redactSecrets(trigger.remind), 300)}`
+    `- When "${clip(redactShown(trigger.when, 60), 60)}": ${clip(redactShown(trigger.remind, 300), 300)}`
   const shown = matched.slice(0, SUMMARY_REMINDERS)
   const hidden = matched.length - shown.length
   return {

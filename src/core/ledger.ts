@@ -152,9 +152,7 @@ export function completeSleep(
     // The boundary is the end of the sleep, not its start: the sleep agent's own work (its
     // sub-agent transcript lands in the session's folder) must not be booked as new debt
     // (dreamcontext issue #298).
-    last_consolidated_at: nowIso,
-    previous_consolidated_at: state.last_consolidated_at,
-    last_consolidated_ids: processed.map((session) => session.session_id),
+    ...boundaryAfter(state, nowIso, processed),
     sleep_started_at: null,
     sessions_since_last_sleep: keptSessions.filter((session) => !isManualSession(session)).length,
   }
@@ -210,9 +208,7 @@ export function completeConsolidation(
     triggers: state.triggers.filter((trigger) => trigger.fired_count < trigger.max_fires),
     last_sleep: utcDate(input.now),
     last_sleep_summary: summary,
-    last_consolidated_at: latest(state.last_consolidated_at, input.epoch),
-    previous_consolidated_at: state.last_consolidated_at,
-    last_consolidated_ids: processed.map((session) => session.session_id),
+    ...boundaryAfter(state, latest(state.last_consolidated_at, input.epoch), processed),
     sessions_since_last_sleep: keptSessions.filter((session) => !isManualSession(session)).length,
   }
   const history = historyEntry(state, next, {
@@ -253,6 +249,19 @@ export function transcriptReadFrom(state: SleepState, sessionId: string): string
   const known = state.previous_consolidated_at !== null || state.last_consolidated_ids.length > 0
   if (!known || state.last_consolidated_ids.includes(sessionId)) return state.last_consolidated_at
   return state.previous_consolidated_at
+}
+
+/** The read boundaries after a consolidation that read up to `at` and cleared `processed`. */
+function boundaryAfter(
+  state: SleepState,
+  at: string,
+  processed: readonly SessionRecord[],
+): Pick<SleepState, 'last_consolidated_at' | 'previous_consolidated_at' | 'last_consolidated_ids'> {
+  return {
+    last_consolidated_at: at,
+    previous_consolidated_at: state.last_consolidated_at,
+    last_consolidated_ids: processed.map((session) => session.session_id),
+  }
 }
 
 /** The later of two ISO instants (null counts as the earliest). */

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { HAS_SHARED, TRANSCRIPTS_DIR } from '../../../test/support/shared-data.ts'
+import * as lines from '../../../test/support/transcript-lines.ts'
 import { distillTranscriptText } from './distill.ts'
 
 let clock = Date.parse('2026-02-12T16:00:00.000Z')
@@ -162,6 +163,72 @@ describe('distillTranscriptText', () => {
   })
 })
 
+describe('distillation keeps what a next session needs', () => {
+  const run = (transcript: string[]) =>
+    distillTranscriptText(transcript.join('\n'), { sessionId: 's-1' })
+
+  it('lists only commands that change files or state as code changes', () => {
+    const bash = (id: string, command: string) =>
+      lines.assistant(`m-${id}`, [lines.toolUse(id, 'Bash', { command })])
+    const changes = section(
+      run([
+        bash('b1', 'git status 2>&1'),
+        bash('b2', 'git log --oneline -5'),
+        bash('b3', 'git diff --stat'),
+        bash('b4', 'mix test 2>&1 | tail -20'),
+        bash('b5', "sed -n '1,40p' lib/app.ex"),
+        bash('b6', 'git commit -m "feat: add review page"'),
+        bash('b7', 'echo done > build.log'),
+      ]),
+      'Code Changes',
+    )
+    expect(changes).not.toContain('git status')
+    expect(changes).not.toContain('git log')
+    expect(changes).not.toContain('git diff')
+    expect(changes).not.toContain('mix test')
+    expect(changes).not.toContain('sed -n')
+    expect(changes).toContain('- BASH `git commit -m "feat: add review page"`')
+    expect(changes).toContain('- BASH `echo done > build.log`')
+  })
+
+  it('does not list narration as a decision, and keeps a choice with its reason', () => {
+    const decisions = section(
+      run([
+        lines.assistant('m1', [lines.text('Let me check the latest migration for patterns.')]),
+        lines.assistant('m2', [lines.text("Now I'll run the full test suite and credo.")]),
+        lines.assistant('m3', [
+          lines.text(
+            'Good. We chose SQLite table recreation over ALTER TABLE because SQLite cannot change nullability.',
+          ),
+        ]),
+      ]),
+      'Agent Decisions & Reasoning',
+    )
+    expect(decisions).not.toContain('Let me')
+    expect(decisions).not.toContain("Now I'll")
+    expect(decisions).toBe(
+      '### Agent Decisions & Reasoning\n- We chose SQLite table recreation over ALTER TABLE because SQLite cannot change nullability.\n',
+    )
+  })
+
+  it('names a failed call by its real error line, not its first line of output', () => {
+    const errors = section(
+      run([
+        lines.assistant('m1', [lines.toolUse('t1', 'Bash', { command: 'git push 2>&1' })]),
+        lines.toolResult(
+          't1',
+          'Exit code 128\nfatal: The current branch topic has no upstream branch.\nTo push the current branch, use',
+          true,
+        ),
+      ]),
+      'Errors & Issues',
+    )
+    expect(errors).toContain(
+      '- **Bash** `git push 2>&1` failed: `fatal: The current branch topic has no upstream branch.`',
+    )
+  })
+})
+
 type ToolResult = { type: string; is_error?: boolean; content?: unknown }
 
 /** Every tool_result block of the transcript's user records, read plainly. */
@@ -174,6 +241,9 @@ function toolResults(text: string): ToolResult[] {
     .flatMap((record) => record.message?.content as ToolResult[])
     .filter((block) => block.type === 'tool_result')
 }
+
+/** The three full dev sessions (the other files are short samples without commits). */
+const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f-]+\.jsonl$/
 
 describe.skipIf(!HAS_SHARED)('distilling real transcripts', () => {
   // A skipped describe still runs its body to collect tests: read the folder only when it is there.
@@ -209,6 +279,32 @@ describe.skipIf(!HAS_SHARED)('distilling real transcripts', () => {
         expect(errorSection).toContain(first)
       }
       expect(errorSection).not.toContain('an earlier tool call')
+    })
+
+    if (!SESSION_FILE.test(name)) continue
+
+    it(`${name}: read-only git commands are not code changes, every commit is`, () => {
+      const text = readFileSync(join(TRANSCRIPTS_DIR, name), 'utf8')
+      const changes = section(distillTranscriptText(text, { sessionId: name }), 'Code Changes')
+      expect(changes).not.toMatch(/- BASH `(?:cd \S+ && )?git (?:status|log|diff|show)\b/)
+      const commits = (text.match(/"command":"[^"]*?git commit/g) ?? []).length
+      expect(commits).toBeGreaterThan(0)
+      expect((changes.match(/git commit/g) ?? []).length).toBeGreaterThanOrEqual(commits)
+    })
+
+    it(`${name}: no decision opens with narration, no failure is shown by its exit code`, () => {
+      const text = readFileSync(join(TRANSCRIPTS_DIR, name), 'utf8')
+      const markdown = distillTranscriptText(text, { sessionId: name })
+      const decisions = section(markdown, 'Agent Decisions & Reasoning')
+        .split('\n')
+        .filter((line) => line.startsWith('- '))
+      expect(decisions.length).toBeGreaterThan(0)
+      for (const decision of decisions)
+        expect(decision).not.toMatch(/^- (?:\[thinking\] )?(?:Now )?(?:let me|let's)\b/i)
+      // The line under a bare `failed:` is the first line of the output, shown because it is the error.
+      const failures = section(markdown, 'Errors & Issues').match(/failed:.*\n.*\n.*/g) ?? []
+      expect(failures.length).toBeGreaterThan(0)
+      for (const failure of failures) expect(failure).not.toMatch(/failed:\n.*\n\s*Exit code \d+$/)
     })
   }
 })

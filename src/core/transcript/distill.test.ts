@@ -2,7 +2,6 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { HAS_SHARED, TRANSCRIPTS_DIR } from '../../../test/support/shared-data.ts'
-import * as lines from '../../../test/support/transcript-lines.ts'
 import { distillTranscriptText } from './distill.ts'
 
 let clock = Date.parse('2026-02-12T16:00:00.000Z')
@@ -160,72 +159,6 @@ describe('distillTranscriptText', () => {
       assistant(tool('t1', 'Write', { file_path: 'a.md', content: '```js\nx\n```' })),
     ])
     expect(markdown).toContain('  ````\n  ```js')
-  })
-})
-
-describe('distillation keeps what a next session needs', () => {
-  const run = (transcript: string[]) =>
-    distillTranscriptText(transcript.join('\n'), { sessionId: 's-1' })
-
-  it('lists only commands that change files or state as code changes', () => {
-    const bash = (id: string, command: string) =>
-      lines.assistant(`m-${id}`, [lines.toolUse(id, 'Bash', { command })])
-    const changes = section(
-      run([
-        bash('b1', 'git status 2>&1'),
-        bash('b2', 'git log --oneline -5'),
-        bash('b3', 'git diff --stat'),
-        bash('b4', 'mix test 2>&1 | tail -20'),
-        bash('b5', "sed -n '1,40p' lib/app.ex"),
-        bash('b6', 'git commit -m "feat: add review page"'),
-        bash('b7', 'echo done > build.log'),
-      ]),
-      'Code Changes',
-    )
-    expect(changes).not.toContain('git status')
-    expect(changes).not.toContain('git log')
-    expect(changes).not.toContain('git diff')
-    expect(changes).not.toContain('mix test')
-    expect(changes).not.toContain('sed -n')
-    expect(changes).toContain('- BASH `git commit -m "feat: add review page"`')
-    expect(changes).toContain('- BASH `echo done > build.log`')
-  })
-
-  it('does not list narration as a decision, and keeps a choice with its reason', () => {
-    const decisions = section(
-      run([
-        lines.assistant('m1', [lines.text('Let me check the latest migration for patterns.')]),
-        lines.assistant('m2', [lines.text("Now I'll run the full test suite and credo.")]),
-        lines.assistant('m3', [
-          lines.text(
-            'Good. We chose SQLite table recreation over ALTER TABLE because SQLite cannot change nullability.',
-          ),
-        ]),
-      ]),
-      'Agent Decisions & Reasoning',
-    )
-    expect(decisions).not.toContain('Let me')
-    expect(decisions).not.toContain("Now I'll")
-    expect(decisions).toBe(
-      '### Agent Decisions & Reasoning\n- We chose SQLite table recreation over ALTER TABLE because SQLite cannot change nullability.\n',
-    )
-  })
-
-  it('names a failed call by its real error line, not its first line of output', () => {
-    const errors = section(
-      run([
-        lines.assistant('m1', [lines.toolUse('t1', 'Bash', { command: 'git push 2>&1' })]),
-        lines.toolResult(
-          't1',
-          'Exit code 128\nfatal: The current branch topic has no upstream branch.\nTo push the current branch, use',
-          true,
-        ),
-      ]),
-      'Errors & Issues',
-    )
-    expect(errors).toContain(
-      '- **Bash** `git push 2>&1` failed: `fatal: The current branch topic has no upstream branch.`',
-    )
   })
 })
 

@@ -14,7 +14,9 @@ import { redactSecrets } from '../redact-secrets.ts'
 import { changesFilesOrState } from './bash-command-effects.ts'
 import { decisionSentences } from './decision-sentences.ts'
 import { errorLineOf } from './error-line.ts'
+import { fencedBlock } from './fenced-block.ts'
 import { type CountWindow, inWindow, isHumanPrompt } from './structural-record.ts'
+import { toolResultText } from './tool-result-text.ts'
 import { countWindowFor } from './transcript-analyzer.ts'
 import { CHANGE_TOOLS, isRecord, NOISE_TOOLS, SUBAGENT_TOOLS } from './transcript-rules.ts'
 
@@ -178,7 +180,7 @@ class Distiller implements TranscriptDistiller {
     for (const result of results) {
       if (result.is_error !== true) continue
       const call = this.calls.get(stringOf(result.tool_use_id)) ?? 'an earlier tool call'
-      const output = resultText(result.content)
+      const output = toolResultText(result.content)
       this.errors.push(
         `${call} failed:${this.errorLine(output)}\n${this.block(output, LIMITS.blockLines, LIMITS.errorText)}`,
       )
@@ -270,9 +272,7 @@ class Distiller implements TranscriptDistiller {
       body = body.slice(0, maxChars)
       note = `... [${text.length - maxChars} more chars; --full shows all]`
     }
-    const fence = '`'.repeat(Math.max(3, longestBacktickRun(body) + 1))
-    const fenced = [fence, ...body.split('\n'), fence, ...(note ? [note] : [])]
-    return fenced.map((line) => `  ${line}`).join('\n')
+    return fencedBlock(body, note)
   }
 }
 
@@ -293,24 +293,4 @@ function lineCount(text: string): number {
   if (text === '') return 0
   const newlines = text.split('\n').length - 1
   return text.endsWith('\n') ? newlines : newlines + 1
-}
-
-/** A tool result's text: a string, or the text blocks of an array. */
-function resultText(content: unknown): string {
-  if (typeof content === 'string') return content
-  if (!Array.isArray(content)) return ''
-  return content
-    .filter(isRecord)
-    .map((block) =>
-      block.type === 'text' && typeof block.text === 'string'
-        ? block.text
-        : `[${String(block.type)}]`,
-    )
-    .join('\n')
-}
-
-function longestBacktickRun(text: string): number {
-  let longest = 0
-  for (const match of text.matchAll(/`+/g)) longest = Math.max(longest, match[0].length)
-  return longest
 }

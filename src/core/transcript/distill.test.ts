@@ -175,6 +175,9 @@ function toolResults(text: string): ToolResult[] {
     .filter((block) => block.type === 'tool_result')
 }
 
+/** The three full dev sessions (the other files are short samples without commits). */
+const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f-]+\.jsonl$/
+
 describe.skipIf(!HAS_SHARED)('distilling real transcripts', () => {
   // A skipped describe still runs its body to collect tests: read the folder only when it is there.
   const mains = HAS_SHARED
@@ -209,6 +212,32 @@ describe.skipIf(!HAS_SHARED)('distilling real transcripts', () => {
         expect(errorSection).toContain(first)
       }
       expect(errorSection).not.toContain('an earlier tool call')
+    })
+
+    if (!SESSION_FILE.test(name)) continue
+
+    it(`${name}: read-only git commands are not code changes, every commit is`, () => {
+      const text = readFileSync(join(TRANSCRIPTS_DIR, name), 'utf8')
+      const changes = section(distillTranscriptText(text, { sessionId: name }), 'Code Changes')
+      expect(changes).not.toMatch(/- BASH `(?:cd \S+ && )?git (?:status|log|diff|show)\b/)
+      const commits = (text.match(/"command":"[^"]*?git commit/g) ?? []).length
+      expect(commits).toBeGreaterThan(0)
+      expect((changes.match(/git commit/g) ?? []).length).toBeGreaterThanOrEqual(commits)
+    })
+
+    it(`${name}: no decision opens with narration, no failure is shown by its exit code`, () => {
+      const text = readFileSync(join(TRANSCRIPTS_DIR, name), 'utf8')
+      const markdown = distillTranscriptText(text, { sessionId: name })
+      const decisions = section(markdown, 'Agent Decisions & Reasoning')
+        .split('\n')
+        .filter((line) => line.startsWith('- '))
+      expect(decisions.length).toBeGreaterThan(0)
+      for (const decision of decisions)
+        expect(decision).not.toMatch(/^- (?:\[thinking\] )?(?:Now )?(?:let me|let's)\b/i)
+      // The line under a bare `failed:` is the first line of the output, shown because it is the error.
+      const failures = section(markdown, 'Errors & Issues').match(/failed:.*\n.*\n.*/g) ?? []
+      expect(failures.length).toBeGreaterThan(0)
+      for (const failure of failures) expect(failure).not.toMatch(/failed:\n.*\n\s*Exit code \d+$/)
     })
   }
 })

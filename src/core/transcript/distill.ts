@@ -1,8 +1,9 @@
 /**
  * Transcript distillation (seed 000/001, research 1.7): a structural filter that turns a Claude
  * Code transcript into short markdown for the consolidation agent. No model involved. Kept: what
- * the person asked, what the agent concluded, what it changed, what failed, and bookmarks. Dropped:
- * look-around tools (Read, Grep, ...), tool output, metadata.
+ * the person asked, what the agent decided (not its narration), what it changed (shell commands
+ * only when they change files or state), what failed (named by its real error line), and
+ * bookmarks. Dropped: look-around tools (Read, Grep, ...), tool output, metadata.
  *
  * Fixes the seed's flaw: tool results arrive as `type:"user"` records, and the seed dumped their
  * output into "User Messages" while its error branch never matched. Here tool results are never
@@ -10,7 +11,12 @@
  */
 
 import { redactSecrets } from '../redact-secrets.ts'
+import { changesFilesOrState } from './bash-command-effects.ts'
+import { decisionSentences } from './decision-sentences.ts'
+import { errorLineOf } from './error-line.ts'
+import { fencedBlock } from './fenced-block.ts'
 import { type CountWindow, inWindow, isHumanPrompt } from './structural-record.ts'
+import { toolResultText } from './tool-result-text.ts'
 import { countWindowFor } from './transcript-analyzer.ts'
 import { CHANGE_TOOLS, isRecord, NOISE_TOOLS, SUBAGENT_TOOLS } from './transcript-rules.ts'
 
@@ -30,9 +36,6 @@ export interface TranscriptDistiller {
   toMarkdown(): string
 }
 
-/** Bash commands that change things (seed's list). */
-const MODIFYING_BASH =
-  /\b(?:npm install|npm i |yarn add|pnpm add|pip install|git |mkdir |rm |mv |cp |chmod |chown |sed |awk )/
 /** Bash commands that record a bookmark, ours or seed 000's CLI. */
 const BOOKMARK_BASH = /\b(?:somnus bookmark add|agentcontext bookmark)\b/
 
@@ -42,6 +45,7 @@ const LIMITS = {
   decision: 300,
   command: 200,
   errorText: 500,
+  errorLine: 300,
   errorInput: 200,
   blockLines: 40,
   editLines: 20,
@@ -109,11 +113,11 @@ class Distiller implements TranscriptDistiller {
       }
       if (!counted) continue
       if (block.type === 'text' && typeof block.text === 'string') {
-        const text = block.text.trim()
-        if (text.length > 20) this.decisions.push(this.clip(text, LIMITS.decision))
+        const chosen = decisionSentences(block.text).join(' ')
+        if (chosen !== '') this.decisions.push(this.clip(chosen, LIMITS.decision))
       } else if (block.type === 'thinking' && typeof block.thinking === 'string') {
-        const text = block.thinking.trim()
-        if (text.length > 20) this.decisions.push(`[thinking] ${this.clip(text, LIMITS.decision)}`)
+        const chosen = decisionSentences(block.thinking).join(' ')
+        if (chosen !== '') this.decisions.push(`[thinking] ${this.clip(chosen, LIMITS.decision)}`)
       }
     }
   }
@@ -124,7 +128,7 @@ class Distiller implements TranscriptDistiller {
       const command = stringOf(input.command)
       if (BOOKMARK_BASH.test(command))
         this.bookmarks.push(this.inlineOrBlock(command, LIMITS.command))
-      else if (MODIFYING_BASH.test(command))
+      else if (changesFilesOrState(command))
         this.changes.push(`BASH ${this.inlineOrBlock(command, LIMITS.command)}`)
     } else if (CHANGE_TOOLS.has(name)) {
       this.changes.push(this.describeChange(name, input))
@@ -176,8 +180,9 @@ class Distiller implements TranscriptDistiller {
     for (const result of results) {
       if (result.is_error !== true) continue
       const call = this.calls.get(stringOf(result.tool_use_id)) ?? 'an earlier tool call'
+      const output = toolResultText(result.content)
       this.errors.push(
-        `${call} failed:\n${this.block(resultText(result.content), LIMITS.blockLines, LIMITS.errorText)}`,
+        `${call} failed:${this.errorLine(output)}\n${this.block(output, LIMITS.blockLines, LIMITS.errorText)}`,
       )
     }
     if (results.length > 0) return
@@ -196,6 +201,14 @@ class Distiller implements TranscriptDistiller {
     const imageNote = images > 0 ? `[${images} image${images > 1 ? 's' : ''}]` : ''
     const quoted = text.trim() === '' ? '' : `"${this.clip(text.trim(), LIMITS.userMessage)}"`
     this.userMessages.push([quoted, imageNote].filter(Boolean).join(' '))
+  }
+
+  /** ` <line>` naming the error, or '' when the output's first line already is that line. */
+  private errorLine(output: string): string {
+    const line = errorLineOf(output)
+    const first = output.trim().split('\n')[0]?.replace(/\s+/g, ' ').trim()
+    if (line === '' || line === first) return ''
+    return ` \`${this.clip(line, LIMITS.errorLine).replaceAll('`', "'")}\``
   }
 
   /** How an error names the call that failed: the tool and the input that matters most. */
@@ -259,9 +272,7 @@ class Distiller implements TranscriptDistiller {
       body = body.slice(0, maxChars)
       note = `... [${text.length - maxChars} more chars; --full shows all]`
     }
-    const fence = '`'.repeat(Math.max(3, longestBacktickRun(body) + 1))
-    const fenced = [fence, ...body.split('\n'), fence, ...(note ? [note] : [])]
-    return fenced.map((line) => `  ${line}`).join('\n')
+    return fencedBlock(body, note)
   }
 }
 
@@ -282,24 +293,4 @@ function lineCount(text: string): number {
   if (text === '') return 0
   const newlines = text.split('\n').length - 1
   return text.endsWith('\n') ? newlines : newlines + 1
-}
-
-/** A tool result's text: a string, or the text blocks of an array. */
-function resultText(content: unknown): string {
-  if (typeof content === 'string') return content
-  if (!Array.isArray(content)) return ''
-  return content
-    .filter(isRecord)
-    .map((block) =>
-      block.type === 'text' && typeof block.text === 'string'
-        ? block.text
-        : `[${String(block.type)}]`,
-    )
-    .join('\n')
-}
-
-function longestBacktickRun(text: string): number {
-  let longest = 0
-  for (const match of text.matchAll(/`+/g)) longest = Math.max(longest, match[0].length)
-  return longest
 }

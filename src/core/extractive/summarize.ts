@@ -77,7 +77,8 @@ interface Entry {
 }
 
 /**
- * Greedy choice in order of value per token; returns the chosen records in order of choice.
+ * Greedy choice in order of value per token within `budget` tokens (sentence costs plus a speaker
+ * prefix per opened unit and a header per opened date); returns the chosen records in order of choice.
  * Lazy greedy (CELF): a candidate's key only falls as sentences are chosen (its fresh weight
  * shrinks, its redundancy grows), except when its cost falls because its unit or date gets opened,
  * and then it is queued again. So the queue's top, once its key is brought up to date and still
@@ -85,7 +86,7 @@ interface Entry {
  * as before), and redundancy is computed only for the candidates that reach the top, against the
  * chosen sentences that share a stem with them.
  */
-function selectSentences(
+export function selectSentences(
   records: SentenceRecord[],
   units: readonly TextUnit[],
   budget: number,

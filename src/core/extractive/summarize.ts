@@ -54,7 +54,8 @@ interface Candidate {
   record: SentenceRecord
   cost: number
   bonus: number
-  vector: SparseVector
+  /** Built the first time redundancy is measured: most candidates never reach the top. */
+  vector?: SparseVector
   uniqueStems: string[]
   /** Weight of its stems not yet covered by a chosen sentence. */
   freshWeight: number
@@ -101,7 +102,6 @@ export function selectSentences(
       record,
       cost: countTokens(` ${record.text}`),
       bonus: featureBonus(record.features),
-      vector: tfIdfVector(record.stems, idf),
       uniqueStems,
       freshWeight: uniqueStems.reduce((sum, stem) => sum + weight(stem), 0),
       closest: 0,
@@ -152,6 +152,10 @@ export function selectSentences(
     candidate.version += 1
     queue.push({ candidate, key: keyOf(candidate, costOf(candidate)), version: candidate.version })
   }
+  const vectorOf = (candidate: Candidate) => {
+    candidate.vector ??= tfIdfVector(candidate.record.stems, idf)
+    return candidate.vector
+  }
   const catchUp = (candidate: Candidate) => {
     const shared = new Set<number>()
     for (const stem of candidate.uniqueStems) {
@@ -164,7 +168,7 @@ export function selectSentences(
     }
     for (const position of shared) {
       const other = chosen[position] as Candidate
-      candidate.closest = Math.max(candidate.closest, cosine(candidate.vector, other.vector))
+      candidate.closest = Math.max(candidate.closest, cosine(vectorOf(candidate), vectorOf(other)))
     }
     candidate.compared = chosen.length
   }

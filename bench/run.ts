@@ -7,7 +7,13 @@ import { spawnSync } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-const BENCHMARKS = ['transcript-stats', 'hook-session-start', 'big-ledger', 'locomo-retention']
+const BENCHMARKS = [
+  'transcript-stats',
+  'hook-session-start',
+  'big-ledger',
+  'locomo-retention',
+  'extractive-cost',
+]
 
 const here = dirname(fileURLToPath(import.meta.url))
 const wanted = process.argv.slice(2)

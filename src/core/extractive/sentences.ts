@@ -37,6 +37,14 @@ export function speakerNameSet(units: readonly TextUnit[]): Set<string> {
 /** Every sentence of every unit, in input order. */
 export function explodeUnits(units: readonly TextUnit[]): SentenceRecord[] {
   const speakerNames = speakerNameSet(units)
+  // One string per distinct stem: a 10 MB input has a million stems but only tens of thousands differ.
+  const interned = new Map<string, string>()
+  const intern = (stem: string) => {
+    const known = interned.get(stem)
+    if (known !== undefined) return known
+    interned.set(stem, stem)
+    return stem
+  }
   const records: SentenceRecord[] = []
   units.forEach((unit, unitIndex) => {
     for (const original of splitSentences(unit.text)) {
@@ -48,7 +56,7 @@ export function explodeUnits(units: readonly TextUnit[]): SentenceRecord[] {
         speaker: unit.speaker,
         original,
         text,
-        stems: contentStems(text),
+        stems: contentStems(text).map(intern),
         features: sentenceFeatures(original, speakerNames),
       })
     }
@@ -75,5 +83,7 @@ export function tighten(sentence: string, speakerNames: ReadonlySet<string>): st
   }
   text = text.trim()
   if (words(text).length === 0) return sentence
-  return text.charAt(0).toUpperCase() + text.slice(1)
+  const tightened = text.charAt(0).toUpperCase() + text.slice(1)
+  // The sentence itself when nothing changed, so a record doesn't hold two copies of it.
+  return tightened === sentence ? sentence : tightened
 }

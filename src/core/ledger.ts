@@ -130,38 +130,28 @@ export function completeSleep(
   const seenSession = (session: SessionRecord) =>
     !started || (SEEN_STOPPED_AT in session && session[SEEN_STOPPED_AT] === session.stopped_at)
   const seenBookmark = (bookmark: Bookmark) => !started || bookmark[SEEN] === true
-  const processed = state.sessions.filter(seenSession)
-  const keptSessions = state.sessions.filter((session) => !seenSession(session)).map(unmarked)
-  const processedBookmarks = state.bookmarks.filter(seenBookmark)
-  const keptBookmarks = state.bookmarks.filter((bookmark) => !seenBookmark(bookmark)).map(unmarked)
   const epoch = state.sleep_started_at
-  const keptChanges =
-    epoch === null ? [] : state.dashboard_changes.filter((change) => timestampOf(change) > epoch)
-  const debtAfter = sumOfScores(keptSessions)
-  const nowIso = input.now.toISOString()
-  const next: SleepState = {
-    ...state,
-    debt: debtAfter,
-    sessions: keptSessions,
-    bookmarks: keptBookmarks,
-    dashboard_changes: keptChanges,
-    // Spent reminders become noise; `sleep done` is where they leave (seed 000, 2026-02-27).
-    triggers: state.triggers.filter((trigger) => trigger.fired_count < trigger.max_fires),
-    last_sleep: utcDate(input.now),
-    last_sleep_summary: summary,
+  const done = afterConsolidation(state, {
+    summary,
+    now: input.now,
+    clearsSession: seenSession,
+    clearsBookmark: seenBookmark,
+    changesAfter: epoch,
     // The boundary is the end of the sleep, not its start: the sleep agent's own work (its
     // sub-agent transcript lands in the session's folder) must not be booked as new debt
     // (dreamcontext issue #298).
-    ...boundaryAfter(state, nowIso, processed),
-    sleep_started_at: null,
-    sessions_since_last_sleep: keptSessions.filter((session) => !isManualSession(session)).length,
-  }
-  const history = historyEntry(state, next, {
-    now: input.now,
-    sessions: processed,
-    bookmarks: processedBookmarks,
+    readUpTo: input.now.toISOString(),
   })
-  return { state: next, history }
+  const { sessions, bookmarks } = done.state
+  return {
+    ...done,
+    state: {
+      ...done.state,
+      sessions: sessions.map(unmarked),
+      bookmarks: bookmarks.map(unmarked),
+      sleep_started_at: null,
+    },
+  }
 }
 
 /** A record without the marks `sleep start` put on it. */
@@ -188,27 +178,53 @@ export function completeConsolidation(
   state: SleepState,
   input: { summary: string; now: Date; epoch: string; consolidated: ConsolidatedItems },
 ): { state: SleepState; history: SleepHistoryEntry } {
-  const summary = input.summary.trim() || 'Consolidated'
   const seen = new Map(input.consolidated.sessions.map((s) => [s.session_id, s.stopped_at]))
-  const cleared = (session: SessionRecord) =>
-    seen.has(session.session_id) && seen.get(session.session_id) === session.stopped_at
-  const processed = state.sessions.filter(cleared)
-  const keptSessions = state.sessions.filter((session) => !cleared(session))
   const bookmarkIds = new Set(input.consolidated.bookmarks)
-  const processedBookmarks = state.bookmarks.filter((bookmark) => bookmarkIds.has(bookmark.id))
-  const debtAfter = sumOfScores(keptSessions)
+  return afterConsolidation(state, {
+    summary: input.summary.trim() || 'Consolidated',
+    now: input.now,
+    clearsSession: (session) =>
+      seen.has(session.session_id) && seen.get(session.session_id) === session.stopped_at,
+    clearsBookmark: (bookmark) => bookmarkIds.has(bookmark.id),
+    changesAfter: input.epoch,
+    readUpTo: latest(state.last_consolidated_at, input.epoch),
+  })
+}
+
+/**
+ * The ledger after a consolidation that cleared what `clearsSession` and `clearsBookmark` pick,
+ * and the history entry saying so. Spent reminders leave (seed 000, 2026-02-27); dashboard
+ * changes after `changesAfter` stay (none when it is null); transcripts of the cleared sessions
+ * count as read up to `readUpTo`.
+ */
+function afterConsolidation(
+  state: SleepState,
+  input: {
+    summary: string
+    now: Date
+    clearsSession: (session: SessionRecord) => boolean
+    clearsBookmark: (bookmark: Bookmark) => boolean
+    changesAfter: string | null
+    readUpTo: string
+  },
+): { state: SleepState; history: SleepHistoryEntry } {
+  const processed = state.sessions.filter(input.clearsSession)
+  const keptSessions = state.sessions.filter((session) => !input.clearsSession(session))
+  const processedBookmarks = state.bookmarks.filter(input.clearsBookmark)
+  const { changesAfter } = input
   const next: SleepState = {
     ...state,
-    debt: debtAfter,
+    debt: sumOfScores(keptSessions),
     sessions: keptSessions,
-    bookmarks: state.bookmarks.filter((bookmark) => !bookmarkIds.has(bookmark.id)),
-    dashboard_changes: state.dashboard_changes.filter(
-      (change) => timestampOf(change) > input.epoch,
-    ),
+    bookmarks: state.bookmarks.filter((bookmark) => !input.clearsBookmark(bookmark)),
+    dashboard_changes:
+      changesAfter === null
+        ? []
+        : state.dashboard_changes.filter((change) => timestampOf(change) > changesAfter),
     triggers: state.triggers.filter((trigger) => trigger.fired_count < trigger.max_fires),
     last_sleep: utcDate(input.now),
-    last_sleep_summary: summary,
-    ...boundaryAfter(state, latest(state.last_consolidated_at, input.epoch), processed),
+    last_sleep_summary: input.summary,
+    ...boundaryAfter(state, input.readUpTo, processed),
     sessions_since_last_sleep: keptSessions.filter((session) => !isManualSession(session)).length,
   }
   const history = historyEntry(state, next, {

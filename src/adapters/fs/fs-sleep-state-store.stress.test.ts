@@ -3,34 +3,13 @@
  * with SIGKILL mid-write. Slow, so it runs in the `stress` Vitest project.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { makeStateDir, storeAt } from '../../../test/support/ledger-store.ts'
 import { REPO_ROOT } from '../../../test/support/shared-data.ts'
 import { SleepStateSchema } from '../../core/sleep-state.ts'
-import { createFsSleepStateStore, SLEEP_STATE_FILE } from './fs-sleep-state-store.ts'
-
-const temporaryDirs: string[] = []
-
-async function makeStateDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'somnus-ledger-'))
-  temporaryDirs.push(dir)
-  return join(dir, 'state')
-}
-
-afterAll(async () => {
-  await Promise.all(temporaryDirs.map((dir) => rm(dir, { recursive: true, force: true })))
-})
-
-function storeAt(stateDir: string, warnings: string[] = [], staleMs?: number) {
-  return createFsSleepStateStore({
-    stateDir,
-    warn: (message) => warnings.push(message),
-    now: () => new Date('2026-03-01T12:34:56.789Z'),
-    ...(staleMs === undefined ? {} : { staleMs }),
-  })
-}
+import { SLEEP_STATE_FILE } from './fs-sleep-state-store.ts'
 
 const WRITER = join(REPO_ROOT, 'test/support/ledger-writer.ts')
 

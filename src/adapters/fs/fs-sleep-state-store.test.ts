@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdir, readdir, readFile, stat, utimes, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import lockfile from 'proper-lockfile'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { makeStateDir, storeAt } from '../../../test/support/ledger-store.ts'
 import { SomnusError } from '../../core/errors.ts'
 import { freshSleepState } from '../../core/sleep-state.ts'
 import {
@@ -17,27 +17,6 @@ import {
   SLEEP_LOCK_FILE,
   SLEEP_STATE_FILE,
 } from './fs-sleep-state-store.ts'
-
-const temporaryDirs: string[] = []
-
-async function makeStateDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'somnus-ledger-'))
-  temporaryDirs.push(dir)
-  return join(dir, 'state')
-}
-
-afterAll(async () => {
-  await Promise.all(temporaryDirs.map((dir) => rm(dir, { recursive: true, force: true })))
-})
-
-function storeAt(stateDir: string, warnings: string[] = [], staleMs?: number) {
-  return createFsSleepStateStore({
-    stateDir,
-    warn: (message) => warnings.push(message),
-    now: () => new Date('2026-03-01T12:34:56.789Z'),
-    ...(staleMs === undefined ? {} : { staleMs }),
-  })
-}
 
 testSleepStateStore('fs', async () => storeAt(await makeStateDir()))
 

@@ -1,0 +1,102 @@
+/**
+ * API keys per tenant: `Authorization: Bearer <key>` (or `X-API-Key: <key>`) names the tenant
+ * every route then works in. Without auth (loopback only, see start-http-server.ts) the seed's
+ * `tenant_id` parameter names it, `default` when absent.
+ */
+import type { Context, MiddlewareHandler } from 'hono'
+import { SomnusError } from '../../core/errors.ts'
+import { errorBody } from './http-errors.ts'
+import type { ServiceApi } from './service-api.ts'
+
+/** What the auth middleware leaves on the context for the routes. */
+export interface AuthVariables {
+  /** The key's tenant, or null when auth is off. */
+  keyTenant: string | null
+}
+
+/** The Hono environment of every API route. */
+export type ApiEnv = { Variables: AuthVariables }
+
+/** How requests are authenticated. */
+export interface AuthOptions {
+  /** False serves every tenant without a key: for a loopback address only. */
+  required: boolean
+  /** How long a verified key is trusted before it is checked again (a revocation waits this long). */
+  cacheMilliseconds?: number
+  now?: () => number
+}
+
+/** The key a request carries, if any. */
+function presentedKey(c: Context): string | null {
+  const header = c.req.header('authorization')
+  if (header !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+    return match?.[1] ?? null
+  }
+  return c.req.header('x-api-key')?.trim() || null
+}
+
+/** The middleware that turns a key into its tenant, or answers 401. */
+export function apiKeyAuth(service: ServiceApi, options: AuthOptions): MiddlewareHandler<ApiEnv> {
+  const cacheMilliseconds = options.cacheMilliseconds ?? 5_000
+  const now = options.now ?? Date.now
+  // At thousands of requests a second a database lookup per request would double the load; a
+  // verified key is remembered briefly instead. Unknown keys are never remembered.
+  const verified = new Map<string, { tenantId: string; until: number }>()
+  return async (c, next) => {
+    if (!options.required) {
+      c.set('keyTenant', null)
+      return next()
+    }
+    const key = presentedKey(c)
+    if (key === null) return unauthorized(c, 'send an API key: Authorization: Bearer <key>')
+    const cached = verified.get(key)
+    let tenantId = cached !== undefined && cached.until > now() ? cached.tenantId : null
+    if (tenantId === null) {
+      tenantId = await service.tenantForKey(key)
+      if (tenantId === null) {
+        verified.delete(key)
+        return unauthorized(
+          c,
+          'the API key is unknown or revoked; make one with somnus tenant keys create',
+        )
+      }
+      if (verified.size > 10_000) verified.clear()
+      verified.set(key, { tenantId, until: now() + cacheMilliseconds })
+    }
+    c.set('keyTenant', tenantId)
+    return next()
+  }
+}
+
+function unauthorized(c: Context, message: string): Response {
+  c.header('WWW-Authenticate', 'Bearer realm="somnus"')
+  return c.json(errorBody('UNAUTHORIZED', message), 401)
+}
+
+/**
+ * The tenant a request works in. With a key, `requested` may only repeat the key's own tenant:
+ * another tenant answers 404, as if it did not exist, so a key learns nothing about others.
+ */
+export async function requestTenant(
+  c: Context<ApiEnv>,
+  service: ServiceApi,
+  requested: string | undefined,
+): Promise<string> {
+  const keyTenant = c.get('keyTenant')
+  if (keyTenant !== null) {
+    if (requested !== undefined && requested !== keyTenant) throw tenantNotFound(requested)
+    return keyTenant
+  }
+  const tenantId = requested ?? 'default'
+  if (!(await service.tenantExists(tenantId))) throw tenantNotFound(tenantId)
+  return tenantId
+}
+
+function tenantNotFound(tenantId: string): SomnusError {
+  return new SomnusError(
+    'NOT_FOUND',
+    `tenant_id: no tenant "${tenantId}" here; leave tenant_id out to use the API key's tenant.`,
+    { details: { field: 'tenant_id' } },
+  )
+}

@@ -1,0 +1,102 @@
+/**
+ * The one place HTTP answers go wrong: schema failures, malformed or oversized bodies, Somnus's
+ * own errors and anything unexpected all become `{ success: false, error }` with a status that
+ * says whose mistake it was. A client's mistake is never a 500.
+ */
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type { ZodError } from 'zod'
+import { isSomnusError, type SomnusErrorCode } from '../../core/errors.ts'
+import type { ErrorResponse } from './schemas/common-schemas.ts'
+
+/** An error body, ready to send. */
+export function errorBody(
+  code: string,
+  message: string,
+  extra: { field?: string; valid_values?: string[] } = {},
+): ErrorResponse {
+  return { success: false, error: { code, message, ...extra } }
+}
+
+/** The 400 for a request that failed its schema: the first problem, named by its field. */
+export function validationFailure(
+  c: Context,
+  error: ZodError,
+  target: 'json' | 'query' | 'param' | string,
+): Response {
+  const issue = error.issues[0]
+  const path = issue?.path.map(String).join('.') ?? ''
+  const field = path === '' ? (target === 'json' ? 'body' : target) : path
+  const extra: { field: string; valid_values?: string[] } = { field }
+  let message = issue?.message ?? 'is not valid'
+  if (issue?.code === 'invalid_value') {
+    extra.valid_values = issue.values.map(String)
+    message = `must be one of ${extra.valid_values.join(', ')}`
+  } else if (issue?.code === 'unrecognized_keys') {
+    extra.field = issue.keys[0] ?? field
+    message = `unknown field; the fields are listed in /openapi.json`
+  }
+  const where = target === 'json' ? 'body' : target === 'param' ? 'path' : target
+  const subject = extra.field === where ? where : `${extra.field} (in the ${where})`
+  return c.json(errorBody('INVALID_INPUT', `${subject}: ${message}`, extra), 400)
+}
+
+/** The status a deliberate Somnus error answers with. */
+const STATUS_FOR_CODE: Partial<Record<SomnusErrorCode, ContentfulStatusCode>> = {
+  USAGE: 400,
+  INVALID_INPUT: 400,
+  NOT_FOUND: 404,
+}
+
+/** The 413 for a body over `maxBytes`. */
+export function bodyTooLarge(c: Context, maxBytes: number): Response {
+  return c.json(
+    errorBody('BODY_TOO_LARGE', `body: larger than the ${maxBytes} bytes the server accepts.`, {
+      field: 'body',
+    }),
+    413,
+  )
+}
+
+/** Whatever a handler or middleware threw, as an answer; unexpected errors are logged, not shown. */
+export function errorResponse(
+  c: Context,
+  error: unknown,
+  log: (line: string) => void = (line) => process.stderr.write(line),
+): Response {
+  if (error instanceof HTTPException) return httpExceptionResponse(c, error)
+  if (isSomnusError(error)) {
+    const status = STATUS_FOR_CODE[error.code] ?? 500
+    const field = typeof error.details?.field === 'string' ? error.details.field : undefined
+    return c.json(
+      errorBody(error.code, error.message, field === undefined ? {} : { field }),
+      status,
+    )
+  }
+  log(
+    `somnus serve: ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  )
+  return c.json(errorBody('INTERNAL', 'The server failed; its log has the details.'), 500)
+}
+
+function httpExceptionResponse(c: Context, error: HTTPException): Response {
+  switch (error.status) {
+    case 400:
+      return c.json(
+        errorBody('INVALID_INPUT', `body: ${error.message}; send one JSON value.`, {
+          field: 'body',
+        }),
+        400,
+      )
+    case 415:
+      return c.json(
+        errorBody('UNSUPPORTED_MEDIA_TYPE', 'body: send it with Content-Type: application/json.', {
+          field: 'Content-Type',
+        }),
+        415,
+      )
+    default:
+      return c.json(errorBody('HTTP_ERROR', error.message), error.status)
+  }
+}

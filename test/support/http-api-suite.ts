@@ -1,0 +1,277 @@
+/**
+ * The HTTP API's behaviour, written once and run on every backing (the in-memory fake, PGlite,
+ * PostgreSQL) and over every transport (app.request in-process, fetch over a real socket).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ServiceApi } from '../../src/surfaces/http/service-api.ts'
+
+/** Sends one request: in-process or over a socket, the suite does not care. */
+export type Send = (path: string, init?: RequestInit) => Promise<Response>
+
+/** A response whose JSON the suite reads field by field. */
+interface Answer {
+  status: number
+  headers: Headers
+  // biome-ignore lint/suspicious/noExplicitAny: the tests read fields of JSON answers they check
+  json(): Promise<any>
+}
+
+/** What a backing gives the suite: a way to send, and keys of two tenants. */
+export interface ApiFixture {
+  send: Send
+  /** Two tenants' keys: the suite checks that neither sees the other. */
+  keys: { first: string; second: string }
+  tenants: { first: string; second: string }
+  /** Makes a key unusable, as `somnus tenant keys revoke` does. */
+  revoke(key: string): Promise<void>
+  service: ServiceApi
+  close(): Promise<void>
+}
+
+const json = (key: string | null, body: unknown, method = 'POST'): RequestInit => ({
+  method,
+  headers: {
+    'content-type': 'application/json',
+    ...(key === null ? {} : { authorization: `Bearer ${key}` }),
+  },
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+})
+const get = (key: string | null): RequestInit => ({
+  headers: key === null ? {} : { authorization: `Bearer ${key}` },
+})
+
+/** A handoff body with every text field. */
+export function handoffBody(session: string, overrides: Record<string, unknown> = {}) {
+  return {
+    session_id: session,
+    with_whom: 'Dana',
+    experienced: `Session ${session}: moved the ingest path to batched inserts.`,
+    noticed: 'p99 dropped once the pool stopped starving.',
+    learned: 'Measure before tuning.',
+    story: 'We chased a slow endpoint to a single-row insert loop.',
+    becoming: 'someone who measures before changing code',
+    remember: 'The pool size matters more than the query.',
+    significance: 0.7,
+    tags: ['perf', 'sql'],
+    ...overrides,
+  }
+}
+
+/** Defines the suite under `name`; `setup` runs once for the file. */
+export function describeHttpApi(name: string, setup: () => Promise<ApiFixture>): void {
+  describe(name, () => {
+    let api: ApiFixture
+    const send = (path: string, init?: RequestInit) => api.send(path, init) as Promise<Answer>
+    beforeAll(async () => {
+      api = await setup()
+    })
+    afterAll(async () => {
+      await api?.close()
+    })
+
+    it('answers health and serves /openapi.json and /docs without a key', async () => {
+      expect((await send('/health')).status).toBe(200)
+      const document = await (await send('/openapi.json')).json()
+      expect(Object.keys(document.paths)).toEqual(
+        expect.arrayContaining([
+          '/api/v1/consolidation/run',
+          '/api/v1/consolidation/stats',
+          '/api/v1/consolidation/jobs',
+          '/api/v1/handoffs',
+          '/api/v1/handoffs/{handoff_id}',
+          '/api/v1/decisions',
+          '/api/v1/decisions/{decision_id}',
+          '/api/v1/principles',
+        ]),
+      )
+      expect((await send('/docs')).headers.get('content-type')).toContain('text/html')
+    })
+
+    it('refuses every /api route without a valid key (401)', async () => {
+      for (const [path, init] of [
+        ['/api/v1/consolidation/stats', get(null)],
+        ['/api/v1/consolidation/jobs', get('not-a-key')],
+        ['/api/v1/handoffs', json(null, handoffBody('s-nokey'))],
+        ['/api/v1/handoffs', json('sk_wrong', handoffBody('s-nokey'))],
+        ['/api/v1/consolidation/run', json(null, { job_type: 'all' })],
+      ] as const) {
+        const response = await send(path, init)
+        expect(response.status, path).toBe(401)
+        expect((await response.json()).error.code).toBe('UNAUTHORIZED')
+      }
+    })
+
+    it('stores a handoff and reads it back at level full, with X-API-Key too', async () => {
+      const created = await send(
+        '/api/v1/handoffs',
+        json(api.keys.first, handoffBody('s-read', { created_at: '2026-01-02T03:04:05Z' })),
+      )
+      expect(created.status).toBe(201)
+      const { handoff } = await created.json()
+      expect(handoff).toMatchObject({
+        session_id: 's-read',
+        compression_level: 'full',
+        tenant_id: api.tenants.first,
+        tags: ['perf', 'sql'],
+        significance: 0.7,
+      })
+      expect(new Date(handoff.created_at).toISOString()).toBe('2026-01-02T03:04:05.000Z')
+      const read = await send(`/api/v1/handoffs/${handoff.handoff_id}`, {
+        headers: { 'x-api-key': api.keys.first },
+      })
+      expect(read.status).toBe(200)
+      expect((await read.json()).handoff.experienced).toBe(handoff.experienced)
+    })
+
+    it('pages through handoffs with next_cursor, newest first, each once', async () => {
+      for (let index = 0; index < 5; index++) {
+        const body = handoffBody(`s-page-${index}`, {
+          created_at: new Date(Date.UTC(2025, 0, 10 + index)).toISOString(),
+        })
+        expect((await send('/api/v1/handoffs', json(api.keys.second, body))).status).toBe(201)
+      }
+      const seen: string[] = []
+      let cursor: string | null = null
+      do {
+        const query: string = cursor === null ? '' : `&cursor=${encodeURIComponent(cursor)}`
+        const response = await send(`/api/v1/handoffs?limit=2${query}`, get(api.keys.second))
+        expect(response.status).toBe(200)
+        const page = await response.json()
+        expect(page.count).toBeLessThanOrEqual(2)
+        seen.push(...page.handoffs.map((handoff: { session_id: string }) => handoff.session_id))
+        cursor = page.next_cursor
+      } while (cursor !== null)
+      expect(seen).toEqual(['s-page-4', 's-page-3', 's-page-2', 's-page-1', 's-page-0'])
+    })
+
+    it("shows a key nothing of another tenant's: every endpoint", async () => {
+      const { first, second } = api.keys
+      const mine = await (
+        await send('/api/v1/handoffs', json(first, handoffBody('s-secret')))
+      ).json()
+      const decision = await (
+        await send('/api/v1/decisions', json(first, { decision: 'Keep the originals' }))
+      ).json()
+      const other = api.tenants.first
+      // Reading the first tenant's objects or naming its tenant with the second tenant's key: 404.
+      for (const [path, init] of [
+        [`/api/v1/handoffs/${mine.handoff.handoff_id}`, get(second)],
+        [`/api/v1/decisions/${decision.decision.decision_id}`, get(second)],
+        [`/api/v1/handoffs?tenant_id=${other}`, get(second)],
+        [`/api/v1/decisions?tenant_id=${other}`, get(second)],
+        [`/api/v1/principles?tenant_id=${other}`, get(second)],
+        [`/api/v1/consolidation/stats?tenant_id=${other}`, get(second)],
+        [`/api/v1/consolidation/jobs?tenant_id=${other}`, get(second)],
+        [`/api/v1/handoffs?tenant_id=${other}`, json(second, handoffBody('s-intruder'))],
+        [`/api/v1/decisions?tenant_id=${other}`, json(second, { decision: 'x' })],
+        ['/api/v1/consolidation/run', json(second, { tenant_id: other, job_type: 'all' })],
+      ] as const) {
+        const response = await send(path, init)
+        expect(response.status, `${init.method ?? 'GET'} ${path}`).toBe(404)
+        expect((await response.json()).success).toBe(false)
+      }
+      // Its own lists never contain the first tenant's rows.
+      const handoffs = await (await send('/api/v1/handoffs?limit=500', get(second))).json()
+      expect(handoffs.handoffs.map((h: { session_id: string }) => h.session_id)).not.toContain(
+        's-secret',
+      )
+      const decisions = await (await send('/api/v1/decisions?limit=500', get(second))).json()
+      expect(decisions.decisions.map((d: { decision: string }) => d.decision)).not.toContain(
+        'Keep the originals',
+      )
+      // Nothing the second key sent reached the first tenant.
+      const firstList = await (await send('/api/v1/handoffs?limit=500', get(first))).json()
+      expect(firstList.handoffs.map((h: { session_id: string }) => h.session_id)).not.toContain(
+        's-intruder',
+      )
+    })
+
+    it('runs consolidation with the seed shapes and lists the jobs it ran, per tenant', async () => {
+      const run = await send('/api/v1/consolidation/run', json(api.keys.first, {}))
+      expect(run.status).toBe(200)
+      const body = await run.json()
+      expect(body).toMatchObject({ success: true, tenant_id: api.tenants.first, job_type: 'all' })
+      expect(body.results.map((result: { job_type: string }) => result.job_type)).toEqual(
+        expect.arrayContaining([
+          'identity_consolidation',
+          'handoff_compression',
+          'decision_archival',
+        ]),
+      )
+      const jobs = await (
+        await send('/api/v1/consolidation/jobs?status=completed&limit=10', get(api.keys.first))
+      ).json()
+      expect(jobs.count).toBeGreaterThanOrEqual(3)
+      expect(jobs.jobs.every((job: { status: string }) => job.status === 'completed')).toBe(true)
+      const otherJobs = await (
+        await send('/api/v1/consolidation/jobs', get(api.keys.second))
+      ).json()
+      expect(otherJobs.count).toBe(0)
+      const stats = await (await send('/api/v1/consolidation/stats', get(api.keys.first))).json()
+      expect(stats).toMatchObject({ success: true, tenant_id: api.tenants.first })
+      expect(typeof stats.total_tokens_saved).toBe('number')
+    })
+
+    it('answers 400 naming the field for every kind of bad input, never 500', async () => {
+      const key = api.keys.first
+      const cases: Array<[string, RequestInit, string]> = [
+        ['/api/v1/consolidation/run', json(key, { job_type: 'defragment' }), 'job_type'],
+        ['/api/v1/consolidation/run', json(key, '{"job_type": "all"'), 'body'],
+        ['/api/v1/consolidation/run', json(key, { job_type: 7 }), 'job_type'],
+        ['/api/v1/consolidation/run', json(key, { as_of: 'last tuesday' }), 'as_of'],
+        ['/api/v1/consolidation/jobs?limit=-1', get(key), 'limit'],
+        ['/api/v1/consolidation/jobs?limit=ten', get(key), 'limit'],
+        ['/api/v1/consolidation/jobs?status=sleeping', get(key), 'status'],
+        ['/api/v1/handoffs?limit=0', get(key), 'limit'],
+        ['/api/v1/handoffs', json(key, { experienced: 'no session' }), 'session_id'],
+        ['/api/v1/handoffs', json(key, handoffBody('s', { significance: 'high' })), 'significance'],
+        ['/api/v1/handoffs', json(key, handoffBody('s', { significance: 3 })), 'significance'],
+        ['/api/v1/handoffs', json(key, handoffBody('s', { tags: 'perf' })), 'tags'],
+        ['/api/v1/handoffs', json(key, handoffBody('s', { created_at: 'soon' })), 'created_at'],
+        ['/api/v1/handoffs', json(key, handoffBody('s', { mood: 'good' })), 'mood'],
+        ['/api/v1/handoffs', json(key, '[1, 2'), 'body'],
+        ['/api/v1/handoffs', json(key, '"just a string"'), 'body'],
+        ['/api/v1/decisions', json(key, { decision: '' }), 'decision'],
+        ['/api/v1/decisions?status=maybe', get(key), 'status'],
+      ]
+      for (const [path, init, field] of cases) {
+        const response = await send(path, init)
+        const body = await response.json()
+        expect(response.status, `${path} ${String(init.body)}`).toBe(400)
+        expect(body.error.field, `${path} ${String(init.body)}`).toBe(field)
+        expect(body.error.message).toContain(field)
+      }
+      const unknownType = await (
+        await send('/api/v1/consolidation/run', json(key, { job_type: 'defragment' }))
+      ).json()
+      expect(unknownType.error.valid_values).toContain('handoff_compression')
+    })
+
+    it('answers 413 for an oversized body and 415 for one that is not JSON', async () => {
+      const huge = handoffBody('s-huge', { story: 'x'.repeat(2 * 1024 * 1024) })
+      const tooLarge = await send('/api/v1/handoffs', json(api.keys.first, huge))
+      expect(tooLarge.status).toBe(413)
+      expect((await tooLarge.json()).error.field).toBe('body')
+      const notJson = await send('/api/v1/handoffs', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${api.keys.first}`, 'content-type': 'text/plain' },
+        body: 'session_id=s',
+      })
+      expect(notJson.status).toBe(415)
+    })
+
+    it('answers 404 for an unknown id and an unknown route', async () => {
+      const missing = await send('/api/v1/handoffs/ho_missing', get(api.keys.first))
+      expect(missing.status).toBe(404)
+      expect((await missing.json()).error.field).toBe('handoff_id')
+      expect((await send('/api/v1/nothing', get(api.keys.first))).status).toBe(404)
+    })
+
+    it('stops accepting a key once it is revoked', async () => {
+      const key = api.keys.second
+      expect((await send('/api/v1/consolidation/jobs', get(key))).status).toBe(200)
+      await api.revoke(key)
+      expect((await send('/api/v1/consolidation/jobs', get(key))).status).toBe(401)
+    })
+  })
+}

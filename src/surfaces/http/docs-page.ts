@@ -56,7 +56,8 @@ export const DOCS_PAGE_HTML = `<!doctype html>
     if (schema.enum) return schema.enum.join(' | ')
     if (schema.anyOf || schema.oneOf) return (schema.anyOf || schema.oneOf).map(typeOf).join(' | ')
     if (schema.type === 'array') return typeOf(schema.items || {}) + '[]'
-    return Array.isArray(schema.type) ? schema.type.join(' | ') : schema.type || 'any'
+    const type = Array.isArray(schema.type) ? schema.type.join(' | ') : schema.type || 'any'
+    return schema.format ? type + ' (' + schema.format + ')' : type
   }
   const schemaTable = (schema) => {
     const resolved = resolve(schema)

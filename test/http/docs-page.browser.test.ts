@@ -7,13 +7,17 @@ import {
   startHttpServer,
 } from '../../src/surfaces/http/start-http-server.ts'
 import { CHROMIUM_PATH, HAS_CHROMIUM } from '../support/chromium.ts'
-import { memoryServiceApi } from '../support/memory-service-api.ts'
+import { openTestService } from '../support/http-service.ts'
+import { serviceApiFor } from '../../src/surfaces/http/service-api-for.ts'
 
 describe.skipIf(!HAS_CHROMIUM)('docs page in chromium', () => {
   let server: RunningHttpServer
+  let dispose: () => Promise<void>
   beforeAll(async () => {
+    const opened = await openTestService('pglite')
+    dispose = opened.dispose
     const app = createHttpApp({
-      service: memoryServiceApi().service,
+      service: serviceApiFor(opened.somnus),
       auth: { required: true },
       version: '9.9.9',
     })
@@ -26,6 +30,7 @@ describe.skipIf(!HAS_CHROMIUM)('docs page in chromium', () => {
   })
   afterAll(async () => {
     await server?.close()
+    await dispose?.()
   })
 
   it('lists every path and method of /openapi.json with its parameters and body', async () => {

@@ -5,7 +5,6 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { bodyLimit } from 'hono/body-limit'
-import { type Clock, systemClock } from '../../ports/clock.ts'
 import { type ApiEnv, type AuthOptions, apiKeyAuth } from './api-key-auth.ts'
 import { DOCS_PAGE_HTML } from './docs-page.ts'
 import { bodyTooLarge, errorBody, errorResponse, validationFailure } from './http-errors.ts'
@@ -24,7 +23,6 @@ export interface HttpAppOptions {
   /** The version `/openapi.json` reports. */
   version: string
   maxBodyBytes?: number
-  clock?: Clock
   /** Where unexpected errors are written (default: standard error). */
   log?: (line: string) => void
 }
@@ -80,7 +78,7 @@ export function createHttpApp(options: HttpAppOptions): OpenAPIHono<ApiEnv> {
     bodyLimit({ maxSize: maxBodyBytes, onError: (c) => bodyTooLarge(c, maxBodyBytes) }),
     apiKeyAuth(service, options.auth),
   )
-  addConsolidationRoutes(app, service, options.clock ?? systemClock)
+  addConsolidationRoutes(app, service)
   addHandoffRoutes(app, service)
   addDecisionRoutes(app, service)
   return app

@@ -1,6 +1,5 @@
 /** The seed's endpoints: run consolidation now, read its stats, read its jobs. */
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi'
-import type { Clock } from '../../../ports/clock.ts'
 import { type ApiEnv, requestTenant } from '../api-key-auth.ts'
 import { errorResponses, TenantQuerySchema } from '../schemas/common-schemas.ts'
 import {
@@ -54,43 +53,25 @@ const jobsRoute = createRoute({
 })
 
 /** Adds the consolidation endpoints to `app`. */
-export function addConsolidationRoutes(
-  app: OpenAPIHono<ApiEnv>,
-  service: ServiceApi,
-  clock: Clock,
-): void {
+export function addConsolidationRoutes(app: OpenAPIHono<ApiEnv>, service: ServiceApi): void {
   app.openapi(runRoute, async (c) => {
     const body = RunRequestSchema.parse(c.req.valid('json'))
     const tenantId = await requestTenant(c, service, body.tenant_id)
     const asOf = body.as_of === undefined ? undefined : new Date(body.as_of)
-    const results = await service.runConsolidation(tenantId, body.job_type, asOf)
-    return c.json(
-      {
-        success: true as const,
-        tenant_id: tenantId,
-        job_type: body.job_type,
-        results,
-        timestamp: clock.now().toISOString(),
-      },
-      200,
-    )
+    return c.json(await service.runConsolidation(tenantId, body.job_type, asOf), 200)
   })
 
   app.openapi(statsRoute, async (c) => {
-    const query = c.req.valid('query')
-    const tenantId = await requestTenant(c, service, query.tenant_id)
-    const stats = await service.listStats(tenantId)
-    const total = stats.reduce((sum, stat) => sum + stat.tokens_saved, 0)
-    return c.json(
-      { success: true as const, tenant_id: tenantId, stats, total_tokens_saved: total },
-      200,
-    )
+    const tenantId = await requestTenant(c, service, c.req.valid('query').tenant_id)
+    return c.json(await service.consolidationStats(tenantId), 200)
   })
 
   app.openapi(jobsRoute, async (c) => {
     const query = c.req.valid('query')
     const tenantId = await requestTenant(c, service, query.tenant_id)
-    const jobs = await service.listJobs(tenantId, { status: query.status, limit: query.limit })
-    return c.json({ success: true as const, tenant_id: tenantId, count: jobs.length, jobs }, 200)
+    return c.json(
+      await service.consolidationJobs(tenantId, { status: query.status, limit: query.limit }),
+      200,
+    )
   })
 }

@@ -10,7 +10,9 @@ import {
   DecisionQuerySchema,
   DecisionResponseSchema,
 } from '../schemas/decision-schemas.ts'
-import type { Decision, Page, ServiceApi } from '../service-api.ts'
+import type { Decision } from '../../../core/service/decision.ts'
+import type { Page } from '../../../ports/service-stores.ts'
+import type { ServiceApi } from '../service-api.ts'
 import { jsonResponse } from './json-response.ts'
 
 const createDecisionRoute = createRoute({

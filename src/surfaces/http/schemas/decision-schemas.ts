@@ -1,39 +1,21 @@
-/** Decisions and principles over HTTP (a principle is a decision with scope `global`). */
+/** Decisions and principles over HTTP (a principle is a decision of kind principle, scope global). */
 import { z } from '@hono/zod-openapi'
-import { InstantSchema, MAX_PAGE_SIZE, PageQuerySchema, SuccessFields } from './common-schemas.ts'
-
-/** The statuses a decision moves through: archival turns active into superseded. */
-export const DecisionStatusSchema = z.enum(['active', 'superseded'])
+import {
+  DecisionInputSchema as CoreDecisionInputSchema,
+  DecisionSchema as CoreDecisionSchema,
+  DecisionStatusSchema,
+} from '../../../core/service/decision.ts'
+import { InstantSchema, PageQuerySchema, SuccessFields } from './common-schemas.ts'
 
 /** `POST /api/v1/decisions`. */
-export const DecisionInputSchema = z
-  .strictObject({
-    decision: z.string().min(1).max(20_000).openapi({ example: 'Use PGlite by default' }),
-    rationale: z.string().max(100_000).nullish(),
-    scope: z.string().min(1).max(200).optional().openapi({
-      description: "Where it applies (default 'project'); 'global' makes it a principle",
-      example: 'project',
-    }),
-    created_at: InstantSchema.optional().openapi({ description: 'When it was decided' }),
-  })
+export const DecisionInputSchema = CoreDecisionInputSchema.extend({
+  created_at: InstantSchema.optional().openapi({ description: 'When it was decided' }),
+})
+  .strict()
   .openapi('DecisionInput')
 
-/** A stored decision. */
-export const DecisionSchema = z
-  .object({
-    decision_id: z.string(),
-    tenant_id: z.string(),
-    decision: z.string(),
-    rationale: z.string().nullable(),
-    status: DecisionStatusSchema,
-    scope: z.string(),
-    sources: z.array(z.string()).openapi({
-      description: 'The handoff ids a derived decision (a principle) cites',
-    }),
-    created_at: z.string(),
-    updated_at: z.string().nullable(),
-  })
-  .openapi('Decision')
+/** A stored decision or principle. */
+export const DecisionSchema = CoreDecisionSchema.openapi('Decision')
 
 /** `{ success, tenant_id, decision }`. */
 export const DecisionResponseSchema = z
@@ -44,7 +26,7 @@ export const DecisionResponseSchema = z
 export const DecisionPageSchema = z
   .object({
     ...SuccessFields,
-    count: z.number().int().max(MAX_PAGE_SIZE),
+    count: z.number().int(),
     decisions: z.array(DecisionSchema),
     next_cursor: z.string().nullable(),
   })

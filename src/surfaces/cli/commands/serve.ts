@@ -1,0 +1,138 @@
+/**
+ * `somnus serve`: the consolidation service's HTTP API (seed 003), with the scheduler and a worker
+ * in the same process unless told otherwise. SIGTERM or SIGINT stops it cleanly: no new requests,
+ * requests in flight answered, the running job finished or released, the database closed.
+ */
+import type { Command } from 'commander'
+import { SomnusError } from '../../../core/errors.ts'
+import { createSomnusService } from '../../../create-somnus.ts'
+import type { CliIo } from '../cli-io.ts'
+import { VERSION } from '../run-cli.ts'
+
+interface ServeOptions {
+  port?: string
+  host: string
+  db?: string
+  auth: boolean
+  worker: boolean
+  scheduler: boolean
+  maxBody?: string
+}
+
+/** Adds `serve` to the program. */
+export function register(program: Command, io: CliIo): void {
+  program
+    .command('serve')
+    .description('Serve the consolidation API (handoffs, jobs, stats) with its scheduler and a worker')
+    .option('--port <port>', 'TCP port (default: PORT, else 3456)')
+    .option('--host <address>', 'address to bind; anything but loopback needs API keys', '127.0.0.1')
+    .option(
+      '--db <location>',
+      'postgres://… URL or PGlite folder (default: SOMNUS_DATABASE_URL, else the data folder)',
+    )
+    .option('--no-auth', 'serve without API keys, tenant_id naming the tenant (loopback only)')
+    .option('--no-worker', 'do not run jobs in this process (run somnus worker elsewhere)')
+    .option('--no-scheduler', 'do not enqueue the daily, weekly and monthly runs')
+    .option('--max-body <bytes>', 'largest request body accepted', String(1024 * 1024))
+    .addHelpText(
+      'after',
+      `
+Every /api route needs an API key (Authorization: Bearer <key>; make one with somnus tenant
+create) and sees only its tenant. /health, /openapi.json and /docs need none. With --no-auth the
+server binds loopback only and tenant_id (default 'default') picks the tenant, as in the seed.
+
+Several somnus serve or somnus worker processes can share one PostgreSQL database; the embedded
+PGlite database belongs to one process.
+
+Examples:
+  somnus serve                                   # PGlite in the data folder, port 3456
+  somnus serve --db postgres://postgres@127.0.0.1:5432/somnus --host 0.0.0.0 --port 8080
+  somnus serve --no-auth                         # local tinkering, the seed's curl examples work
+  curl -s localhost:3456/health`,
+    )
+    .action(async (options: ServeOptions) => {
+      await serve(io, options)
+    })
+}
+
+function parsePort(value: string | undefined): number {
+  const port = Number(value ?? 3456)
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new SomnusError('USAGE', `--port needs a whole number from 0 to 65535 (got "${value}").`)
+  }
+  return port
+}
+
+function parseBytes(value: string | undefined): number {
+  const bytes = Number(value)
+  if (!Number.isInteger(bytes) || bytes < 1) {
+    throw new SomnusError('USAGE', `--max-body needs a positive number of bytes (got "${value}").`)
+  }
+  return bytes
+}
+
+async function serve(io: CliIo, options: ServeOptions): Promise<void> {
+  const port = parsePort(options.port ?? io.env.PORT)
+  const maxBodyBytes = parseBytes(options.maxBody)
+  const [{ checkBindAddress, startHttpServer }, { createHttpApp }, { serviceApiFor }] =
+    await Promise.all([
+      import('../../http/start-http-server.ts'),
+      import('../../http/create-http-app.ts'),
+      import('../../http/service-api-for.ts'),
+    ])
+  // Checked before the database opens: a refused address should not cost a migration.
+  checkBindAddress(options.host, options.auth)
+  const service = await createSomnusService({ database: options.db, env: io.env })
+  io.stdout(`somnus serve: data: ${service.description}\n`)
+  const log = (line: string) => io.stderr(line)
+  const api = serviceApiFor(service)
+  const app = createHttpApp({
+    service: api,
+    auth: { required: options.auth },
+    version: VERSION,
+    maxBodyBytes,
+    log,
+  })
+  const stopping = new AbortController()
+  let server: Awaited<ReturnType<typeof startHttpServer>>
+  try {
+    server = await startHttpServer({
+      fetch: app.fetch,
+      host: options.host,
+      port,
+      authRequired: options.auth,
+    })
+  } catch (error) {
+    await service.close()
+    throw error
+  }
+  io.stdout(
+    `somnus serve: listening on ${server.url} (${options.auth ? 'API keys required' : 'no auth, loopback only'}; docs at ${server.url}/docs)\n`,
+  )
+  const stopScheduler = options.scheduler
+    ? await service.startScheduler({
+        onEnqueued: (run, jobs) =>
+          io.stdout(`somnus serve: ${run} run enqueued ${jobs.length} job(s)\n`),
+        onError: (error) => log(`somnus serve: scheduler: ${String(error)}\n`),
+      })
+    : () => {}
+  const worker = options.worker
+    ? service.work({ signal: stopping.signal }).catch((error: unknown) => {
+        log(`somnus serve: worker stopped: ${String(error)}\n`)
+      })
+    : Promise.resolve()
+  if (options.worker) io.stdout('somnus serve: a worker runs jobs in this process\n')
+
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'))
+    process.once('SIGINT', () => resolve('SIGINT'))
+  })
+  io.stdout(`somnus serve: ${signal}: stopping\n`)
+  stopScheduler()
+  await server.close()
+  stopping.abort()
+  await worker
+  await api.drain()
+  await service.close()
+  io.stdout('somnus serve: stopped\n')
+}

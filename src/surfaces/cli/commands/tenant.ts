@@ -1,0 +1,135 @@
+/** `somnus tenant`: the consolidation service's tenants and their API keys. */
+import type { Command } from 'commander'
+import { createSomnusService, type SomnusService } from '../../../create-somnus.ts'
+import { type CliIo, printJson } from '../cli-io.ts'
+
+const DB_HELP = 'postgres://… URL or PGlite folder (default: SOMNUS_DATABASE_URL, else the data folder)'
+
+/** Opens the service database, runs `work`, and closes it whatever happens. */
+async function withService<T>(
+  io: CliIo,
+  db: string | undefined,
+  work: (service: SomnusService) => Promise<T>,
+): Promise<T> {
+  const service = await createSomnusService({ database: db, env: io.env })
+  try {
+    return await work(service)
+  } finally {
+    await service.close()
+  }
+}
+
+async function tenantUseCases() {
+  return import('../../../app/manage-tenants.ts')
+}
+
+/** Adds `tenant` to the program. */
+export function register(program: Command, io: CliIo): void {
+  const tenant = program
+    .command('tenant')
+    .description('Manage the consolidation service’s tenants and their API keys')
+    .addHelpText(
+      'after',
+      `
+Every /api route of somnus serve needs a key (Authorization: Bearer <key>) and sees only the
+key's tenant. A key is printed once, when it is made; only its SHA-256 hash is stored.
+
+Examples:
+  somnus tenant create acme --name "Acme Corp"
+  somnus tenant keys create acme --label ci
+  somnus tenant keys list acme
+  somnus tenant keys revoke acme key_3fa9c01e
+  somnus tenant list --db postgres://postgres@127.0.0.1:5432/somnus`,
+    )
+
+  tenant
+    .command('create')
+    .description('Create a tenant and its first API key (printed once)')
+    .argument('<tenant-id>', 'lowercase letters, digits, _ and -')
+    .option('--name <name>', 'a display name (default: the id)')
+    .option('--label <label>', 'what the first key is for', 'first key')
+    .option('--db <location>', DB_HELP)
+    .option('--json', 'print the tenant and key as JSON')
+    .action(
+      async (
+        tenantId: string,
+        options: { name?: string; label: string; db?: string; json?: boolean },
+      ) => {
+        const { createTenant, randomSecret } = await tenantUseCases()
+        const created = await withService(io, options.db, (service) =>
+          createTenant(
+            { ...service.dependencies, secret: randomSecret },
+            { tenantId, name: options.name, label: options.label },
+          ),
+        )
+        if (options.json) return printJson(io, created)
+        io.stdout(
+          `Created tenant ${created.tenant.tenant_id}.\nAPI key ${created.key.key_id} (shown once, keep it safe):\n${created.key.key}\n`,
+        )
+      },
+    )
+
+  tenant
+    .command('list')
+    .description('List the tenants')
+    .option('--db <location>', DB_HELP)
+    .option('--json', 'print them as JSON')
+    .action(async (options: { db?: string; json?: boolean }) => {
+      const tenants = await withService(io, options.db, (service) =>
+        service.dependencies.stores.tenants.list(),
+      )
+      if (options.json) return printJson(io, tenants)
+      for (const item of tenants) io.stdout(`${item.tenant_id}\t${item.name}\t${item.created_at}\n`)
+    })
+
+  const keys = tenant.command('keys').description('Create, list and revoke a tenant’s API keys')
+
+  keys
+    .command('create')
+    .description('Make a new API key for a tenant (printed once)')
+    .argument('<tenant-id>')
+    .option('--label <label>', 'what the key is for', 'api key')
+    .option('--db <location>', DB_HELP)
+    .option('--json', 'print the key as JSON')
+    .action(async (tenantId: string, options: { label: string; db?: string; json?: boolean }) => {
+      const { createApiKey, randomSecret } = await tenantUseCases()
+      const key = await withService(io, options.db, (service) =>
+        createApiKey({ ...service.dependencies, secret: randomSecret }, tenantId, options.label),
+      )
+      if (options.json) return printJson(io, key)
+      io.stdout(`API key ${key.key_id} for ${tenantId} (shown once, keep it safe):\n${key.key}\n`)
+    })
+
+  keys
+    .command('list')
+    .description('List a tenant’s keys (ids, labels, dates; never the keys)')
+    .argument('<tenant-id>')
+    .option('--db <location>', DB_HELP)
+    .option('--json', 'print them as JSON')
+    .action(async (tenantId: string, options: { db?: string; json?: boolean }) => {
+      const { listApiKeys } = await tenantUseCases()
+      const listed = await withService(io, options.db, (service) =>
+        listApiKeys(service.dependencies, tenantId),
+      )
+      if (options.json) return printJson(io, listed)
+      if (listed.length === 0) io.stdout(`${tenantId} has no keys.\n`)
+      for (const key of listed) {
+        const state = key.revoked_at === null ? 'live' : `revoked ${key.revoked_at}`
+        io.stdout(`${key.key_id}\t${key.label}\t${key.created_at}\t${state}\n`)
+      }
+    })
+
+  keys
+    .command('revoke')
+    .description('Revoke a key: it stops working (a running server may trust it up to 5 s more)')
+    .argument('<tenant-id>')
+    .argument('<key-id>')
+    .option('--db <location>', DB_HELP)
+    .action(async (tenantId: string, keyId: string, options: { db?: string }) => {
+      const { revokeApiKey } = await tenantUseCases()
+      await withService(io, options.db, (service) =>
+        revokeApiKey(service.dependencies, tenantId, keyId),
+      )
+      io.stdout(`Revoked ${keyId} of ${tenantId}.\n`)
+    })
+}

@@ -1,0 +1,74 @@
+/**
+ * The HTTP API's use cases on a consolidation service. Handoffs that arrive together are written
+ * as one multi-row insert (insert-batcher.ts): under load, a transaction per request would starve
+ * the connection pool. Everything else is one use-case or store call.
+ */
+import { tenantForApiKey } from '../../app/manage-tenants.ts'
+import { newHandoff } from '../../app/service/create-handoffs.ts'
+import { redactSecrets } from '../../core/redact-secrets.ts'
+import type { Decision } from '../../core/service/decision.ts'
+import type { Handoff } from '../../core/service/handoff.ts'
+import type { SomnusService } from '../../create-somnus.ts'
+import { insertBatcher } from './insert-batcher.ts'
+import type { ServiceApi } from './service-api.ts'
+
+/** How many handoff inserts run at once (the PostgreSQL pool holds a few connections). */
+const INSERT_CONCURRENCY = 2
+
+/** A ServiceApi on `service`, and `drain()` to wait for inserts in flight (before closing). */
+export function serviceApiFor(
+  service: Pick<
+    SomnusService,
+    'stores' | 'dependencies' | 'runConsolidation' | 'stats' | 'jobs'
+  >,
+): ServiceApi & { drain(): Promise<void> } {
+  const { stores, dependencies } = service
+  const handoffWriter = insertBatcher<Handoff>({
+    insertAll: (handoffs) => stores.handoffs.insert(handoffs),
+    concurrency: INSERT_CONCURRENCY,
+  })
+  return {
+    tenantForKey: (key) => tenantForApiKey(stores.tenants, key),
+    tenantExists: async (tenantId) => (await stores.tenants.get(tenantId)) !== null,
+    createHandoff: async (tenantId, input) => {
+      const handoff = newHandoff(dependencies, tenantId, input)
+      await handoffWriter.add(handoff)
+      return handoff
+    },
+    listHandoffs: (tenantId, page) => stores.handoffs.list(tenantId, page),
+    getHandoff: (tenantId, handoffId) => stores.handoffs.get(tenantId, handoffId),
+    createDecision: async (tenantId, input) => {
+      const now = dependencies.clock.now().toISOString()
+      const decision: Decision = {
+        decision_id: input.decision_id ?? dependencies.ids.next('dc'),
+        tenant_id: tenantId,
+        kind: 'decision',
+        decision: redactSecrets(input.decision),
+        rationale:
+          input.rationale === null || input.rationale === undefined
+            ? null
+            : redactSecrets(input.rationale),
+        status: 'active',
+        scope: input.scope ?? 'project',
+        sources: input.sources ?? [],
+        created_at: new Date(input.created_at ?? now).toISOString(),
+        updated_at: now,
+        superseded_at: null,
+      }
+      await stores.decisions.insert(decision)
+      return decision
+    },
+    listDecisions: (tenantId, page) => stores.decisions.list(tenantId, page),
+    getDecision: (tenantId, decisionId) => stores.decisions.get(tenantId, decisionId),
+    listPrinciples: (tenantId, page) =>
+      stores.decisions.list(tenantId, { ...page, kind: 'principle' }),
+    runConsolidation: (tenantId, jobType, asOf) =>
+      service.runConsolidation({ tenantId, jobType, asOf }),
+    consolidationStats: (tenantId) => service.stats(tenantId),
+    consolidationJobs: (tenantId, query) => service.jobs(tenantId, query),
+    checkHealth: async () => {
+      await stores.tenants.get('default')
+    },
+    drain: () => handoffWriter.drain(),
+  }
+}

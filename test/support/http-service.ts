@@ -1,0 +1,85 @@
+/**
+ * The HTTP API on a real database for tests: PGlite in memory or PostgreSQL (a fresh schema per
+ * file), two tenants with a key each, reached in-process (`app.request`) or over a loopback socket.
+ */
+import {
+  createTenant,
+  randomSecret,
+  revokeApiKey,
+  type TenantDependencies,
+} from '../../src/app/manage-tenants.ts'
+import { createSomnusService, type SomnusService } from '../../src/create-somnus.ts'
+import { createHttpApp, type HttpAppOptions } from '../../src/surfaces/http/create-http-app.ts'
+import { serviceApiFor } from '../../src/surfaces/http/service-api-for.ts'
+import { startHttpServer } from '../../src/surfaces/http/start-http-server.ts'
+import type { ApiFixture } from './http-api-suite.ts'
+import { dropSchema, type Engine, freshSchemaName, POSTGRES_URL } from './service-database.ts'
+
+/** How the suite reaches the app. */
+export type Transport = 'in-process' | 'socket'
+
+/** An HTTP fixture plus the service behind it. */
+export interface HttpServiceFixture extends ApiFixture {
+  somnus: SomnusService
+  tenantDependencies: TenantDependencies
+}
+
+/** Opens a service on `engine`: the database, migrated, and nothing else. */
+export async function openTestService(
+  engine: Engine,
+): Promise<{ somnus: SomnusService; dispose(): Promise<void> }> {
+  const schema = engine === 'postgres' ? freshSchemaName('http') : undefined
+  const somnus = await createSomnusService({
+    database: engine === 'postgres' ? POSTGRES_URL : ':memory:',
+    schema,
+    env: {},
+  })
+  return {
+    somnus,
+    dispose: async () => {
+      await somnus.close()
+      if (schema !== undefined) await dropSchema(schema)
+    },
+  }
+}
+
+/** Opens a service on `engine`, makes tenants `acme` and `globex`, and serves the API. */
+export async function openHttpService(
+  engine: Engine,
+  transport: Transport,
+  appOptions: Partial<HttpAppOptions> = {},
+): Promise<HttpServiceFixture> {
+  const { somnus, dispose } = await openTestService(engine)
+  const tenantDependencies: TenantDependencies = { ...somnus.dependencies, secret: randomSecret }
+  const first = await createTenant(tenantDependencies, { tenantId: 'acme' })
+  const second = await createTenant(tenantDependencies, { tenantId: 'globex' })
+  const service = serviceApiFor(somnus)
+  const app = createHttpApp({
+    service,
+    auth: { required: true, cacheMilliseconds: 0 },
+    version: 'test',
+    ...appOptions,
+  })
+  const server =
+    transport === 'socket'
+      ? await startHttpServer({ fetch: app.fetch, host: '127.0.0.1', port: 0, authRequired: true })
+      : null
+  return {
+    send: async (path, init) =>
+      server === null ? app.request(path, init) : fetch(`${server.url}${path}`, init),
+    keys: { first: first.key.key, second: second.key.key },
+    tenants: { first: 'acme', second: 'globex' },
+    revoke: async (key) => {
+      const owner = key === first.key.key ? first : second
+      await revokeApiKey(tenantDependencies, owner.tenant.tenant_id, owner.key.key_id)
+    },
+    service,
+    somnus,
+    tenantDependencies,
+    close: async () => {
+      await server?.close()
+      await service.drain()
+      await dispose()
+    },
+  }
+}

@@ -108,6 +108,7 @@ const CORE_PACKAGES: Record<string, string[]> = {
   'core/service/consolidation-job.ts': ['zod'],
   'core/service/tenant.ts': ['zod'],
   'core/service/service-config.ts': ['zod'],
+  'core/service/locomo-handoffs.ts': ['zod'],
 }
 
 describe('core imports nothing outside itself', () => {

@@ -269,13 +269,17 @@ export function serviceStoresContract(open: () => Promise<ServiceStores>): void 
         sampleHandoff(id, `${id}-b2`, { becoming: '   ' }),
         sampleHandoff(id, `${id}-b3`, { becoming: 'More careful.' }),
       ])
-      expect(await stores.handoffs.findUnintegratedBecoming(id, { limit: 10 })).toEqual([
+      expect(
+        await stores.handoffs.findUnintegratedBecoming(id, { limit: 10, afterId: null }),
+      ).toEqual([
         { handoff_id: `${id}-b1`, becoming: 'More patient.' },
         { handoff_id: `${id}-b3`, becoming: 'More careful.' },
       ])
       await stores.handoffs.markIntegrated(id, [`${id}-b1`], 'dp_1')
       expect((await stores.handoffs.get(id, `${id}-b1`))?.integrated_into).toBe('dp_1')
-      expect(await stores.handoffs.findUnintegratedBecoming(id, { limit: 10 })).toHaveLength(1)
+      expect(
+        await stores.handoffs.findUnintegratedBecoming(id, { limit: 10, afterId: null }),
+      ).toHaveLength(1)
     })
   })
 

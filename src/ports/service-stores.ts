@@ -63,10 +63,10 @@ export interface HandoffStore {
   ): Promise<Handoff[]>
   /** Applies the updates whose handoff is still at `from`; returns the ids it changed. */
   applyCompression(tenantId: string, updates: readonly CompressionUpdate[]): Promise<string[]>
-  /** Non-empty "becoming" statements not yet consolidated into a principle, oldest first. */
+  /** Non-empty "becoming" statements not yet consolidated into a principle, in id order after `afterId`. */
   findUnintegratedBecoming(
     tenantId: string,
-    request: { limit: number },
+    request: { limit: number; afterId: string | null },
   ): Promise<{ handoff_id: string; becoming: string }[]>
   /** Links handoffs to the principle their "becoming" statement was merged into. */
   markIntegrated(

@@ -163,14 +163,14 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
       return result.rows.map((row) => row.handoff_id)
     },
 
-    async findUnintegratedBecoming(tenantId, { limit }) {
+    async findUnintegratedBecoming(tenantId, { limit, afterId }) {
       return db
         .selectFrom('session_handoffs')
         .select(['handoff_id', 'becoming'])
         .where('tenant_id', '=', tenantId)
+        .where('handoff_id', '>', afterId ?? '')
         .where('integrated_into', 'is', null)
         .where(sql<boolean>`length(trim(coalesce(becoming, ''))) > 0`)
-        .orderBy('created_at')
         .orderBy('handoff_id')
         .limit(limit)
         .execute() as Promise<{ handoff_id: string; becoming: string }[]>

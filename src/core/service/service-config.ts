@@ -17,8 +17,13 @@ export const ServiceConfigSchema = z.object({
   decision_archive_threshold_days: days.default(60),
   /** Statements a theme needs before it becomes a principle. */
   identity_consolidation_min_count: positive.default(10),
-  /** Mean similarity within a theme, passed to the model's `groupSimilar`. */
-  identity_similarity_threshold: z.number().min(0).max(1).default(0.3),
+  /**
+   * Mean similarity within a theme, passed to the model's `groupSimilar`. Lower than the model's
+   * 0.4 default: "becoming" statements are a handful of words, so paraphrases share few stems
+   * (0.4 split 12 paraphrases of one idea into three groups; 0.2 kept them together and still
+   * kept two different ideas apart; see consolidation-jobs.test.ts).
+   */
+  identity_similarity_threshold: z.number().min(0).max(1).default(0.2),
   /** Becoming statements grouped per pass (grouping cost grows with the square of this). */
   identity_batch_size: positive.default(500),
   summary_budget_tokens: positive.default(500),

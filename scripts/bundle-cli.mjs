@@ -18,6 +18,8 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
+  // PGlite finds its WebAssembly and data files beside its own module: it loads from node_modules.
+  external: ['@electric-sql/pglite'],
   // Bundled CommonJS dependencies (write-file-atomic) use require and __filename; ES modules
   // have neither, so every file of the bundle gets its own.
   banner: {

@@ -64,7 +64,11 @@ export async function createTenant(
   }
   return deps.stores.transaction(async (stores) => {
     await stores.tenants.create(tenant)
-    const key = await createApiKey({ ...deps, stores }, tenant.tenant_id, input.label ?? 'first key')
+    const key = await createApiKey(
+      { ...deps, stores },
+      tenant.tenant_id,
+      input.label ?? 'first key',
+    )
     return { tenant, key }
   })
 }
@@ -107,7 +111,11 @@ export async function revokeApiKey(
   tenantId: string,
   keyId: string,
 ): Promise<void> {
-  const revoked = await deps.stores.tenants.revokeApiKey(tenantId, keyId, deps.clock.now().toISOString())
+  const revoked = await deps.stores.tenants.revokeApiKey(
+    tenantId,
+    keyId,
+    deps.clock.now().toISOString(),
+  )
   if (!revoked) {
     throw new SomnusError(
       'NOT_FOUND',

@@ -2,13 +2,13 @@
 import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHttpApp } from '../../src/surfaces/http/create-http-app.ts'
+import { serviceApiFor } from '../../src/surfaces/http/service-api-for.ts'
 import {
   type RunningHttpServer,
   startHttpServer,
 } from '../../src/surfaces/http/start-http-server.ts'
 import { CHROMIUM_PATH, HAS_CHROMIUM } from '../support/chromium.ts'
 import { openTestService } from '../support/http-service.ts'
-import { serviceApiFor } from '../../src/surfaces/http/service-api-for.ts'
 
 describe.skipIf(!HAS_CHROMIUM)('docs page in chromium', () => {
   let server: RunningHttpServer

@@ -46,7 +46,12 @@ describe('without auth (loopback only)', () => {
     expect(() => checkBindAddress('0.0.0.0', false)).toThrow(/without API keys/)
     expect(() => checkBindAddress('0.0.0.0', true)).not.toThrow()
     await expect(
-      startHttpServer({ fetch: () => new Response(''), host: '0.0.0.0', port: 0, authRequired: false }),
+      startHttpServer({
+        fetch: () => new Response(''),
+        host: '0.0.0.0',
+        port: 0,
+        authRequired: false,
+      }),
     ).rejects.toThrow(/Refusing to serve 0\.0\.0\.0/)
   })
 })
@@ -95,7 +100,12 @@ describe('faults that are not the client’s', () => {
   it('answers 503 on /health when the database is gone', async () => {
     const { openTestService } = await import('../support/http-service.ts')
     const { somnus, dispose } = await openTestService('pglite')
-    const app = createHttpApp({ service: serviceApiFor(somnus), auth: { required: true }, version: 't', log: () => {} })
+    const app = createHttpApp({
+      service: serviceApiFor(somnus),
+      auth: { required: true },
+      version: 't',
+      log: () => {},
+    })
     expect((await app.request('/health')).status).toBe(200)
     await dispose()
     expect((await app.request('/health')).status).toBe(503)

@@ -223,7 +223,7 @@ export function describeHttpApi(name: string, setup: () => Promise<ApiFixture>):
         ['/api/v1/consolidation/jobs?limit=ten', get(key), 'limit'],
         ['/api/v1/consolidation/jobs?status=sleeping', get(key), 'status'],
         ['/api/v1/handoffs?limit=0', get(key), 'limit'],
-        ['/api/v1/handoffs', json(key, { experienced: 'no session' }), 'session_id'],
+        ['/api/v1/handoffs', json(key, { session_id: 42 }), 'session_id'],
         ['/api/v1/handoffs', json(key, handoffBody('s', { significance: 'high' })), 'significance'],
         ['/api/v1/handoffs', json(key, handoffBody('s', { significance: 3 })), 'significance'],
         ['/api/v1/handoffs', json(key, handoffBody('s', { tags: 'perf' })), 'tags'],

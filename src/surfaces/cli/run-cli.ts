@@ -28,6 +28,9 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   tokens: () => import('./commands/tokens.ts'),
   summarize: () => import('./commands/summarize.ts'),
   hook: () => import('./commands/hook.ts'),
+  serve: () => import('./commands/serve.ts'),
+  tenant: () => import('./commands/tenant.ts'),
+  handoffs: () => import('./commands/handoffs-push.ts'),
 }
 
 /** The exit codes of the CLI. */

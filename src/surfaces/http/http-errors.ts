@@ -51,6 +51,8 @@ const STATUS_FOR_CODE: Partial<Record<SomnusErrorCode, ContentfulStatusCode>> = 
 
 /** The 413 for a body over `maxBytes`. */
 export function bodyTooLarge(c: Context, maxBytes: number): Response {
+  // The rest of the body is never read, so this connection cannot carry another request.
+  c.header('Connection', 'close')
   return c.json(
     errorBody('BODY_TOO_LARGE', `body: larger than the ${maxBytes} bytes the server accepts.`, {
       field: 'body',
@@ -81,22 +83,6 @@ export function errorResponse(
 }
 
 function httpExceptionResponse(c: Context, error: HTTPException): Response {
-  switch (error.status) {
-    case 400:
-      return c.json(
-        errorBody('INVALID_INPUT', `body: ${error.message}; send one JSON value.`, {
-          field: 'body',
-        }),
-        400,
-      )
-    case 415:
-      return c.json(
-        errorBody('UNSUPPORTED_MEDIA_TYPE', 'body: send it with Content-Type: application/json.', {
-          field: 'Content-Type',
-        }),
-        415,
-      )
-    default:
-      return c.json(errorBody('HTTP_ERROR', error.message), error.status)
-  }
+  const code = error.status < 500 ? 'INVALID_INPUT' : 'HTTP_ERROR'
+  return c.json(errorBody(code, error.message), error.status)
 }

@@ -17,10 +17,7 @@ const INSERT_CONCURRENCY = 2
 
 /** A ServiceApi on `service`, and `drain()` to wait for inserts in flight (before closing). */
 export function serviceApiFor(
-  service: Pick<
-    SomnusService,
-    'stores' | 'dependencies' | 'runConsolidation' | 'stats' | 'jobs'
-  >,
+  service: Pick<SomnusService, 'stores' | 'dependencies' | 'runConsolidation' | 'stats' | 'jobs'>,
 ): ServiceApi & { drain(): Promise<void> } {
   const { stores, dependencies } = service
   const handoffWriter = insertBatcher<Handoff>({

@@ -23,9 +23,15 @@ interface ServeOptions {
 export function register(program: Command, io: CliIo): void {
   program
     .command('serve')
-    .description('Serve the consolidation API (handoffs, jobs, stats) with its scheduler and a worker')
+    .description(
+      'Serve the consolidation API (handoffs, jobs, stats) with its scheduler and a worker',
+    )
     .option('--port <port>', 'TCP port (default: PORT, else 3456)')
-    .option('--host <address>', 'address to bind; anything but loopback needs API keys', '127.0.0.1')
+    .option(
+      '--host <address>',
+      'address to bind; anything but loopback needs API keys',
+      '127.0.0.1',
+    )
     .option(
       '--db <location>',
       'postgres://… URL or PGlite folder (default: SOMNUS_DATABASE_URL, else the data folder)',
@@ -124,8 +130,13 @@ async function serve(io: CliIo, options: ServeOptions): Promise<void> {
   if (options.worker) io.stdout('somnus serve: a worker runs jobs in this process\n')
 
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'))
-    process.once('SIGINT', () => resolve('SIGINT'))
+    const stop = (received: NodeJS.Signals) => {
+      process.off('SIGTERM', stop)
+      process.off('SIGINT', stop)
+      resolve(received)
+    }
+    process.on('SIGTERM', stop)
+    process.on('SIGINT', stop)
   })
   io.stdout(`somnus serve: ${signal}: stopping\n`)
   stopScheduler()

@@ -3,7 +3,8 @@ import type { Command } from 'commander'
 import { createSomnusService, type SomnusService } from '../../../create-somnus.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 
-const DB_HELP = 'postgres://… URL or PGlite folder (default: SOMNUS_DATABASE_URL, else the data folder)'
+const DB_HELP =
+  'postgres://… URL or PGlite folder (default: SOMNUS_DATABASE_URL, else the data folder)'
 
 /** Opens the service database, runs `work`, and closes it whatever happens. */
 async function withService<T>(

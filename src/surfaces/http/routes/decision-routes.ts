@@ -1,8 +1,11 @@
 /** Decisions (create, list, get) and the principles identity consolidation derives. */
-import { createRoute, type OpenAPIHono } from '@hono/zod-openapi'
+import type { Hono } from 'hono'
 import { SomnusError } from '../../../core/errors.ts'
+import type { Decision } from '../../../core/service/decision.ts'
+import type { Page } from '../../../ports/service-stores.ts'
 import { type ApiEnv, requestTenant } from '../api-key-auth.ts'
-import { errorResponses, PageQuerySchema, TenantQuerySchema } from '../schemas/common-schemas.ts'
+import { type AnyApiRoute, type ApiRoute, addApiRoute } from '../api-route.ts'
+import { errorAnswers, PageQuerySchema, TenantQuerySchema } from '../schemas/common-schemas.ts'
 import {
   DecisionIdParamsSchema,
   DecisionInputSchema,
@@ -10,61 +13,71 @@ import {
   DecisionQuerySchema,
   DecisionResponseSchema,
 } from '../schemas/decision-schemas.ts'
-import type { Decision } from '../../../core/service/decision.ts'
-import type { Page } from '../../../ports/service-stores.ts'
 import type { ServiceApi } from '../service-api.ts'
-import { jsonResponse } from './json-response.ts'
 
-const createDecisionRoute = createRoute({
+const PAGE_DESCRIPTION = 'One page; pass next_cursor as cursor for the next'
+
+const createDecisionRoute: ApiRoute<
+  undefined,
+  typeof TenantQuerySchema,
+  typeof DecisionInputSchema
+> = {
   method: 'post',
   path: '/api/v1/decisions',
   tags: ['decisions'],
   summary: 'Record a decision',
-  request: {
-    query: TenantQuerySchema,
-    body: { content: { 'application/json': { schema: DecisionInputSchema } }, required: true },
+  query: TenantQuerySchema,
+  body: DecisionInputSchema,
+  answers: {
+    201: { description: 'The stored decision, status active', schema: DecisionResponseSchema },
+    ...errorAnswers(400, 401, 404, 413, 415),
   },
-  responses: {
-    201: jsonResponse(DecisionResponseSchema, 'The stored decision, status active'),
-    ...errorResponses(400, 401, 404, 413, 415),
-  },
-})
+}
 
-const listDecisionsRoute = createRoute({
+const listDecisionsRoute: ApiRoute<undefined, typeof DecisionQuerySchema> = {
   method: 'get',
   path: '/api/v1/decisions',
   tags: ['decisions'],
   summary: 'List decisions, newest first; superseded ones stay queryable',
-  request: { query: DecisionQuerySchema },
-  responses: {
-    200: jsonResponse(DecisionPageSchema, 'One page; pass next_cursor as cursor for the next'),
-    ...errorResponses(400, 401, 404),
+  query: DecisionQuerySchema,
+  answers: {
+    200: { description: PAGE_DESCRIPTION, schema: DecisionPageSchema },
+    ...errorAnswers(400, 401, 404),
   },
-})
+}
 
-const getDecisionRoute = createRoute({
+const getDecisionRoute: ApiRoute<typeof DecisionIdParamsSchema, typeof TenantQuerySchema> = {
   method: 'get',
   path: '/api/v1/decisions/{decision_id}',
   tags: ['decisions'],
   summary: 'Get one decision',
-  request: { params: DecisionIdParamsSchema, query: TenantQuerySchema },
-  responses: {
-    200: jsonResponse(DecisionResponseSchema, 'The decision'),
-    ...errorResponses(400, 401, 404),
+  params: DecisionIdParamsSchema,
+  query: TenantQuerySchema,
+  answers: {
+    200: { description: 'The decision', schema: DecisionResponseSchema },
+    ...errorAnswers(400, 401, 404),
   },
-})
+}
 
-const listPrinciplesRoute = createRoute({
+const listPrinciplesRoute: ApiRoute<undefined, typeof PageQuerySchema> = {
   method: 'get',
   path: '/api/v1/principles',
   tags: ['decisions'],
-  summary: 'List principles (decisions with scope global), each citing its handoffs',
-  request: { query: PageQuerySchema },
-  responses: {
-    200: jsonResponse(DecisionPageSchema, 'One page; pass next_cursor as cursor for the next'),
-    ...errorResponses(400, 401, 404),
+  summary: 'List principles (kind principle, scope global), each citing its handoffs',
+  query: PageQuerySchema,
+  answers: {
+    200: { description: PAGE_DESCRIPTION, schema: DecisionPageSchema },
+    ...errorAnswers(400, 401, 404),
   },
-})
+}
+
+/** The decision and principle routes, for /openapi.json. */
+export const DECISION_ROUTES: AnyApiRoute[] = [
+  createDecisionRoute,
+  listDecisionsRoute,
+  getDecisionRoute,
+  listPrinciplesRoute,
+]
 
 /** The body of a page of decisions. */
 function pageBody(tenantId: string, page: Page<Decision>) {
@@ -78,15 +91,14 @@ function pageBody(tenantId: string, page: Page<Decision>) {
 }
 
 /** Adds the decision and principle endpoints to `app`. */
-export function addDecisionRoutes(app: OpenAPIHono<ApiEnv>, service: ServiceApi): void {
-  app.openapi(createDecisionRoute, async (c) => {
-    const tenantId = await requestTenant(c, service, c.req.valid('query').tenant_id)
-    const decision = await service.createDecision(tenantId, c.req.valid('json'))
+export function addDecisionRoutes(app: Hono<ApiEnv>, service: ServiceApi): void {
+  addApiRoute(app, createDecisionRoute, async ({ query, body }, c) => {
+    const tenantId = await requestTenant(c, service, query.tenant_id)
+    const decision = await service.createDecision(tenantId, body)
     return c.json({ success: true as const, tenant_id: tenantId, decision }, 201)
   })
 
-  app.openapi(listDecisionsRoute, async (c) => {
-    const query = c.req.valid('query')
+  addApiRoute(app, listDecisionsRoute, async ({ query }, c) => {
     const tenantId = await requestTenant(c, service, query.tenant_id)
     const page = await service.listDecisions(tenantId, {
       limit: query.limit,
@@ -96,22 +108,20 @@ export function addDecisionRoutes(app: OpenAPIHono<ApiEnv>, service: ServiceApi)
     return c.json(pageBody(tenantId, page), 200)
   })
 
-  app.openapi(getDecisionRoute, async (c) => {
-    const { decision_id: decisionId } = c.req.valid('param')
-    const tenantId = await requestTenant(c, service, c.req.valid('query').tenant_id)
-    const decision = await service.getDecision(tenantId, decisionId)
+  addApiRoute(app, getDecisionRoute, async ({ params, query }, c) => {
+    const tenantId = await requestTenant(c, service, query.tenant_id)
+    const decision = await service.getDecision(tenantId, params.decision_id)
     if (decision === null) {
       throw new SomnusError(
         'NOT_FOUND',
-        `decision_id: no decision "${decisionId}" for this tenant.`,
+        `decision_id: no decision "${params.decision_id}" for this tenant.`,
         { details: { field: 'decision_id' } },
       )
     }
     return c.json({ success: true as const, tenant_id: tenantId, decision }, 200)
   })
 
-  app.openapi(listPrinciplesRoute, async (c) => {
-    const query = c.req.valid('query')
+  addApiRoute(app, listPrinciplesRoute, async ({ query }, c) => {
     const tenantId = await requestTenant(c, service, query.tenant_id)
     const page = await service.listPrinciples(tenantId, {
       limit: query.limit,

@@ -1,33 +1,42 @@
 /** Schemas every route shares: the error body, the tenant and paging parameters, dates. */
-import { z } from '@hono/zod-openapi'
+import * as z from 'zod'
+import { answerComponent } from './api-components.ts'
 
 /** The most items one page may hold. */
 export const MAX_PAGE_SIZE = 500
 
 /** The body of every 4xx and 5xx answer: what went wrong, which field, and what would be valid. */
-export const ErrorResponseSchema = z
-  .object({
+export const ErrorResponseSchema = answerComponent(
+  z.object({
     success: z.literal(false),
     error: z.object({
-      code: z.string().openapi({ example: 'INVALID_INPUT' }),
-      message: z.string().openapi({
-        example: 'job_type: must be one of all, identity_consolidation, handoff_compression',
+      code: z.string().meta({ examples: ['INVALID_INPUT'] }),
+      message: z.string().meta({
+        examples: ['job_type (in the body): must be one of all, identity_consolidation, …'],
       }),
-      field: z.string().optional().openapi({ example: 'job_type' }),
+      field: z
+        .string()
+        .optional()
+        .meta({ examples: ['job_type'] }),
       valid_values: z.array(z.string()).optional(),
     }),
-  })
-  .openapi('Error')
+  }),
+  'Error',
+)
 
 /** An error body as a value. */
 export type ErrorResponse = z.infer<typeof ErrorResponseSchema>
 
 /** `tenant_id` as the seed passes it; with auth on it must be the key's own tenant. */
-export const TenantIdSchema = z.string().min(1).max(200).openapi({
-  description:
-    "The tenant (default: the API key's tenant; with auth off, 'default'). Another tenant's id answers 404.",
-  example: 'default',
-})
+export const TenantIdSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .meta({
+    description:
+      "The tenant (default: the API key's tenant; with auth off, 'default'). Another tenant's id answers 404.",
+    examples: ['default'],
+  })
 
 /** `?tenant_id=` alone. */
 export const TenantQuerySchema = z.object({ tenant_id: TenantIdSchema.optional() })
@@ -40,49 +49,45 @@ export function limitParameter(defaultLimit: number) {
     .min(1)
     .max(MAX_PAGE_SIZE)
     .default(defaultLimit)
-    .openapi({ description: `At most this many items (1-${MAX_PAGE_SIZE})`, example: 50 })
+    .meta({ description: `At most this many items (1-${MAX_PAGE_SIZE})` })
 }
 
 /** `?limit=&cursor=&tenant_id=` of every paged list. */
 export const PageQuerySchema = TenantQuerySchema.extend({
   limit: limitParameter(50),
-  cursor: z.string().min(1).max(500).optional().openapi({
-    description: 'The next_cursor of the previous page',
-  }),
+  cursor: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .meta({ description: 'The next_cursor of the previous page' }),
 })
 
 /** An instant: ISO 8601 date-time with an offset, or a calendar date (midnight UTC). */
-export const InstantSchema = z
-  .union([z.iso.datetime({ offset: true }), z.iso.date()], {
-    error: 'must be an ISO 8601 date-time (2026-02-16T10:30:00Z) or a date (2026-02-16)',
-  })
-  .openapi({ example: '2026-02-16T10:30:00Z' })
+export const InstantSchema = z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
+  error: 'must be an ISO 8601 date-time (2026-02-16T10:30:00Z) or a date (2026-02-16)',
+})
 
 /** `{ success: true, tenant_id }`, the start of every successful answer. */
 export const SuccessFields = {
   success: z.literal(true),
-  tenant_id: z.string().openapi({ example: 'default' }),
+  tenant_id: z.string(),
 }
 
-/** The answers every authenticated route can give besides its own. */
-export function errorResponses(...statuses: Array<400 | 401 | 404 | 413 | 415>) {
-  const descriptions = {
-    400: 'Bad input: the error names the field',
-    401: 'No valid API key',
-    404: 'Not found (or another tenant’s)',
-    413: 'Body larger than the limit',
-    415: 'Body without Content-Type: application/json',
-  } as const
+const ERROR_DESCRIPTIONS = {
+  400: 'Bad input: the error names the field',
+  401: 'No valid API key',
+  404: 'Not found (or another tenant’s)',
+  413: 'Body larger than the limit',
+  415: 'Body without Content-Type: application/json',
+} as const
+
+/** The error answers a route can give besides its own. */
+export function errorAnswers(...statuses: Array<keyof typeof ERROR_DESCRIPTIONS>) {
   return Object.fromEntries(
     statuses.map((status) => [
       status,
-      {
-        description: descriptions[status],
-        content: { 'application/json': { schema: ErrorResponseSchema } },
-      },
+      { description: ERROR_DESCRIPTIONS[status], schema: ErrorResponseSchema },
     ]),
-  ) as Record<
-    (typeof statuses)[number],
-    { description: string; content: { 'application/json': { schema: typeof ErrorResponseSchema } } }
-  >
+  )
 }

@@ -1,36 +1,40 @@
 /** Decisions and principles over HTTP (a principle is a decision of kind principle, scope global). */
-import { z } from '@hono/zod-openapi'
+import * as z from 'zod'
 import {
   DecisionInputSchema as CoreDecisionInputSchema,
-  DecisionSchema as CoreDecisionSchema,
+  DecisionSchema,
   DecisionStatusSchema,
 } from '../../../core/service/decision.ts'
+import { answerComponent, requestComponent } from './api-components.ts'
 import { InstantSchema, PageQuerySchema, SuccessFields } from './common-schemas.ts'
 
 /** `POST /api/v1/decisions`. */
-export const DecisionInputSchema = CoreDecisionInputSchema.extend({
-  created_at: InstantSchema.optional().openapi({ description: 'When it was decided' }),
-})
-  .strict()
-  .openapi('DecisionInput')
+export const DecisionInputSchema = requestComponent(
+  CoreDecisionInputSchema.extend({
+    created_at: InstantSchema.optional().meta({ description: 'When it was decided' }),
+  }).strict(),
+  'DecisionInput',
+)
 
 /** A stored decision or principle. */
-export const DecisionSchema = CoreDecisionSchema.openapi('Decision')
+export const DecisionComponent = answerComponent(DecisionSchema.extend({}), 'Decision')
 
 /** `{ success, tenant_id, decision }`. */
-export const DecisionResponseSchema = z
-  .object({ ...SuccessFields, decision: DecisionSchema })
-  .openapi('DecisionResponse')
+export const DecisionResponseSchema = answerComponent(
+  z.object({ ...SuccessFields, decision: DecisionComponent }),
+  'DecisionResponse',
+)
 
 /** One page of decisions (or principles), newest first. */
-export const DecisionPageSchema = z
-  .object({
+export const DecisionPageSchema = answerComponent(
+  z.object({
     ...SuccessFields,
     count: z.number().int(),
-    decisions: z.array(DecisionSchema),
+    decisions: z.array(DecisionComponent),
     next_cursor: z.string().nullable(),
-  })
-  .openapi('DecisionPage')
+  }),
+  'DecisionPage',
+)
 
 /** Decision lists filter by status besides paging. */
 export const DecisionQuerySchema = PageQuerySchema.extend({
@@ -38,10 +42,4 @@ export const DecisionQuerySchema = PageQuerySchema.extend({
 })
 
 /** `/{decision_id}`. */
-export const DecisionIdParamsSchema = z.object({
-  decision_id: z
-    .string()
-    .min(1)
-    .max(200)
-    .openapi({ param: { name: 'decision_id', in: 'path' }, example: 'dc_3fa9c01e' }),
-})
+export const DecisionIdParamsSchema = z.object({ decision_id: z.string().min(1).max(200) })

@@ -1,0 +1,121 @@
+/**
+ * A route of the API described once: its path, parameters, body and answers as zod schemas. The
+ * same description validates requests (addApiRoute) and becomes `/openapi.json`
+ * (openapi-document.ts), so the two cannot drift apart.
+ *
+ * Why not @hono/zod-openapi: it extends the whole zod namespace when it loads, which keeps every
+ * zod locale in the CLI's shared zod chunk and slows every command that parses with zod.
+ */
+import type { Context, Hono } from 'hono'
+import type * as z from 'zod'
+import type { ApiEnv } from './api-key-auth.ts'
+import { errorBody, validationFailure } from './http-errors.ts'
+
+/** One answer a route can give. */
+export interface ApiAnswer {
+  description: string
+  /** The JSON body (a named component, see api-components.ts); none for an empty answer. */
+  schema?: z.ZodType
+}
+
+/** A route: where it is, what it takes, what it answers. */
+export interface ApiRoute<
+  Params extends z.ZodObject | undefined = undefined,
+  Query extends z.ZodObject | undefined = undefined,
+  Body extends z.ZodType | undefined = undefined,
+> {
+  method: 'get' | 'post'
+  /** OpenAPI style: `/api/v1/handoffs/{handoff_id}`. */
+  path: string
+  tags: string[]
+  summary: string
+  description?: string
+  params?: Params
+  query?: Query
+  body?: Body
+  /** False lets a request without a body through as `{}` (schema defaults apply). */
+  bodyRequired?: boolean
+  answers: Record<number, ApiAnswer>
+}
+
+/** Any route, for lists of them. */
+// biome-ignore lint/suspicious/noExplicitAny: a list holds routes of every schema type
+export type AnyApiRoute = ApiRoute<any, any, any>
+
+type Parsed<Schema> = Schema extends z.ZodType ? z.output<Schema> : undefined
+
+/** What a handler receives: the request's parts, parsed. */
+export interface ApiInput<Params, Query, Body> {
+  params: Parsed<Params>
+  query: Parsed<Query>
+  body: Parsed<Body>
+}
+
+/** Registers `route` on `app` with `handler`, behind validation that answers 400/415 itself. */
+export function addApiRoute<
+  Params extends z.ZodObject | undefined,
+  Query extends z.ZodObject | undefined,
+  Body extends z.ZodType | undefined,
+>(
+  app: Hono<ApiEnv>,
+  route: ApiRoute<Params, Query, Body>,
+  handler: (
+    input: ApiInput<Params, Query, Body>,
+    c: Context<ApiEnv>,
+  ) => Promise<Response> | Response,
+): void {
+  const honoPath = route.path.replace(/\{(\w+)\}/g, ':$1')
+  app.on(route.method.toUpperCase(), honoPath, async (c) => {
+    const params = route.params?.safeParse(c.req.param())
+    if (params && !params.success) return validationFailure(c, params.error, 'param')
+    const query = route.query?.safeParse(c.req.query())
+    if (query && !query.success) return validationFailure(c, query.error, 'query')
+    let body: { success: true; data: unknown } | undefined
+    if (route.body !== undefined) {
+      const raw = await readJsonBody(c, route.bodyRequired ?? true)
+      if (raw instanceof Response) return raw
+      const parsed = route.body.safeParse(raw)
+      if (!parsed.success) return validationFailure(c, parsed.error, 'json')
+      body = parsed
+    }
+    return handler(
+      {
+        params: params?.data,
+        query: query?.data,
+        body: body?.data,
+      } as ApiInput<Params, Query, Body>,
+      c,
+    )
+  })
+}
+
+/** The request's JSON body (`{}` when absent and allowed), or the 400/415 answer. */
+async function readJsonBody(c: Context, required: boolean): Promise<unknown> {
+  const text = await c.req.text()
+  const type = c.req.header('content-type')
+  if (text === '' && !required) return {}
+  if (type === undefined || !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {
+    return c.json(
+      errorBody('UNSUPPORTED_MEDIA_TYPE', 'body: send it with Content-Type: application/json.', {
+        field: 'Content-Type',
+      }),
+      415,
+    )
+  }
+  if (text === '') {
+    return c.json(
+      errorBody('INVALID_INPUT', 'body: missing; send one JSON object.', { field: 'body' }),
+      400,
+    )
+  }
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    return c.json(
+      errorBody('INVALID_INPUT', `body: not valid JSON (${(error as Error).message}).`, {
+        field: 'body',
+      }),
+      400,
+    )
+  }
+}

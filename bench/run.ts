@@ -13,6 +13,7 @@ const BENCHMARKS = [
   'big-ledger',
   'locomo-retention',
   'extractive-cost',
+  'service-compression',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

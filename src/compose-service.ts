@@ -103,7 +103,8 @@ export async function composeSomnusService(
   const ids = options.ids ?? randomIds
   const spec = options.database ?? env.SOMNUS_DATABASE_URL ?? defaultServiceDataDir(env)
   const parsed = parseDatabaseLocation(spec)
-  const location = parsed.kind === 'postgres' ? { ...parsed, schema: options.schema } : parsed
+  const location =
+    parsed.kind === 'postgres' ? { ...parsed, schema: options.schema ?? parsed.schema } : parsed
   const model =
     typeof options.model === 'object'
       ? options.model

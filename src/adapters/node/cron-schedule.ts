@@ -18,20 +18,29 @@ export function startCronSchedule(
   onTick: (run: keyof CronSchedule, slot: Date) => Promise<void>,
 ): () => void {
   const jobs: Cron[] = []
+  const stopAll = () => {
+    for (const job of jobs) job.stop()
+  }
   for (const run of ['daily', 'weekly', 'monthly'] as const) {
     const pattern = schedule[run]
     if (pattern.trim() === '') continue
-    const job: Cron = new Cron(
-      pattern,
-      { timezone: 'UTC', protect: true, catch: true },
-      async () => {
-        const slot = job.previousRuns(1, new Date())[0] ?? new Date()
-        await onTick(run, slot)
-      },
-    )
-    jobs.push(job)
+    try {
+      const job: Cron = new Cron(
+        pattern,
+        { timezone: 'UTC', protect: true, catch: true },
+        async () => {
+          const slot = job.previousRuns(1, new Date())[0] ?? new Date()
+          await onTick(run, slot)
+        },
+      )
+      jobs.push(job)
+    } catch (error) {
+      stopAll()
+      throw new SomnusError(
+        'INVALID_INPUT',
+        `Service setting schedule.${run} "${pattern}" is not a cron expression (${(error as Error).message}); use e.g. "0 2 * * *", or "" to switch that run off.`,
+      )
+    }
   }
-  return () => {
-    for (const job of jobs) job.stop()
-  }
+  return stopAll
 }

@@ -26,9 +26,17 @@ export interface OpenDatabase {
   close(): Promise<void>
 }
 
-/** Reads `--db` / SOMNUS_DATABASE_URL: a postgres:// URL, else a PGlite folder (`:memory:` for none). */
+/**
+ * Reads `--db` / SOMNUS_DATABASE_URL: a postgres:// URL (`?schema=name` keeps the tables in that
+ * schema), else a PGlite folder (`:memory:` for a throwaway one).
+ */
 export function parseDatabaseLocation(value: string): DatabaseLocation {
-  if (/^postgres(ql)?:\/\//i.test(value)) return { kind: 'postgres', url: value }
+  if (/^postgres(ql)?:\/\//i.test(value)) {
+    const url = new URL(value)
+    const schema = url.searchParams.get('schema') ?? undefined
+    url.searchParams.delete('schema')
+    return { kind: 'postgres', url: url.toString(), schema }
+  }
   if (value === ':memory:' || value === 'memory://') return { kind: 'pglite', dataDir: null }
   return { kind: 'pglite', dataDir: value.replace(/^file:\/\//i, '') }
 }

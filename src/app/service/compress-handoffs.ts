@@ -44,13 +44,7 @@ async function planOne(
   const { config, model } = dependencies
   const step = planCompression(handoff, context.asOf, config)
   if (!step) return null
-  const units = handoffUnits(handoff)
-  const level = async (budgetTokens: number) => {
-    const { value } = await model.summarize({ units, budgetTokens, signal: context.signal })
-    return { text: value.text, sources: value.sources, tokens: countTokens(value.text) }
-  }
-  const summary = step.needsSummary ? await level(config.summary_budget_tokens) : null
-  const quickRef = step.needsQuickRef ? await level(config.quick_ref_budget_tokens) : null
+  const { summary, quickRef } = await makeLevels(model, handoff, step, config, context.signal)
   const after: CompressibleHandoff = {
     ...handoff,
     summary_tokens: summary?.tokens ?? handoff.summary_tokens,
@@ -68,6 +62,41 @@ async function planOne(
     before: levelTokens(handoff, handoff.compression_level),
     after: levelTokens(after, step.target),
   }
+}
+
+/** A level's text, the unit ids it kept, and its tokens as the tokenizer counts them. */
+export interface MadeLevel {
+  text: string
+  sources: string[]
+  tokens: number
+}
+
+/**
+ * Makes the levels `step` asks for. The quick ref is drawn from the units the summary kept (made
+ * now or earlier): each level compresses the one before it, as the seed's progression says, and
+ * the smaller input keeps the second pass cheap.
+ */
+export async function makeLevels(
+  model: ServiceDependencies['model'],
+  handoff: Handoff,
+  step: { needsSummary: boolean; needsQuickRef: boolean },
+  config: Pick<ServiceDependencies['config'], 'summary_budget_tokens' | 'quick_ref_budget_tokens'>,
+  signal?: AbortSignal | undefined,
+): Promise<{ summary: MadeLevel | null; quickRef: MadeLevel | null }> {
+  const units = handoffUnits(handoff)
+  const level = async (from: typeof units, budgetTokens: number): Promise<MadeLevel> => {
+    const { value } = await model.summarize({ units: from, budgetTokens, signal })
+    return { text: value.text, sources: value.sources, tokens: countTokens(value.text) }
+  }
+  const summary = step.needsSummary ? await level(units, config.summary_budget_tokens) : null
+  if (!step.needsQuickRef) return { summary, quickRef: null }
+  const kept = new Set(summary?.sources ?? handoff.summary_sources)
+  const narrowed = units.filter((unit) => kept.has(unit.id))
+  const quickRef = await level(
+    narrowed.length > 0 ? narrowed : units,
+    config.quick_ref_budget_tokens,
+  )
+  return { summary, quickRef }
 }
 
 /** Runs the compression job for one tenant. */

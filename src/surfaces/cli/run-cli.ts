@@ -28,9 +28,11 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   tokens: () => import('./commands/tokens.ts'),
   summarize: () => import('./commands/summarize.ts'),
   hook: () => import('./commands/hook.ts'),
+  worker: () => import('./commands/worker.ts'),
+  consolidate: () => import('./commands/consolidate.ts'),
+  handoffs: () => import('./commands/handoffs.ts'),
   serve: () => import('./commands/serve.ts'),
   tenant: () => import('./commands/tenant.ts'),
-  handoffs: () => import('./commands/handoffs-push.ts'),
 }
 
 /** The exit codes of the CLI. */

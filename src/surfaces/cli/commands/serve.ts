@@ -5,14 +5,13 @@
  */
 import type { Command } from 'commander'
 import { SomnusError } from '../../../core/errors.ts'
-import { createSomnusService } from '../../../create-somnus.ts'
 import type { CliIo } from '../cli-io.ts'
+import { openService, type ServiceCliOptions, withServiceOptions } from '../open-service.ts'
 import { VERSION } from '../run-cli.ts'
 
-interface ServeOptions {
+interface ServeOptions extends ServiceCliOptions {
   port?: string
   host: string
-  db?: string
   auth: boolean
   worker: boolean
   scheduler: boolean
@@ -31,10 +30,6 @@ export function register(program: Command, io: CliIo): void {
       '--host <address>',
       'address to bind; anything but loopback needs API keys',
       '127.0.0.1',
-    )
-    .option(
-      '--db <location>',
-      'postgres://… URL or PGlite folder (default: SOMNUS_DATABASE_URL, else the data folder)',
     )
     .option('--no-auth', 'serve without API keys, tenant_id naming the tenant (loopback only)')
     .option('--no-worker', 'do not run jobs in this process (run somnus worker elsewhere)')
@@ -88,7 +83,7 @@ async function serve(io: CliIo, options: ServeOptions): Promise<void> {
     ])
   // Checked before the database opens: a refused address should not cost a migration.
   checkBindAddress(options.host, options.auth)
-  const service = await createSomnusService({ database: options.db, env: io.env })
+  const service = await openService(io, options)
   io.stdout(`somnus serve: data: ${service.description}\n`)
   const log = (line: string) => io.stderr(line)
   const api = serviceApiFor(service)

@@ -1,7 +1,8 @@
 /** `somnus tenant`: the consolidation service's tenants and their API keys. */
 import type { Command } from 'commander'
-import { createSomnusService, type SomnusService } from '../../../create-somnus.ts'
+import type { SomnusService } from '../../../create-somnus.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
+import { openService } from '../open-service.ts'
 
 const DB_HELP =
   'postgres://… URL or PGlite folder (default: SOMNUS_DATABASE_URL, else the data folder)'
@@ -12,7 +13,7 @@ async function withService<T>(
   db: string | undefined,
   work: (service: SomnusService) => Promise<T>,
 ): Promise<T> {
-  const service = await createSomnusService({ database: db, env: io.env })
+  const service = await openService(io, { db })
   try {
     return await work(service)
   } finally {

@@ -20,6 +20,8 @@ export type Transport = 'in-process' | 'socket'
 
 /** An HTTP fixture plus the service behind it. */
 export interface HttpServiceFixture extends ApiFixture {
+  /** The server's address over a socket; null in-process. */
+  url: string | null
   somnus: SomnusService
   tenantDependencies: TenantDependencies
 }
@@ -74,6 +76,7 @@ export async function openHttpService(
       await revokeApiKey(tenantDependencies, owner.tenant.tenant_id, owner.key.key_id)
     },
     service,
+    url: server?.url ?? null,
     somnus,
     tenantDependencies,
     close: async () => {

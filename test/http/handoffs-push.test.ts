@@ -1,0 +1,119 @@
+/**
+ * `somnus handoffs push`: a project's sessions reach a running service over a real socket, each
+ * once, in the pushing key's tenant, with secrets redacted; a wrong key stops the push at once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type BrainCliProject, createBrainCliProject } from '../support/brain-cli.ts'
+import { type HttpServiceFixture, openHttpService } from '../support/http-service.ts'
+
+const SESSIONS = [
+  {
+    session_id: '1f0c2a9e-aaaa-4bbb-8ccc-000000000001',
+    transcript_path: null,
+    stopped_at: '2026-03-02T10:00:00.000Z',
+    last_assistant_message:
+      'Moved the ingest path to batched inserts; p99 fell from 80 ms to 12 ms. The key was sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH.',
+    change_count: 4,
+    tool_count: 22,
+    score: 2,
+    task_slugs: ['ingest-speed'],
+  },
+  {
+    session_id: '1f0c2a9e-aaaa-4bbb-8ccc-000000000002',
+    transcript_path: null,
+    stopped_at: '2026-03-03T09:30:00.000Z',
+    last_assistant_message: 'Wrote the tenant isolation tests for every endpoint.',
+    change_count: 2,
+    tool_count: 9,
+    score: 1,
+    task_slugs: [],
+  },
+]
+
+const HISTORY = [
+  {
+    date: '2026-03-01',
+    consolidated_at: '2026-03-01T18:00:00.000Z',
+    summary: 'Consolidated the schema work: PGlite by default, PostgreSQL for scale.',
+    debt_before: 7,
+    debt_after: 0,
+    sessions_processed: 3,
+    bookmarks_processed: 1,
+    session_ids: ['s-old-1', 's-old-2', 's-old-3'],
+    bookmark_ids: ['bm_1'],
+  },
+]
+
+describe('somnus handoffs push', () => {
+  let service: HttpServiceFixture
+  let project: BrainCliProject
+  let url: string
+  beforeAll(async () => {
+    service = await openHttpService('pglite', 'socket')
+    project = createBrainCliProject()
+    project.write(
+      '_agent_context/state/.sleep.json',
+      JSON.stringify({ debt: 3, sessions: SESSIONS, sessions_since_last_sleep: 2 }),
+    )
+    project.write('_agent_context/state/.sleep-history.json', JSON.stringify(HISTORY))
+    url = service.url as string
+  })
+  afterAll(async () => {
+    project?.dispose()
+    await service?.close()
+  })
+
+  it('sends every session and past sleep once, into the key’s tenant, secrets redacted', async () => {
+    const first = await project.run(['handoffs', 'push', '--url', url, '--key', service.keys.first])
+    expect(first.stderr).toBe('')
+    expect(first.code).toBe(0)
+    expect(first.stdout).toContain('Sent 3 handoff(s), 0 already there, 0 failed.')
+
+    const stored = await service.somnus.stores.handoffs.list('acme', { limit: 50 })
+    const bySession = new Map(stored.items.map((handoff) => [handoff.session_id, handoff]))
+    const session = bySession.get(SESSIONS[0]?.session_id as string)
+    expect(session?.experienced).toContain('p99 fell from 80 ms to 12 ms')
+    expect(session?.experienced).not.toContain('sk-ant-api03')
+    expect(session?.created_at).toBe('2026-03-02T10:00:00.000Z')
+    expect(session?.remember).toBe('Tasks: ingest-speed')
+    expect(session?.sources).toEqual([SESSIONS[0]?.session_id])
+    const sleep = stored.items.find((handoff) => handoff.with_whom === 'somnus')
+    expect(sleep?.story).toContain('PGlite by default')
+    expect(sleep?.sources).toEqual(['s-old-1', 's-old-2', 's-old-3', 'bm_1'])
+    expect((await service.somnus.stores.handoffs.list('globex', { limit: 50 })).items).toEqual([])
+
+    const again = await project.run(['handoffs', 'push', '--url', url, '--key', service.keys.first])
+    expect(again.stdout).toContain('Sent 0 handoff(s), 3 already there, 0 failed.')
+    expect((await service.somnus.stores.handoffs.list('acme', { limit: 50 })).items).toHaveLength(3)
+  })
+
+  it('prints the handoffs with --dry-run and sends nothing', async () => {
+    const run = await project.run(['handoffs', 'push', '--url', url, '--dry-run'])
+    expect(run.code).toBe(0)
+    const handoffs = JSON.parse(run.stdout) as Array<{ handoff_id: string }>
+    expect(handoffs.map((handoff) => handoff.handoff_id)).toEqual([
+      `cc-${SESSIONS[0]?.session_id}`,
+      `cc-${SESSIONS[1]?.session_id}`,
+      'sleep-2026-03-01T18:00:00.000Z',
+    ])
+  })
+
+  it('stops at a refused key with one clear error (exit 2)', async () => {
+    const run = await project.run(['handoffs', 'push', '--url', url, '--key', 'smn_wrong'])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('refused the API key (401)')
+  })
+
+  it('says the service is unreachable instead of failing with a stack', async () => {
+    const run = await project.run([
+      'handoffs',
+      'push',
+      '--url',
+      'http://127.0.0.1:9',
+      '--key',
+      service.keys.first,
+    ])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('Cannot reach http://127.0.0.1:9')
+  })
+})

@@ -14,6 +14,7 @@ const BENCHMARKS = [
   'locomo-retention',
   'extractive-cost',
   'service-compression',
+  'service-ingest',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

@@ -114,7 +114,15 @@ describe('somnus serve', () => {
     expect((await somnus(['tenant', 'keys', 'list', 'acme'])).stdout).toMatch(
       new RegExp(`${key.key_id}\\tci\\t\\S+\\trevoked`),
     )
-    const server = await startServe(['--port', '0', '--no-scheduler', '--no-worker'])
+    // --db names the same folder SOMNUS_DATA_DIR does.
+    const server = await startServe([
+      '--db',
+      join(base, 'data'),
+      '--port',
+      '0',
+      '--no-scheduler',
+      '--no-worker',
+    ])
     const answer = await fetch(`${server.url}/api/v1/consolidation/jobs`, {
       headers: { authorization: `Bearer ${key.key}` },
     })

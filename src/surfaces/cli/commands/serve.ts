@@ -20,8 +20,7 @@ interface ServeOptions extends ServiceCliOptions {
 
 /** Adds `serve` to the program. */
 export function register(program: Command, io: CliIo): void {
-  program
-    .command('serve')
+  withServiceOptions(program.command('serve'))
     .description(
       'Serve the consolidation API (handoffs, jobs, stats) with its scheduler and a worker',
     )

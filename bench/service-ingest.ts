@@ -1,0 +1,263 @@
+/**
+ * Ingest over HTTP: `somnus serve` (the built CLI, in its own process) takes single-handoff
+ * `POST /api/v1/handoffs` requests from autocannon on loopback, with an API key, for a fixed time.
+ * Reported per database: handoffs/s, latency p50/p99, and the ratio to `GET /health` measured in
+ * the same run (the server's speed without a database write). After the server stops, the rows
+ * in the database are counted: every acknowledged (201) handoff must be there.
+ *
+ * PostgreSQL at 127.0.0.1:5432 (database `test`, a throwaway schema); target there: at least
+ * 3,000 handoffs/s with p99 under 50 ms. Embedded PGlite (one process, WebAssembly) beside it.
+ *
+ * Run: `npx tsx bench/service-ingest.ts [--duration S] [--connections N]` (or
+ * `npm run bench -- service-ingest`). Writes bench/results/service-ingest.json.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import pg from 'pg'
+import { openSqlServiceStores } from '../src/adapters/sql/sql-service-stores.ts'
+import { ensureBuilt, SOMNUS_BIN } from '../test/support/build-once.ts'
+
+const POSTGRES_URL =
+  process.env.SOMNUS_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+const here = dirname(fileURLToPath(import.meta.url))
+
+/** What autocannon reports that this benchmark reads. */
+interface CannonResult {
+  requests: { average: number }
+  latency: { p50: number; p99: number; average: number }
+  duration: number
+  errors: number
+  timeouts: number
+  non2xx: number
+  statusCodeStats: Record<string, { count: number }>
+}
+
+type Cannon = (options: Record<string, unknown>) => Promise<CannonResult>
+// autocannon ships no types; this is the part of its API used here.
+const autocannon = createRequire(import.meta.url)('autocannon') as Cannon
+
+/** One database's figures. */
+interface Result {
+  engine: string
+  connections: number
+  seconds: number
+  handoffs_per_second: number
+  p50_ms: number
+  p99_ms: number
+  health_per_second: number
+  ingest_to_health: number
+  acknowledged: number
+  stored: number
+  lost: number
+  errors: number
+}
+
+/** A handoff of realistic size (~1.6 kB, ~350 tokens), different per request. */
+function handoffBody(sequence: number): string {
+  return JSON.stringify({
+    session_id: `bench-${process.pid}-${sequence}`,
+    with_whom: 'Dana',
+    experienced:
+      'Moved the ingest path from one INSERT per request to batched multi-row inserts, measured with autocannon on loopback. The pool stopped starving and the latency tail collapsed; the remaining cost is JSON parsing and validation.',
+    noticed:
+      'p99 follows the connection pool, not the query: with two connections busy, every other request waited its turn. Batching made the wait shared instead of serial.',
+    learned:
+      'Measure before tuning. A benchmark that counts the rows afterwards catches an acknowledged write that never landed, which a latency number never shows.',
+    story:
+      'We started from a slow endpoint, suspected the ORM, found the insert loop, and fixed it in the store layer without changing the API.',
+    becoming: 'someone who measures before changing code',
+    remember: 'Check that every acknowledged handoff is in the database after a load test.',
+    significance: 0.6,
+    tags: ['perf', 'sql', 'bench'],
+  })
+}
+
+function somnus(args: string[], env: Record<string, string>): string {
+  const run = spawnSync(process.execPath, [SOMNUS_BIN, ...args], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+  })
+  if (run.status !== 0) throw new Error(`somnus ${args.join(' ')} failed: ${run.stderr}`)
+  return run.stdout
+}
+
+async function startServe(db: string, env: Record<string, string>) {
+  const child = spawn(
+    process.execPath,
+    [SOMNUS_BIN, 'serve', '--db', db, '--port', '0', '--no-scheduler', '--no-worker'],
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  )
+  let output = ''
+  child.stdout.on('data', (chunk) => {
+    output += chunk
+  })
+  child.stderr.on('data', (chunk) => {
+    output += chunk
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = /listening on (http:\/\/\S+)/.exec(output)
+      if (match?.[1]) {
+        clearInterval(timer)
+        resolve(match[1])
+      }
+    }, 50)
+    void exited.then((code) => {
+      clearInterval(timer)
+      reject(new Error(`serve exited ${code}: ${output}`))
+    })
+  })
+  return { child, url, exited, output: () => output }
+}
+
+async function stopServe(child: ChildProcess, exited: Promise<number | null>) {
+  child.kill('SIGTERM')
+  const code = await exited
+  if (code !== 0) throw new Error(`serve exited ${code} on SIGTERM`)
+}
+
+async function load(url: string, key: string, seconds: number, connections: number) {
+  let sequence = 0
+  return autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/handoffs',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        setupRequest: (request: Record<string, unknown>) => ({
+          ...request,
+          body: handoffBody(sequence++),
+        }),
+      },
+    ],
+  })
+}
+
+async function runOn(
+  engine: string,
+  db: string,
+  env: Record<string, string>,
+  seconds: number,
+  connections: number,
+): Promise<Result> {
+  const created = JSON.parse(somnus(['tenant', 'create', 'bench', '--db', db, '--json'], env)) as {
+    key: { key: string }
+  }
+  const key = created.key.key
+  const server = await startServe(db, env)
+  try {
+    // Warm-up: JIT, the pool's connections, the key cache.
+    const warmUp = await load(server.url, key, 2, connections)
+    const health = await autocannon({
+      url: `${server.url}/health`,
+      connections,
+      duration: Math.max(3, Math.round(seconds / 2)),
+    })
+    const ingest = await load(server.url, key, seconds, connections)
+    await stopServe(server.child, server.exited)
+    const acknowledged =
+      (warmUp.statusCodeStats['201']?.count ?? 0) + (ingest.statusCodeStats['201']?.count ?? 0)
+    const { stores } = await openSqlServiceStores(
+      db.startsWith('postgres')
+        ? {
+            kind: 'postgres',
+            url: POSTGRES_URL,
+            schema: new URL(db).searchParams.get('schema') ?? undefined,
+          }
+        : { kind: 'pglite', dataDir: db },
+    )
+    const counts = await stores.handoffs.levelCounts('bench')
+    await stores.close()
+    const stored = counts.reduce((sum, level) => sum + level.count, 0)
+    return {
+      engine,
+      connections,
+      seconds: ingest.duration,
+      handoffs_per_second: Math.round(ingest.requests.average),
+      p50_ms: ingest.latency.p50,
+      p99_ms: ingest.latency.p99,
+      health_per_second: Math.round(health.requests.average),
+      ingest_to_health: Number((ingest.requests.average / health.requests.average).toFixed(2)),
+      acknowledged,
+      stored,
+      // A request in flight when the load stopped may be stored unacknowledged: stored ≥ acknowledged.
+      lost: Math.max(0, acknowledged - stored),
+      errors: ingest.errors + ingest.timeouts + ingest.non2xx,
+    }
+  } catch (error) {
+    if (server.child.exitCode === null) server.child.kill('SIGKILL')
+    throw error
+  }
+}
+
+async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 })
+  try {
+    await client.connect()
+    return true
+  } catch {
+    return false
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
+
+async function dropSchema(schema: string) {
+  const client = new pg.Client({ connectionString: POSTGRES_URL })
+  await client.connect()
+  await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+  await client.end()
+}
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+  },
+})
+const seconds = Number(values.duration)
+const connections = Number(values.connections)
+await ensureBuilt()
+const base = mkdtempSync(join(tmpdir(), 'somnus-ingest-'))
+const env = { HOME: base, SOMNUS_DATA_DIR: join(base, 'unused') }
+const results: Result[] = []
+try {
+  if (await postgresReachable()) {
+    const schema = `somnus_bench_ingest_${process.pid}`
+    try {
+      results.push(
+        await runOn('PostgreSQL', `${POSTGRES_URL}?schema=${schema}`, env, seconds, connections),
+      )
+    } finally {
+      await dropSchema(schema)
+    }
+  } else {
+    process.stdout.write(`PostgreSQL not reachable at ${POSTGRES_URL}: skipped\n`)
+  }
+  results.push(await runOn('PGlite', join(base, 'pglite'), env, seconds, connections))
+} finally {
+  rmSync(base, { recursive: true, force: true })
+}
+
+process.stdout.write(
+  '| database | conns | handoffs/s | p50 ms | p99 ms | /health req/s | ingest ÷ health | acknowledged (incl. warm-up) | stored | lost | errors |\n|---|---|---|---|---|---|---|---|---|---|---|\n',
+)
+for (const result of results) {
+  process.stdout.write(
+    `| ${result.engine} | ${result.connections} | ${result.handoffs_per_second} | ${result.p50_ms} | ${result.p99_ms} | ${result.health_per_second} | ${result.ingest_to_health} | ${result.acknowledged} | ${result.stored} | ${result.lost} | ${result.errors} |\n`,
+  )
+}
+mkdirSync(join(here, 'results'), { recursive: true })
+writeFileSync(
+  join(here, 'results', 'service-ingest.json'),
+  `${JSON.stringify({ at: new Date().toISOString(), results }, null, 2)}\n`,
+)

@@ -8,7 +8,7 @@
  * PostgreSQL at 127.0.0.1:5432 (database `test`, a throwaway schema); target there: at least
  * 3,000 handoffs/s with p99 under 50 ms. Embedded PGlite (one process, WebAssembly) beside it.
  *
- * Run: `npx tsx bench/service-ingest.ts [--duration S] [--connections N]` (or
+ * Run: `npx tsx bench/service-ingest.ts [--duration S] [--connections N] [--only postgres|pglite]` (or
  * `npm run bench -- service-ingest`). Writes bench/results/service-ingest.json.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
@@ -222,6 +222,8 @@ const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '32' },
+    /** `postgres`, `pglite` or both (default). */
+    only: { type: 'string' },
   },
 })
 const seconds = Number(values.duration)
@@ -231,7 +233,9 @@ const base = mkdtempSync(join(tmpdir(), 'somnus-ingest-'))
 const env = { HOME: base, SOMNUS_DATA_DIR: join(base, 'unused') }
 const results: Result[] = []
 try {
-  if (await postgresReachable()) {
+  if (values.only === 'pglite') {
+    // PostgreSQL left out on request.
+  } else if (await postgresReachable()) {
     const schema = `somnus_bench_ingest_${process.pid}`
     try {
       results.push(
@@ -243,7 +247,9 @@ try {
   } else {
     process.stdout.write(`PostgreSQL not reachable at ${POSTGRES_URL}: skipped\n`)
   }
-  results.push(await runOn('PGlite', join(base, 'pglite'), env, seconds, connections))
+  if (values.only !== 'postgres') {
+    results.push(await runOn('PGlite', join(base, 'pglite'), env, seconds, connections))
+  }
 } finally {
   rmSync(base, { recursive: true, force: true })
 }

@@ -132,4 +132,45 @@ describe('somnus serve', () => {
     expect(again.code).toBe(1)
     expect(again.stderr).toContain('already exists')
   })
+
+  it('SIGTERM under load: exits 0, and every acknowledged handoff is in the database', async () => {
+    const made = await somnus(['tenant', 'keys', 'create', 'acme', '--json'])
+    const { key } = JSON.parse(made.stdout) as { key: string }
+    const server = await startServe(['--port', '0', '--no-scheduler', '--no-worker'])
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+    let acknowledged = 0
+    let stopped = false
+    const send = async (index: number) => {
+      try {
+        const response = await fetch(`${server.url}/api/v1/handoffs`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(handoffBody(`s-term-${index}`)),
+        })
+        if (response.status === 201) acknowledged += 1
+        if (acknowledged === 40 && !stopped) {
+          stopped = true
+          server.child.kill('SIGTERM')
+        }
+      } catch {
+        // Refused or cut off once the server stopped listening: not acknowledged, may or may not be stored.
+      }
+    }
+    await Promise.all(Array.from({ length: 300 }, (_, index) => send(index)))
+    expect(await server.exited).toBe(0)
+    expect(stopped).toBe(true)
+    const listed = await somnus([
+      'handoffs',
+      'list',
+      '--tenant',
+      'acme',
+      '--limit',
+      '500',
+      '--json',
+    ])
+    const sessions = (JSON.parse(listed.stdout) as { items: Array<{ session_id: string }> }).items
+    const stored = sessions.filter((item) => item.session_id.startsWith('s-term-')).length
+    expect(stored).toBeGreaterThanOrEqual(acknowledged)
+    expect(acknowledged).toBeGreaterThanOrEqual(40)
+  })
 })

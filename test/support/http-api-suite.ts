@@ -187,10 +187,47 @@ export function describeHttpApi(name: string, setup: () => Promise<ApiFixture>):
     })
 
     it('runs consolidation with the seed shapes and lists the jobs it ran, per tenant', async () => {
-      const run = await send('/api/v1/consolidation/run', json(api.keys.first, {}))
+      // Twelve old sessions that keep saying the same thing: enough for a principle (10).
+      for (let index = 0; index < 12; index++) {
+        const body = handoffBody(`s-old-${index}`, {
+          created_at: new Date(Date.UTC(2025, 5, 1 + index)).toISOString(),
+          becoming: `someone who measures the slow path before changing any code (week ${index})`,
+        })
+        expect((await send('/api/v1/handoffs', json(api.keys.first, body))).status).toBe(201)
+      }
+      const run = await send(
+        '/api/v1/consolidation/run',
+        json(api.keys.first, { as_of: '2026-03-01T00:00:00Z' }),
+      )
       expect(run.status).toBe(200)
       const body = await run.json()
       expect(body).toMatchObject({ success: true, tenant_id: api.tenants.first, job_type: 'all' })
+      const compression = body.results.find(
+        (result: { job_type: string }) => result.job_type === 'handoff_compression',
+      )
+      expect(compression.items_affected).toBeGreaterThanOrEqual(12)
+      expect(Number.isInteger(compression.tokens_saved)).toBe(true)
+
+      // The principle it made is the first tenant's alone.
+      const principles = await (await send('/api/v1/principles', get(api.keys.first))).json()
+      expect(principles.count).toBeGreaterThanOrEqual(1)
+      const principle = principles.decisions[0]
+      expect(principle).toMatchObject({ kind: 'principle', scope: 'global', status: 'active' })
+      expect(principle.sources.length).toBeGreaterThanOrEqual(10)
+      const own = await send(`/api/v1/decisions/${principle.decision_id}`, get(api.keys.first))
+      expect(own.status).toBe(200)
+      const stolen = await send(`/api/v1/decisions/${principle.decision_id}`, get(api.keys.second))
+      expect(stolen.status).toBe(404)
+      const theirs = await (await send('/api/v1/principles', get(api.keys.second))).json()
+      expect(theirs.count).toBe(0)
+      const theirStats = await (
+        await send('/api/v1/consolidation/stats', get(api.keys.second))
+      ).json()
+      expect(theirStats).toMatchObject({
+        tenant_id: api.tenants.second,
+        stats: [],
+        total_tokens_saved: 0,
+      })
       expect(body.results.map((result: { job_type: string }) => result.job_type)).toEqual(
         expect.arrayContaining([
           'identity_consolidation',

@@ -89,6 +89,7 @@ export async function bindSomnus(options: SomnusOptions): Promise<Somnus> {
         dryRun: sleep.dryRun === true,
         ...(sleep.transcripts === false ? {} : { transcriptUnits: composeTranscriptUnits(brain) }),
         ...(sleep.onProgress ? { onProgress: sleep.onProgress } : {}),
+        signal: sleep.signal,
       })
     },
     init: async (init) => {

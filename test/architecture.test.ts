@@ -15,7 +15,14 @@ const ALLOWED: Record<string, string[]> = {
   ports: ['core'],
   app: ['core', 'ports'],
   adapters: ['core', 'ports'],
-  surfaces: ['core', 'ports', 'app', 'create-somnus.ts', 'create-somnus-hooks.ts'],
+  surfaces: [
+    'core',
+    'ports',
+    'app',
+    'create-somnus.ts',
+    'create-somnus-hooks.ts',
+    'create-somnus-patterns.ts',
+  ],
 }
 
 function sourceFiles(folder: string): string[] {

@@ -356,8 +356,12 @@ const TRIVIAL = new Set([
   'cat',
 ])
 
+/** The command's first line without the plumbing that only shapes output (`2>&1`, `| tail -5`). */
 function firstLine(text: string): string {
-  return text.split('\n')[0]?.trim() ?? ''
+  return (text.split('\n')[0] ?? '')
+    .replace(/\s+2>&1/g, '')
+    .replace(/\s*\|\s*(?:tail|head)(?:\s+-n?\s*\d+|\s+-\d+)?\s*$/, '')
+    .trim()
 }
 
 function firstWords(text: string, count: number): string {

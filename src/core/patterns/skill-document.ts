@@ -19,7 +19,7 @@ export function skillNameOf(crystal: Pick<Crystal, 'domain' | 'label'>): string 
     .replace(/`[^`]*`/g, (code) => code.replace(/[^a-z0-9]+/g, '-'))
     .replace(/[^a-z0-9]+/g, ' ')
     .split(' ')
-    .filter((word) => word.length > 2 && !FILLER.has(word))
+    .filter((word) => word.length > 2 && !FILLER.has(word) && word !== crystal.domain)
   const name = [crystal.domain, ...words.slice(0, 6)].join('-').replace(/-+/g, '-')
   return name.slice(0, 64).replace(/-+$/, '')
 }
@@ -63,7 +63,7 @@ export function renderSkill(
   const citations = [...new Set([...earlier, ...crystal.members.map(citationOf)])]
   const occurrences = citations.length
   const description = clip(
-    `${capitalize(crystal.domain)} ${central.category.replace(/-/g, ' ')} seen in ${occurrences} sessions: ${inlineText(central.title)}. Use when ${lowerFirst(inlineText(central.context)) || `working on ${crystal.domain}`}`,
+    `${capitalize(crystal.domain)} ${central.category.replace(/-/g, ' ')} seen in ${occurrences} sessions: ${inlineText(central.title).replace(/[.!?]+$/, '')}. Use when ${lowerFirst(inlineText(central.context)) || `working on ${crystal.domain}`}`,
     900,
   )
   const dates = [...new Set(crystal.members.map((member) => member.date))].join(', ')

@@ -7,7 +7,6 @@
  * project settings), else `<CLAUDE_CODE_REMOTE_MEMORY_DIR or ~/.claude>/projects/<sanitized git
  * root>/memory/`. Seed 002 says that folder name is a hash; it is not (9.1).
  */
-import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
@@ -40,6 +39,8 @@ export function canonicalGitRootOf(projectRoot: string): string {
 
 /** Seed 002's project id: the first 16 hex digits of the SHA-256 of the project root. */
 export function patternProjectId(projectRoot: string): string {
+  // Loaded here, not at the top: the hook bundle includes this file, and most hooks never hash.
+  const { createHash } = process.getBuiltinModule('node:crypto')
   return createHash('sha256').update(projectRoot).digest('hex').slice(0, 16)
 }
 

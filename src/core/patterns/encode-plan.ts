@@ -72,6 +72,7 @@ export function planEncode(input: {
       (entry) =>
         entry.sources[0] === input.sessionId &&
         entry.status === 'active' &&
+        entry.category === candidate.category &&
         cosine(vectorOf(entry), vector) >= SAME_ENTRY_SIMILARITY,
     )
     if (mine) {
@@ -119,8 +120,8 @@ export function planEncode(input: {
  * corrects it ("actually", "instead", "doesn't work") or one negates what the other asserts.
  */
 export function contradicts(
-  candidate: Pick<PatternEntry, 'title' | 'observation' | 'details'>,
-  old: Pick<PatternEntry, 'title' | 'observation' | 'details'>,
+  candidate: Pick<PatternEntry, 'title' | 'observation' | 'details' | 'category'>,
+  old: Pick<PatternEntry, 'title' | 'observation' | 'details' | 'category'>,
   similarity: number,
 ): boolean {
   if (similarity < SAME_SUBJECT_SIMILARITY) return false
@@ -130,6 +131,7 @@ export function contradicts(
   // Negation alone is common in gotchas ("fails", "no upstream"): only a close restatement counts.
   return (
     similarity >= SAME_CLAIM_SIMILARITY &&
+    candidate.category === old.category &&
     NEGATION.test(candidate.observation) !== NEGATION.test(old.observation)
   )
 }

@@ -37,6 +37,9 @@ const PREFERENCE =
 /** A decision names what was chosen over what (a reason alone is often narration). */
 const CHOICE =
   /\b(decided|chose|chosen|opted|going with|instead of|rather than|in favou?r of|switched to|settled on|over a|over the)\b/i
+/** How an acknowledgement or a plan opens: what the agent is about to do, not what was decided. */
+const ANNOUNCEMENT =
+  /^(?:(?:now|next|then|first|understood|sure|ok(?:ay)?|got it|right|great|perfect)\b[,.:!]?\s*)+|^(?:i|we)(?:'ll| will| am going to|'m going to)\b/i
 /** How far after a failure the fix is looked for, in tool calls. */
 const FIX_WINDOW_CALLS = 8
 /** At most this many decisions and preferences per session: the rest is seldom a lesson. */
@@ -213,7 +216,7 @@ export class SessionLessonCollector {
     for (const event of this.events) {
       if (event.kind !== 'text' || lessons.length >= MAX_DECISIONS) continue
       for (const sentence of decisionSentences(event.text)) {
-        if (!CHOICE.test(sentence) || /^(?:now|next|then|first)\b/i.test(sentence)) continue
+        if (!CHOICE.test(sentence) || ANNOUNCEMENT.test(sentence)) continue
         if (sentence.length < 40 || lessons.some((lesson) => lesson.observation === sentence))
           continue
         const [choice, reason] = splitReason(sentence)

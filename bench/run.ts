@@ -13,6 +13,8 @@ const BENCHMARKS = [
   'big-ledger',
   'locomo-retention',
   'extractive-cost',
+  'pattern-quality',
+  'hook-stop-patterns',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

@@ -65,7 +65,16 @@ export function somnusCliEntry(
 
 /** Spawns `node <entry> <args>` detached, so the hook can exit while it runs. */
 export const startDetached: StartDetached = (args, options) => {
-  const entry = somnusCliEntry(options.env, process.argv[1])
+  // `node_modules/.bin/somnus` and a global `somnus` are links to bin/somnus.js.
+  const script = process.argv[1]
+  const { realpathSync } = process.getBuiltinModule('node:fs')
+  let real = script
+  try {
+    real = script ? realpathSync(script) : script
+  } catch {
+    // A script path that cannot be resolved is judged as given.
+  }
+  const entry = somnusCliEntry(options.env, real)
   if (entry === null)
     throw new Error('cannot find the somnus CLI to run pattern learning; set SOMNUS_CLI_ENTRY')
   const { spawn } = process.getBuiltinModule('node:child_process')

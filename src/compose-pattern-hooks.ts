@@ -43,3 +43,35 @@ export function patternSettingsOrOff(
     return { ...readPatternSettings(null, {}), enabled: false }
   }
 }
+
+/** Stop-started pattern runs of one project are at least this far apart (bounds a burst of Stops). */
+const STOP_JOB_SPACING_MS = 60_000
+
+/**
+ * True when a Stop may start its pattern runs now: none was started for this project in the last
+ * minute. Seed 002's gates make a run rare on average, but many quick turns (or many sessions at
+ * once) could still start a pile of encodes; this keeps it to one a minute. Stamps the claim.
+ */
+export function claimStopPatternJob(options: {
+  cwd: string
+  env: Record<string, string | undefined>
+  settings: PatternSettings
+  now: number
+}): boolean {
+  const { mkdirSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs')
+  const { join } = process.getBuiltinModule('node:path')
+  const folder = openPatternWorkspace({
+    cwd: options.cwd,
+    env: options.env,
+    settings: options.settings,
+  }).patternsDir
+  const stamp = join(folder, '.somnus-stop-job')
+  try {
+    if (options.now - statSync(stamp).mtimeMs < STOP_JOB_SPACING_MS) return false
+  } catch {
+    // No stamp yet: the first run.
+  }
+  mkdirSync(folder, { recursive: true })
+  writeFileSync(stamp, `${new Date(options.now).toISOString()}\n`)
+  return true
+}

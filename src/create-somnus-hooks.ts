@@ -18,7 +18,7 @@ import { analyzeSession as analyzeOnDisk } from './compose-transcripts.ts'
 import type { PatternSettings } from './core/patterns/pattern-settings.ts'
 import { openSomnusBrain, type SomnusOptions } from './open-somnus-brain.ts'
 
-export { patternSettingsOrOff } from './compose-pattern-hooks.ts'
+export { claimStopPatternJob, patternSettingsOrOff } from './compose-pattern-hooks.ts'
 export { locateBrain } from './locate-brain.ts'
 export type { SomnusOptions } from './open-somnus-brain.ts'
 

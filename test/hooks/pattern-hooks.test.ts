@@ -141,3 +141,27 @@ describe('pattern learning in the hooks', () => {
     expect(started.map((args) => args[1])).toEqual(['encode', 'consolidate'])
   })
 })
+
+describe('a burst of Stops', () => {
+  it('starts pattern runs for at most one Stop a minute per project', async () => {
+    const { project, home } = withPatterns({
+      patterns: { stop_encode_chance: 1, stop_consolidate_chance: 0 },
+    })
+    const { started, dependencies } = recorder()
+    for (let turn = 0; turn < 5; turn += 1) {
+      const payload = {
+        session_id: 'abc',
+        transcript_path: join(home, 'abc.jsonl'),
+        cwd: project,
+        last_assistant_message: `turn ${turn}`,
+      }
+      await runHook(
+        'stop',
+        JSON.stringify(payload),
+        { cwd: project, env: { HOME: home } },
+        dependencies,
+      )
+    }
+    expect(started).toHaveLength(1)
+  })
+})

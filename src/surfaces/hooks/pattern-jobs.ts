@@ -75,8 +75,9 @@ export const startDetached: StartDetached = (args, options) => {
     // A script path that cannot be resolved is judged as given.
   }
   const entry = somnusCliEntry(options.env, real)
-  if (entry === null)
-    throw new Error('cannot find the somnus CLI to run pattern learning; set SOMNUS_CLI_ENTRY')
+  // Not run as a hook process (runHook called in-process, as tests and embedders do): there is no
+  // CLI beside it to start, and nothing to report; SOMNUS_CLI_ENTRY names one when wanted.
+  if (entry === null) return
   const { spawn } = process.getBuiltinModule('node:child_process')
   const child = spawn(process.execPath, [entry, ...args], {
     cwd: options.cwd,

@@ -10,7 +10,7 @@ import { SOMNUS_HOOKS } from '../../core/claude-settings.ts'
 import { environmentFault } from '../../core/environment-fault.ts'
 import { isSomnusError } from '../../core/errors.ts'
 import type { SomnusHooks } from '../../create-somnus-hooks.ts'
-import { patternSettingsOrOff } from '../../create-somnus-hooks.ts'
+import { claimStopPatternJob, patternSettingsOrOff } from '../../create-somnus-hooks.ts'
 import { fixedClock } from '../../ports/clock.ts'
 import { defaultHookDependencies, type HookDependencies } from './hook-dependencies.ts'
 import {
@@ -187,6 +187,8 @@ function startPatternJobs(
       cwd: where.cwd,
       hookLog: join(where.root, ...BRAIN_HOOK_LOG.split('/')),
     })
+    if (jobs.length === 0) return
+    if (event === 'stop' && !claimStopPatternJob({ ...where, settings, now: Date.now() })) return
     for (const job of jobs)
       (dependencies.startDetached ?? (() => {}))(job, { cwd: where.cwd, env: where.env })
   } catch (error) {

@@ -13,6 +13,15 @@ import { errorLineOf } from '../transcript/error-line.ts'
 import { toolResultText } from '../transcript/tool-result-text.ts'
 import { isHumanPromptText, isRecord } from '../transcript/transcript-rules.ts'
 import type { PatternCandidate } from './encode-plan.ts'
+import {
+  bulletsUnder,
+  firstLine,
+  firstSentence,
+  firstWords,
+  sharesTarget,
+  splitReason,
+  textBlocks,
+} from './lesson-text.ts'
 import { domainSlug, type PatternCategory } from './pattern-entry.ts'
 
 /** One thing that happened, in transcript order. */
@@ -282,91 +291,4 @@ function finish(lesson: Lesson, session: string): PatternCandidate {
     tags: [lesson.category, ...(domain === 'general' ? [] : [domain])],
     sources: [...new Set([session, ...lesson.sources].filter(Boolean))],
   }
-}
-
-function textBlocks(content: unknown): string {
-  if (!Array.isArray(content)) return ''
-  return content
-    .filter((block) => isRecord(block) && block.type === 'text' && typeof block.text === 'string')
-    .map((block) => String((block as { text: string }).text))
-    .join('\n')
-}
-
-/** The `- ` bullets of the numbered part of a summary whose heading starts with `heading`. */
-function bulletsUnder(text: string, heading: string): string[] {
-  const lines = text.split('\n')
-  const start = lines.findIndex((line) =>
-    line.replace(/^\s*(?:\d+\.\s*)?[#*\s]*/, '').startsWith(heading),
-  )
-  if (start === -1) return []
-  const bullets: string[] = []
-  for (const line of lines.slice(start + 1)) {
-    if (/^\s*\d+\.\s+\S/.test(line) || /^#/.test(line)) break
-    const bullet = /^\s{0,6}[-*]\s+(.*)$/.exec(line)
-    if (bullet?.[1] && /^\s{0,3}[-*]/.test(line)) bullets.push(bullet[1].trim())
-  }
-  return bullets
-}
-
-/** The first sentence of `text` that matches `pattern`, or ''. */
-function firstSentence(text: string, pattern: RegExp): string {
-  const sentences = text
-    .split('\n')
-    .map((line) => line.replace(/^\s*(?:[-*+]|\d+[.)]|#+)\s+/, '').trim())
-    .flatMap((line) => line.split(/(?<=[.!?])\s+(?=[A-Z`*"'(])/))
-    .map((sentence) => sentence.trim())
-  return (
-    sentences.find(
-      (sentence) =>
-        sentence.length >= 15 &&
-        pattern.test(sentence) &&
-        !/^(?:let me|now let me|i'll|let's)\b/i.test(sentence),
-    ) ?? ''
-  )
-}
-
-/** "Chose X because Y" → ["Chose X", "Y"]; the whole sentence twice when there is no reason word. */
-function splitReason(sentence: string): [string, string] {
-  const match = /^(.*?)\s*[,;:]?\s*\b(because|so that|to avoid|since)\b\s*(.*)$/i.exec(sentence)
-  if (!match?.[1] || !match[3]) return [sentence, sentence]
-  return [match[1], `${match[2]} ${match[3]}`]
-}
-
-/** True when two commands work on the same thing (a shared word that is not a shell connective). */
-function sharesTarget(failed: string, retried: string): boolean {
-  const words = (command: string) =>
-    new Set(
-      firstLine(command)
-        .split(/[\s;&|()'"=]+/)
-        .filter((word) => word.length >= 3 && !TRIVIAL.has(word)),
-    )
-  const left = words(failed)
-  return [...words(retried)].some((word) => left.has(word))
-}
-
-const TRIVIAL = new Set([
-  'cd',
-  'sudo',
-  'env',
-  'echo',
-  'true',
-  '2>&1',
-  'tail',
-  'head',
-  'grep',
-  '-n',
-  '-la',
-  'cat',
-])
-
-/** The command's first line without the plumbing that only shapes output (`2>&1`, `| tail -5`). */
-function firstLine(text: string): string {
-  return (text.split('\n')[0] ?? '')
-    .replace(/\s+2>&1/g, '')
-    .replace(/\s*\|\s*(?:tail|head)(?:\s+-n?\s*\d+|\s+-\d+)?\s*$/, '')
-    .trim()
-}
-
-function firstWords(text: string, count: number): string {
-  return firstLine(text).split(/\s+/).slice(0, count).join(' ')
 }

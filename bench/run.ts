@@ -14,6 +14,8 @@ const BENCHMARKS = [
   'locomo-retention',
   'extractive-cost',
   'sleep-read',
+  'pattern-quality',
+  'hook-stop-patterns',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

@@ -77,4 +77,11 @@ export {
   createPromptedLanguageModel,
   type PromptedLanguageModelOptions,
 } from './adapters/llm/prompted-language-model.ts'
+// Pattern learning (seed 002): encode sessions into domain patterns, crystallize them into skills.
+export type { PatternEntry } from './core/patterns/pattern-entry.ts'
+export {
+  createSomnusPatterns,
+  type SomnusPatterns,
+  type SomnusPatternsOptions,
+} from './create-somnus-patterns.ts'
 export type { ModelRequestOptions } from './ports/language-model.ts'

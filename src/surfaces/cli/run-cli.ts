@@ -28,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   tokens: () => import('./commands/tokens.ts'),
   summarize: () => import('./commands/summarize.ts'),
   hook: () => import('./commands/hook.ts'),
+  patterns: () => import('./commands/patterns.ts'),
 }
 
 /** The exit codes of the CLI (130: stopped by Ctrl-C, as shells report it). */

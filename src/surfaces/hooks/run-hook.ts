@@ -10,6 +10,7 @@ import { SOMNUS_HOOKS } from '../../core/claude-settings.ts'
 import { environmentFault } from '../../core/environment-fault.ts'
 import { isSomnusError } from '../../core/errors.ts'
 import type { SomnusHooks } from '../../create-somnus-hooks.ts'
+import { claimStopPatternJob, patternSettingsOrOff } from '../../create-somnus-hooks.ts'
 import { fixedClock } from '../../ports/clock.ts'
 import { defaultHookDependencies, type HookDependencies } from './hook-dependencies.ts'
 import {
@@ -19,6 +20,7 @@ import {
   isHookEvent,
   parseHookInput,
 } from './hook-input.ts'
+import { patternJobsFor } from './pattern-jobs.ts'
 
 /** Where a hook runs: the folder and environment of the Claude Code process that started it. */
 export interface HookContext {
@@ -109,6 +111,7 @@ export async function runHook(
       ...(context.now ? { clock: fixedClock(context.now) } : {}),
     })
     stdout = await dispatch(event, input, somnus, note)
+    startPatternJobs(event, input, { root, cwd: start, env: context.env }, dependencies, note)
   } catch (error) {
     note(`failed: ${describeError(error)}`)
     stdout = ''
@@ -162,6 +165,34 @@ async function dispatch(
     }
     case 'subagent-stop':
       return ''
+  }
+}
+
+/**
+ * Starts the detached pattern runs the event asks for (seed 002); a failure to start is logged and
+ * never fails the hook.
+ */
+function startPatternJobs(
+  event: HookEvent,
+  input: Partial<HookInputs[HookEvent]>,
+  where: { root: string; cwd: string; env: Record<string, string | undefined> },
+  dependencies: HookDependencies,
+  note: (message: string) => void,
+): void {
+  if (event !== 'stop' && event !== 'pre-compact' && event !== 'session-end') return
+  try {
+    const settings = patternSettingsOrOff(where.root, where.env, note)
+    const jobs = patternJobsFor(event, input, {
+      settings,
+      cwd: where.cwd,
+      hookLog: join(where.root, ...BRAIN_HOOK_LOG.split('/')),
+    })
+    if (jobs.length === 0) return
+    if (event === 'stop' && !claimStopPatternJob({ ...where, settings, now: Date.now() })) return
+    for (const job of jobs)
+      (dependencies.startDetached ?? (() => {}))(job, { cwd: where.cwd, env: where.env })
+  } catch (error) {
+    note(`pattern learning not started: ${describeError(error)}`)
   }
 }
 

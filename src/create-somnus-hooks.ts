@@ -12,7 +12,11 @@ import { logCompaction } from './app/record-compaction.ts'
 import { recordEnd } from './app/record-session-end.ts'
 import type { StopEvent } from './app/record-stop.ts'
 import { recordStop } from './app/record-stop.ts'
-import { type SessionStartContext, sessionStartContext } from './app/session-start.ts'
+import {
+  type SessionStartContext,
+  type SessionStartOptions,
+  sessionStartContext,
+} from './app/session-start.ts'
 import { analyzeSession as analyzeOnDisk } from './compose-transcripts.ts'
 import { openSomnusBrain, type SomnusOptions } from './open-somnus-brain.ts'
 
@@ -29,7 +33,7 @@ export interface SomnusHooks {
   /** Stop: books the turn's session in the ledger. */
   recordStop(event: StopEvent): Promise<Awaited<ReturnType<typeof recordStop>>>
   /** SessionStart: the directive and snapshot to inject. */
-  sessionStart(): Promise<SessionStartContext>
+  sessionStart(options?: SessionStartOptions): Promise<SessionStartContext>
   /** UserPromptSubmit: a reminder to consolidate, or null. */
   promptReminder(): Promise<string | null>
   /** PreCompact: notes the compaction in the ledger. */
@@ -45,7 +49,7 @@ export async function createSomnusHooks(options: SomnusOptions = {}): Promise<So
   return {
     brain,
     recordStop: (event) => recordStop(brain, analyzeSession, event),
-    sessionStart: () => sessionStartContext(brain, analyzeSession),
+    sessionStart: (options) => sessionStartContext(brain, analyzeSession, options),
     promptReminder: () => reminderForPrompt(brain),
     logCompaction: (trigger) => logCompaction(brain, trigger),
     recordSessionEnd: (event) => recordEnd(brain, analyzeSession, event),

@@ -64,7 +64,12 @@ describe('Somnus installed with npm i -D from the packed tarball, somnus not on 
         `[somnus tests] npm could not install the tarball offline, so it was unpacked with linked dependencies instead:\n${install.npmOutput.slice(-600)}\n`,
       )
     }
-    env = { PATH: PATH_WITHOUT_SOMNUS, HOME: home, npm_config_offline: 'true' }
+    env = {
+      PATH: PATH_WITHOUT_SOMNUS,
+      HOME: home,
+      npm_config_offline: 'true',
+      npm_config_update_notifier: 'false',
+    }
     initRun = shell('npx somnus init')
     somnus = `"${process.execPath}" "${install.packageRoot}/bin/somnus.js"`
   }, 300_000)

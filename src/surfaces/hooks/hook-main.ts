@@ -30,6 +30,8 @@ export function hookUsage(): string {
     ...lines,
     '',
     'Always exits 0; problems go to _agent_context/state/.somnus-hook.log (or ~/.somnus/hook.log).',
+    'SOMNUS_SKIP_HOOKS=1 makes every hook exit 0 at once, doing nothing (set by --model claude-cli',
+    'for the claude -p it starts).',
     '',
   ].join('\n')
 }

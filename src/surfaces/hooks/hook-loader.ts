@@ -7,6 +7,7 @@
  * The cache lives in `~/.somnus/cache`, one file per build, Node version and event (each event
  * compiles different functions). It is only an accelerator: V8 rejects a cache that does not
  * fit, and any problem with it just means compiling as usual.
+ * With SOMNUS_SKIP_HOOKS=1 (core/skip-hooks.ts) it loads nothing and the process just ends.
  */
 import type { Script } from 'node:vm'
 import { SKIP_HOOKS_VALUE, SKIP_HOOKS_VARIABLE } from '../../core/skip-hooks.ts'

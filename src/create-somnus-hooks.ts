@@ -12,7 +12,11 @@ import { logCompaction } from './app/record-compaction.ts'
 import { recordEnd } from './app/record-session-end.ts'
 import type { StopEvent } from './app/record-stop.ts'
 import { recordStop } from './app/record-stop.ts'
-import { type SessionStartContext, sessionStartContext } from './app/session-start.ts'
+import {
+  type SessionStartContext,
+  type SessionStartOptions,
+  sessionStartContext,
+} from './app/session-start.ts'
 import { patternIndexFor, patternSettingsOrOff } from './compose-pattern-hooks.ts'
 import { analyzeSession as analyzeOnDisk } from './compose-transcripts.ts'
 import type { PatternSettings } from './core/patterns/pattern-settings.ts'
@@ -32,7 +36,7 @@ export interface SomnusHooks {
   /** Stop: books the turn's session in the ledger. */
   recordStop(event: StopEvent): Promise<Awaited<ReturnType<typeof recordStop>>>
   /** SessionStart: the directive and snapshot to inject. */
-  sessionStart(): Promise<SessionStartContext>
+  sessionStart(options?: SessionStartOptions): Promise<SessionStartContext>
   /** UserPromptSubmit: a reminder to consolidate, or null. */
   promptReminder(): Promise<string | null>
   /** PreCompact: notes the compaction in the ledger. */
@@ -55,7 +59,8 @@ export async function createSomnusHooks(options: SomnusOptions = {}): Promise<So
   return {
     brain,
     recordStop: (event) => recordStop(brain, analyzeSession, event),
-    sessionStart: () => sessionStartWithPatterns(brain, analyzeSession, patternSettings, env),
+    sessionStart: (startOptions) =>
+      sessionStartWithPatterns(brain, analyzeSession, patternSettings, env, startOptions),
     promptReminder: () => reminderForPrompt(brain),
     logCompaction: (trigger) => logCompaction(brain, trigger),
     recordSessionEnd: (event) => recordEnd(brain, analyzeSession, event),
@@ -71,6 +76,7 @@ async function sessionStartWithPatterns(
   analyzeSession: typeof analyzeOnDisk,
   settings: PatternSettings,
   env: Record<string, string | undefined>,
+  options: SessionStartOptions = {},
 ): Promise<SessionStartContext> {
   let index = ''
   try {
@@ -86,11 +92,12 @@ async function sessionStartWithPatterns(
   } catch (error) {
     brain.warn(`pattern index not shown: ${(error as Error).message}`)
   }
-  if (index === '') return sessionStartContext(brain, analyzeSession)
+  if (index === '') return sessionStartContext(brain, analyzeSession, options)
   const budget = brain.config.snapshot_budget_chars - index.length - 2
   const context = await sessionStartContext(
     { ...brain, config: { ...brain.config, snapshot_budget_chars: budget } },
     analyzeSession,
+    options,
   )
   return { ...context, text: `${context.text}\n\n${index}` }
 }

@@ -66,6 +66,8 @@ export interface SomnusInitOptions {
   templates: Record<string, string>
   /** The command wired for each hook event; null writes no hooks. */
   hookCommand: ((event: import('./core/claude-settings.ts').SomnusHookEvent) => string) | null
+  /** The plugin's agent and skill to install into `.claude/`, and the command they run; null: none. */
+  claudeFiles?: import('./app/init-brain.ts').ClaudeFilesInput | null
 }
 
 /** Every use case, bound to one brain. */

@@ -7,6 +7,7 @@
  * build stream objects (net, tty, streams) that cost ~4 ms each at start-up, measured on Node 20.
  */
 import { fstatSync, read, readSync, writeSync } from 'node:fs'
+import { somnusCliCommand } from '../../core/somnus-command.ts'
 import { HOOK_EVENT_HELP } from './hook-input.ts'
 import { runHook } from './run-hook.ts'
 
@@ -29,6 +30,8 @@ export function hookUsage(): string {
     ...lines,
     '',
     'Always exits 0; problems go to _agent_context/state/.somnus-hook.log (or ~/.somnus/hook.log).',
+    'SOMNUS_SKIP_HOOKS=1 makes every hook exit 0 at once, doing nothing (set by --model claude-cli',
+    'for the claude -p it starts).',
     '',
   ].join('\n')
 }
@@ -182,6 +185,16 @@ async function writeStdout(text: string): Promise<void> {
   }
 }
 
+/**
+ * How Claude runs this install: the node that runs this hook and the `bin/somnus.js` beside the
+ * `dist/` folder this bundle lies in (the loader passes that folder as `__dirname`). Unknown when
+ * the source runs unbundled (tests), which then name plain `somnus`.
+ */
+function thisInstallCommand(): string | undefined {
+  if (typeof __dirname !== 'string' || !/[\\/]dist$/.test(__dirname)) return undefined
+  return somnusCliCommand(process.execPath, __dirname.replace(/[\\/]dist$/, ''))
+}
+
 async function main(): Promise<void> {
   // `node bin/somnus.js hook stop` → argv[3]; `node dist/hook.cjs stop` → argv[2].
   const event = (process.argv[2] === 'hook' ? process.argv[3] : process.argv[2]) ?? ''
@@ -196,6 +209,7 @@ async function main(): Promise<void> {
     cwd: process.cwd(),
     env: process.env,
     startedAt,
+    somnusCommand: thisInstallCommand(),
     ...(stdin.timedOut
       ? {
           stdinNote: `stdin still open after ${STDIN_TIMEOUT_MS} ms: went on with the ${Buffer.byteLength(stdin.text)} bytes that had come`,

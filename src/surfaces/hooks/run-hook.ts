@@ -35,6 +35,11 @@ export interface HookContext {
   startedAt?: number
   /** A problem met while reading stdin (it timed out), logged with the run's lines. */
   stdinNote?: string
+  /**
+   * How Claude runs this install (`"<node>" "<package>/bin/somnus.js"`), written into the commands
+   * SessionStart names; plain `somnus` when absent.
+   */
+  somnusCommand?: string
 }
 
 /** What a hook run produced: text for stdout, and the lines it appended to the hook log. */
@@ -110,7 +115,7 @@ export async function runHook(
       lockWaitMs: () => Math.max(0, lockDeadline - Date.now()),
       ...(context.now ? { clock: fixedClock(context.now) } : {}),
     })
-    stdout = await dispatch(event, input, somnus, note)
+    stdout = await dispatch(event, input, somnus, note, context.somnusCommand)
     startPatternJobs(event, input, { root, cwd: start, env: context.env }, dependencies, note)
   } catch (error) {
     note(`failed: ${describeError(error)}`)
@@ -126,6 +131,7 @@ async function dispatch(
   input: Partial<HookInputs[HookEvent]>,
   somnus: SomnusHooks,
   note: (message: string) => void,
+  somnusCommand: string | undefined,
 ): Promise<string> {
   switch (event) {
     case 'stop': {
@@ -142,7 +148,7 @@ async function dispatch(
       return ''
     }
     case 'session-start':
-      return (await somnus.sessionStart()).text
+      return (await somnus.sessionStart(somnusCommand ? { somnusCommand } : {})).text
     case 'user-prompt-submit': {
       const reminder = await somnus.promptReminder()
       return reminder === null ? '' : `${reminder}\n`

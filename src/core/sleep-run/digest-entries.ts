@@ -1,0 +1,126 @@
+/**
+ * Routing a session digest into the core files, by what each item is: decisions and gotchas to
+ * memory, what is still open to Known Issues, the user's preferences to the user file. Finished
+ * work never becomes an open item: it goes to the changelog (changelog-entries.ts) and closes the
+ * open items it finishes (resolvedIssues).
+ */
+import type { DigestItem, SessionDigest } from '../digest/session-digest.ts'
+import type { Priority } from '../model-results.ts'
+import { CORE_FILES, type Destination } from './route-observation.ts'
+import { factsOf, lineText, overlap } from './similar-lines.ts'
+
+/** The `## ` sections of the memory file a digest fills. */
+export const MEMORY_SECTIONS = {
+  decisions: 'Technical Decisions',
+  gotchas: 'Gotchas',
+  open: 'Known Issues',
+} as const
+
+/** One line a digest contributes to a core file, before deduplication and caps. */
+export interface DigestEntry {
+  text: string
+  /** `session:<first 8 of the session id>`, then the transcript record ids of the item. */
+  sources: string[]
+  destination: Destination
+  priority: Priority
+  /** The user's own words: may correct a value an older line states. */
+  authoritative: boolean
+}
+
+/** How a core-file line cites the session a digest item came from. */
+export function sessionSource(sessionId: string): string {
+  return `session:${sessionId.slice(0, 8)}`
+}
+
+/**
+ * The core-file lines of `digests`, most important first: what is still open (a next session must
+ * not miss it), then the user's preferences, decisions and gotchas. Newer sessions come first
+ * within each kind, so a per-section cap keeps the freshest.
+ */
+export function digestEntries(digests: readonly SessionDigest[]): DigestEntry[] {
+  const newestFirst = [...digests].sort((left, right) =>
+    (right.endedAt ?? '').localeCompare(left.endedAt ?? ''),
+  )
+  const entries: DigestEntry[] = []
+  const add = (
+    digest: SessionDigest,
+    items: readonly DigestItem[],
+    destination: Destination,
+    priority: Priority,
+    authoritative: boolean,
+  ) => {
+    for (const item of items) {
+      const text = entryText(item.text)
+      if (text === '') continue
+      entries.push({
+        text,
+        sources: [sessionSource(digest.sessionId), ...item.sources],
+        destination,
+        priority,
+        authoritative,
+      })
+    }
+  }
+  const memory = (section: string) => ({ path: CORE_FILES.memory, section })
+  for (const digest of newestFirst)
+    add(digest, digest.open, memory(MEMORY_SECTIONS.open), 'RED', false)
+  for (const digest of newestFirst)
+    add(digest, digest.preferences, { path: CORE_FILES.user, section: 'Preferences' }, 'RED', true)
+  for (const digest of newestFirst)
+    add(digest, digest.decisions, memory(MEMORY_SECTIONS.decisions), 'YLW', false)
+  for (const digest of newestFirst)
+    add(digest, digest.gotchas, memory(MEMORY_SECTIONS.gotchas), 'YLW', false)
+  return entries
+}
+
+/**
+ * An item's text as one list entry: one line, without a bullet, number or checkbox of its own
+ * (a digest item quoted from a list must not become `- - item`), and without a dangling colon.
+ */
+export function entryText(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^(?:(?:[-*+•]|\d+[.)]|\[[ xX]\])\s+)+/, '')
+    .replace(/\s*:$/, '')
+    .trim()
+}
+
+/** What finished during the digested sessions: closed tasks, passing checks, fixed errors. */
+export function finishedItems(digests: readonly SessionDigest[]): DigestItem[] {
+  return digests.flatMap((digest) => [...digest.done, ...digest.gotchas, ...digest.commits])
+}
+
+/**
+ * The open-issue lines (`- ...` in Known Issues) that finished work closes. A line is closed when a
+ * finished item names the same specific identifier (a task id like `spotter-4te.6`, a file path,
+ * a version) or says mostly the same thing. Closed lines are archived, never dropped.
+ */
+export function resolvedIssues(
+  lines: readonly string[],
+  finished: readonly DigestItem[],
+): string[] {
+  if (finished.length === 0) return []
+  const done = finished.map((item) => factsOf(item.text))
+  return lines.filter((line) => {
+    if (!/^\s*[-*] /.test(line)) return false
+    const issue = factsOf(line)
+    if (issue.words.size === 0) return false
+    const identifiers = [...issue.names].filter(isSpecificIdentifier)
+    return done.some(
+      (item) =>
+        identifiers.some((identifier) => item.tokens.has(identifier)) ||
+        (issue.subject.size >= 3 && overlap(issue.subject, item.subject) >= 0.6),
+    )
+  })
+}
+
+/** A name specific enough to identify one piece of work: it holds a digit, a dot or a slash. */
+function isSpecificIdentifier(name: string): boolean {
+  return /[0-9./]/.test(name) && name.length >= 4
+}
+
+/** The text of an item without list marker or provenance (for messages and comparisons). */
+export function plainItemText(line: string): string {
+  return entryText(lineText(line))
+}

@@ -1,0 +1,72 @@
+/**
+ * Claude Code's compaction summaries (`isCompactSummary` records, and the answer of an
+ * `agent-acompact-*` run) are the model's own account of the conversation so far, written in
+ * numbered sections: "1. Primary Request and Intent:", "Files and Code Sections", "Errors and
+ * fixes", "Problem Solving", "Pending Tasks", ... This reads those sections as plain bullets, so a
+ * digest can take what is still true at the end of the session and leave the rest (pending tasks
+ * and "current work" are superseded by what happened after the compaction).
+ */
+import { markdownLines } from './digest-text.ts'
+
+/** A top-level bullet of a section and the lines nested under it (code blocks left out). */
+export interface SectionBullet {
+  text: string
+  children: string[]
+}
+
+/** The summary's sections by lower-case title (`errors and fixes`), each body as written. */
+export function compactionSections(summary: string): Map<string, string> {
+  const start = summary.search(/^\s*(?:<summary>|Summary:)\s*$/m)
+  const text = start === -1 ? summary : summary.slice(start)
+  const sections = new Map<string, string>()
+  const heading = /^\s*\d+\.\s+\**([^\n:*]+?)\**:\s*(.*)$/gm
+  const found = [...text.matchAll(heading)]
+  for (const [index, match] of found.entries()) {
+    const title = (match[1] as string).trim().toLowerCase()
+    const bodyStart = (match.index as number) + match[0].length - (match[2] ?? '').length
+    const bodyEnd = found[index + 1]?.index ?? text.length
+    const body = text.slice(bodyStart, bodyEnd).replace(/<\/?summary>/g, '')
+    if (!sections.has(title)) sections.set(title, body.trim())
+  }
+  return sections
+}
+
+/** The section whose title contains `word` (titles vary a little between versions), or ''. */
+export function sectionNamed(sections: Map<string, string>, ...words: string[]): string {
+  for (const [title, body] of sections) if (words.some((word) => title.includes(word))) return body
+  return ''
+}
+
+/** The bullets of a section body: top-level `-`/`*`/numbered items with their nested lines. */
+export function sectionBullets(body: string): SectionBullet[] {
+  const bullets: SectionBullet[] = []
+  let topIndent = -1
+  let inFence = false
+  for (const raw of body.split('\n')) {
+    if (/^\s*(?:```|~~~)/.test(raw)) {
+      inFence = !inFence
+      continue
+    }
+    if (inFence || raw.trim() === '') continue
+    const marker = /^(\s*)(?:[-*+]|\d+[.)])\s+(.*)$/.exec(raw)
+    if (marker === null) {
+      // Prose between bullets, or a bullet's continuation: attach it to the open bullet.
+      const last = bullets.at(-1)
+      const line = markdownLines(raw)[0]
+      if (last !== undefined && line !== undefined) last.children.push(line)
+      continue
+    }
+    const indent = (marker[1] as string).length
+    const text = markdownLines(marker[2] as string)[0] ?? ''
+    if (topIndent === -1 || indent <= topIndent) {
+      topIndent = indent
+      bullets.push({ text, children: [] })
+    } else bullets.at(-1)?.children.push(text)
+  }
+  return bullets.filter((bullet) => bullet.text !== '')
+}
+
+/** True when a user record's text is a compaction summary (it opens with Claude Code's fixed words). */
+export function isCompactionText(text: string): boolean {
+  return /^\s*This session is being continued from a previous conversation/.test(text)
+}

@@ -58,19 +58,29 @@ function citedIds(existing: readonly unknown[]): Set<string> {
 function digestEntry(digest: SessionDigest, session: SessionRecord): ChangelogEntry | null {
   const changed = digest.changes.some((area) => area.items.length > 0)
   if (!changed && digest.commits.length === 0) return null
-  const commits = digest.commits.map((commit) => flatten(commit.text)).filter(Boolean)
+  // A commit subject says what changed in the author's own words; the hash is in the digest.
+  const commits = digest.commits
+    .map((commit) => flatten(commit.text).replace(/^[0-9a-f]{7,40}\s+/, ''))
+    .filter(Boolean)
   const areas = digest.changes.map((area) => area.area)
   const summary = digest.summary ? wholeSentences(flatten(digest.summary.text)) : ''
-  const message = substantive(summary)
-    ? summary
-    : commits.length > 0
-      ? wholeSentences(commits.join('; '))
-      : `Changed files in ${areas.slice(0, 4).join(', ')}${areas.length > 4 ? ' and more' : ''}.`
+  const message =
+    commits.length > 0
+      ? commitList(commits)
+      : substantive(summary)
+        ? summary
+        : `Changed files in ${areas.slice(0, 4).join(', ')}${areas.length > 4 ? ' and more' : ''}.`
   return {
     date: (digest.date ?? session.stopped_at ?? '').slice(0, 10),
     type: commitType(commits) ?? changeType(message),
     message: redactSecrets(message),
-    sources: [session.session_id, ...(digest.summary?.sources ?? [])],
+    sources: [
+      session.session_id,
+      ...new Set([
+        ...digest.commits.flatMap((commit) => commit.sources),
+        ...(digest.summary?.sources ?? []),
+      ]),
+    ],
   }
 }
 
@@ -106,6 +116,20 @@ function flatten(text: string): string {
     .replace(/[*`>_]/g, '')
     .replace(/\s+/g, ' ')
     .trim()
+}
+
+/** Whole commit subjects, `; `-separated, as many as fit, then how many more there were. */
+function commitList(commits: readonly string[]): string {
+  let message = ''
+  let shown = 0
+  for (const commit of commits) {
+    const next = message === '' ? commit : `${message}; ${commit}`
+    if (message !== '' && next.length > MAX_DIGEST_MESSAGE_CHARS) break
+    message = next
+    shown += 1
+  }
+  const more = commits.length - shown
+  return more > 0 ? `${message} (and ${more} more commit${more > 1 ? 's' : ''})` : message
 }
 
 /** As many whole sentences as fit in MAX_DIGEST_MESSAGE_CHARS; at least the first one, whole. */

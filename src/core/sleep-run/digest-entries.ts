@@ -6,7 +6,7 @@
  */
 import type { DigestItem, SessionDigest } from '../digest/session-digest.ts'
 import type { Priority } from '../model-results.ts'
-import { CORE_FILES, type Destination } from './route-observation.ts'
+import { CORE_FILES, type Destination, isNarration } from './route-observation.ts'
 import { factsOf, lineText, overlap } from './similar-lines.ts'
 
 /** The `## ` sections of the memory file a digest fills. */
@@ -27,6 +27,28 @@ export interface DigestEntry {
   authoritative: boolean
 }
 
+/**
+ * What each kind must show to earn a line in a core file; the rest stays in the digest, which
+ * keeps everything. A preference or correction says so (a prompt like "continue" is neither); a
+ * decision is stated as a fact, not the agent's narration of its next step; a gotcha says what
+ * fixed it (an error alone is in the digest).
+ */
+const PREFERENCE_OR_CORRECTION =
+  /\b(?:prefers?|preferred|always|never|please|rather|instead|don'?t|do not|stop|avoid|must|should|rejected|wants?|likes?|dislikes?)\b/i
+const FIRST_PERSON = /\b(?:I|I'm|I'll|I've|I'd|me|my|let's)\b/
+const RESOLUTION = /→|\b(?:fix(?:ed|es)?|resolved?|solved|workaround|instead)\b/i
+
+/** True when a digest item of `kind` belongs in a core file (see the rules above). */
+export function belongsInCore(
+  kind: 'open' | 'preferences' | 'decisions' | 'gotchas',
+  text: string,
+): boolean {
+  if (kind === 'preferences') return PREFERENCE_OR_CORRECTION.test(text)
+  if (kind === 'decisions') return !FIRST_PERSON.test(text) && !isNarration(text)
+  if (kind === 'gotchas') return RESOLUTION.test(text)
+  return true
+}
+
 /** How a core-file line cites the session a digest item came from. */
 export function sessionSource(sessionId: string): string {
   return `session:${sessionId.slice(0, 8)}`
@@ -44,14 +66,14 @@ export function digestEntries(digests: readonly SessionDigest[]): DigestEntry[] 
   const entries: DigestEntry[] = []
   const add = (
     digest: SessionDigest,
-    items: readonly DigestItem[],
+    kind: 'open' | 'preferences' | 'decisions' | 'gotchas',
     destination: Destination,
     priority: Priority,
     authoritative: boolean,
   ) => {
-    for (const item of items) {
+    for (const item of digest[kind]) {
       const text = entryText(item.text)
-      if (text === '') continue
+      if (text === '' || !belongsInCore(kind, text)) continue
       entries.push({
         text,
         sources: [sessionSource(digest.sessionId), ...item.sources],
@@ -62,14 +84,13 @@ export function digestEntries(digests: readonly SessionDigest[]): DigestEntry[] 
     }
   }
   const memory = (section: string) => ({ path: CORE_FILES.memory, section })
+  for (const digest of newestFirst) add(digest, 'open', memory(MEMORY_SECTIONS.open), 'RED', false)
   for (const digest of newestFirst)
-    add(digest, digest.open, memory(MEMORY_SECTIONS.open), 'RED', false)
+    add(digest, 'preferences', { path: CORE_FILES.user, section: 'Preferences' }, 'RED', true)
   for (const digest of newestFirst)
-    add(digest, digest.preferences, { path: CORE_FILES.user, section: 'Preferences' }, 'RED', true)
+    add(digest, 'decisions', memory(MEMORY_SECTIONS.decisions), 'YLW', false)
   for (const digest of newestFirst)
-    add(digest, digest.decisions, memory(MEMORY_SECTIONS.decisions), 'YLW', false)
-  for (const digest of newestFirst)
-    add(digest, digest.gotchas, memory(MEMORY_SECTIONS.gotchas), 'YLW', false)
+    add(digest, 'gotchas', memory(MEMORY_SECTIONS.gotchas), 'YLW', false)
   return entries
 }
 
@@ -106,7 +127,7 @@ export function resolvedIssues(
     if (!/^\s*[-*] /.test(line)) return false
     const issue = factsOf(line)
     if (issue.words.size === 0) return false
-    const identifiers = [...issue.names].filter(isSpecificIdentifier)
+    const identifiers = identifiersOf(issue)
     return done.some(
       (item) =>
         identifiers.some((identifier) => item.tokens.has(identifier)) ||
@@ -115,9 +136,25 @@ export function resolvedIssues(
   })
 }
 
-/** A name specific enough to identify one piece of work: it holds a digit, a dot or a slash. */
-function isSpecificIdentifier(name: string): boolean {
-  return /[0-9./]/.test(name) && name.length >= 4
+/**
+ * True when two open-issue lines name the same specific piece of work (a task id like
+ * `spotter-fum.5`, a file path): one issue said twice, to be merged into one line.
+ */
+export function sameIssue(left: string, right: string): boolean {
+  const ids = identifiersOf(factsOf(left))
+  if (ids.length === 0) return false
+  const tokens = factsOf(right).tokens
+  return ids.some((id) => tokens.has(id))
+}
+
+/**
+ * Names and numbers specific enough to identify one piece of work: a letter and a digit, dot or
+ * slash (`spotter-fum.5`, `src/auth.ts`), not a bare number or word.
+ */
+function identifiersOf(facts: ReturnType<typeof factsOf>): string[] {
+  return [...facts.names, ...facts.numbers].filter(
+    (token) => token.length >= 4 && /\p{L}/u.test(token) && /[0-9./]/.test(token),
+  )
 }
 
 /** The text of an item without list marker or provenance (for messages and comparisons). */

@@ -30,6 +30,7 @@ import {
   finishedItems,
   MEMORY_SECTIONS,
   resolvedIssues,
+  sameIssue,
 } from './digest-entries.ts'
 import { CORE_FILES, routeObservation, triggerFor, type UnitKind } from './route-observation.ts'
 import {
@@ -194,9 +195,14 @@ export function planSleepRun(input: SleepRunInput): SleepRunPlan {
     const planned = additions.get(key) ?? []
     // One fact, every source cited: a repeat adds its sources to the line that says it already.
     const plannedTexts = planned.map((line) => line.text)
+    const openIssue = destination.section === MEMORY_SECTIONS.open
     const inPlan = candidate.critical
       ? indexOfRestatement(text, plannedTexts)
-      : indexOfRepeat(text, plannedTexts)
+      : openIssue
+        ? plannedTexts.findIndex(
+            (line) => indexOfRepeat(text, [line]) === 0 || sameIssue(text, line),
+          )
+        : indexOfRepeat(text, plannedTexts)
     if (inPlan >= 0) {
       const line = planned[inPlan]
       if (line) line.sources = union(line.sources, candidate.sources)

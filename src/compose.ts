@@ -125,11 +125,8 @@ export function composeReadDigest(
   return async (session, since) => {
     if (!session.transcript_path) return { missing: true }
     try {
-      const { readSessionDigest } = await import('./adapters/fs/read-session-digest.ts')
-      return await readSessionDigest(session.transcript_path, {
-        sessionId: session.session_id,
-        ...(since === null ? {} : { since }),
-      })
+      const { readSessionDigest } = await import('./adapters/fs/session-digest-files.ts')
+      return await readSessionDigest(session.transcript_path, since === null ? {} : { since })
     } catch (error) {
       brain.warn(`could not digest ${session.transcript_path}: ${(error as Error).message}`)
       return { unreadable: (error as Error).message }

@@ -76,7 +76,11 @@ export class ErrorFixTracker {
 
   /** A hook reported an error after a tool call (a compile error after an edit). */
   hookError(text: string, source: string): void {
-    const errorLine = errorLineOf(text.replace(/<\/?system-reminder>/g, ''))
+    // The first line names the hook (`PostToolUse:Edit hook additional context: [COMPILE ERROR]`).
+    const body = text
+      .replace(/<\/?system-reminder>/g, '')
+      .replace(/^[^\n]*hook additional context:[^\n]*\n/im, '')
+    const errorLine = errorLineOf(body)
     if (!/error|fail|cannot|undefined|exception/i.test(errorLine)) return
     if (this.all.some((known) => known.errorLine === errorLine)) return
     this.all.push({

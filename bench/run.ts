@@ -13,6 +13,7 @@ const BENCHMARKS = [
   'big-ledger',
   'locomo-retention',
   'extractive-cost',
+  'fact-recall',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

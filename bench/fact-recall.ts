@@ -51,7 +51,10 @@ interface Recall {
 }
 
 /** Runs the dataset's checker over `text`; `listed` gets its `--list` lines. */
-function recallOf(text: string, sessions: readonly string[] = SESSIONS): Recall & { listed: string[] } {
+function recallOf(
+  text: string,
+  sessions: readonly string[] = SESSIONS,
+): Recall & { listed: string[] } {
   const file = join(tmpdir(), `somnus-fact-recall-${process.pid}.txt`)
   writeFileSync(file, text)
   const run = spawnSync('python3', [CHECKER, '--list', FACTS, ...sessions, '--', file], {

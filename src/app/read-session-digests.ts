@@ -5,6 +5,7 @@
 import type { SessionDigest } from '../core/digest/session-digest.ts'
 import { transcriptReadFrom } from '../core/ledger.ts'
 import { redactSecrets } from '../core/redact-secrets.ts'
+import { sentencesOf } from '../core/sleep-run/changelog-entries.ts'
 import { renderDigestDocument } from '../core/sleep-run/digest-document.ts'
 import type { LandingDigest } from '../core/sleep-run/plan-sleep-run.ts'
 import type { SessionRecord, SleepState } from '../core/sleep-state.ts'
@@ -110,7 +111,7 @@ function leadingSentences(text: string, maxChars: number): string {
     .replace(/[#*`>]/g, '')
     .replace(/\s+/g, ' ')
     .trim()
-  const sentences = flat.match(/[^.!?]+(?:[.!?]+(?=\s|$)|$)/g) ?? [flat]
+  const sentences = sentencesOf(flat)
   let kept = ''
   for (const sentence of sentences) {
     const next = `${kept} ${sentence.trim()}`.trim()

@@ -63,7 +63,11 @@ function digestEntry(digest: SessionDigest, session: SessionRecord): ChangelogEn
     .map((commit) => flatten(commit.text).replace(/^[0-9a-f]{7,40}\s+/, ''))
     .filter(Boolean)
   const areas = digest.changes.map((area) => area.area)
-  const summary = digest.summary ? wholeSentences(flatten(digest.summary.text)) : ''
+  // The request that opened the session is not what changed: the changelog keeps the outcome.
+  const outcome = digest.summary
+    ? flatten(digest.summary.text).replace(/^Asked:\s*"[^"]*"\s*/, '')
+    : ''
+  const summary = wholeSentences(outcome)
   const message =
     commits.length > 0
       ? commitList(commits)
@@ -134,7 +138,7 @@ function commitList(commits: readonly string[]): string {
 
 /** As many whole sentences as fit in MAX_DIGEST_MESSAGE_CHARS; at least the first one, whole. */
 function wholeSentences(text: string): string {
-  const sentences = text.match(/[^.!?]+(?:[.!?]+(?=\s|$)|$)/g) ?? [text]
+  const sentences = sentencesOf(text)
   let message = ''
   for (const sentence of sentences) {
     const next = `${message} ${sentence.trim()}`.trim()
@@ -142,6 +146,17 @@ function wholeSentences(text: string): string {
     message = next
   }
   return message
+}
+
+/**
+ * Sentences: a stop (`.`, `!`, `?`) followed by a space and a capital, digit or quote ends one, so
+ * `docs/caching.md` and `e.g. this` stay whole.
+ */
+export function sentencesOf(text: string): string[] {
+  return text
+    .split(/(?<=[.!?]["')\]]?)\s+(?=["'([`]?[\p{Lu}\p{N}])/u)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence !== '')
 }
 
 /** The conventional-commit type most of the session's commits share (`feat: …`), if any. */

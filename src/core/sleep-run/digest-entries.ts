@@ -6,6 +6,7 @@
  */
 import type { DigestItem, SessionDigest } from '../digest/session-digest.ts'
 import type { Priority } from '../model-results.ts'
+import { sentencesOf } from './changelog-entries.ts'
 import { CORE_FILES, type Destination, isNarration } from './route-observation.ts'
 import { factsOf, lineText, overlap } from './similar-lines.ts'
 
@@ -49,6 +50,19 @@ export function belongsInCore(
   return true
 }
 
+/**
+ * The part of an item a core file keeps: whole sentences only; of a preference quoted from a prompt ("Add a /health
+ * endpoint. I prefer small modules."), the sentences that state the preference, unquoted.
+ */
+function coreText(kind: 'open' | 'preferences' | 'decisions' | 'gotchas', whole: string): string {
+  // A text cut short (`…`) keeps its whole sentences only; a line never ends mid-sentence.
+  const text = whole.endsWith('…') ? sentencesOf(whole).slice(0, -1).join(' ') : whole
+  if (kind !== 'preferences' || text === '') return text
+  const unquoted = text.replace(/^"([\s\S]*)"$/, '$1')
+  const stated = sentencesOf(unquoted).filter((sentence) => PREFERENCE_OR_CORRECTION.test(sentence))
+  return stated.length > 0 ? stated.join(' ') : text
+}
+
 /** How a core-file line cites the session a digest item came from. */
 export function sessionSource(sessionId: string): string {
   return `session:${sessionId.slice(0, 8)}`
@@ -72,7 +86,7 @@ export function digestEntries(digests: readonly SessionDigest[]): DigestEntry[] 
     authoritative: boolean,
   ) => {
     for (const item of digest[kind]) {
-      const text = entryText(item.text)
+      const text = coreText(kind, entryText(item.text))
       if (text === '' || !belongsInCore(kind, text)) continue
       entries.push({
         text,

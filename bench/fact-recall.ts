@@ -170,12 +170,12 @@ function knownIssues(memory: string): string {
   return memory.slice(start, next < 0 ? undefined : next)
 }
 
-function main() {
+async function main() {
   if (!existsSync(FACTS)) {
     process.stdout.write(`skipped: ${FACTS} not found (clone the project beside ../shared)\n`)
     return
   }
-  ensureBuilt()
+  await ensureBuilt()
   const home = mkdtempSync(join(tmpdir(), 'somnus-fact-recall-home-'))
   const project = mkdtempSync(join(tmpdir(), 'somnus-fact-recall-'))
   try {
@@ -296,4 +296,4 @@ function megabytes(sessions: readonly string[]): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`
 }
 
-main()
+await main()

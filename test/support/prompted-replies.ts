@@ -102,8 +102,8 @@ function digestReply(units: Array<{ id: string; text: string }>) {
       if (existing) existing.items.push(item)
       else reply.changes.push({ area, items: [item] })
     } else {
-      const list = `${label}s`
-      if (Array.isArray(reply[list])) (reply[list] as unknown[]).push(item)
+      const list = [label, `${label}s`].find((name) => Array.isArray(reply[name]))
+      if (list) (reply[list] as unknown[]).push(item)
     }
   }
   return reply

@@ -22,7 +22,6 @@ import type { SessionRecord } from './core/sleep-state.ts'
 import { type Clock, systemClock } from './ports/clock.ts'
 import type { IdGenerator } from './ports/id-generator.ts'
 import type { ProjectFiles } from './ports/project-files.ts'
-import type { SessionDigestResult } from './ports/session-digests.ts'
 
 export { analyzeSession, transcriptFiles } from './compose-transcripts.ts'
 
@@ -110,26 +109,6 @@ export function composeTranscriptUnits(
     } catch (error) {
       brain.warn(`could not read ${session.transcript_path}: ${(error as Error).message}`)
       return []
-    }
-  }
-}
-
-/**
- * Reads a session's transcript (main file, then its sub-agent and compaction files) as a digest
- * of the records after `since`, for `sleep run`. A missing main file is `missing`; one that
- * cannot be read is `unreadable`, so the session stays pending.
- */
-export function composeReadDigest(
-  brain: Brain,
-): (session: SessionRecord, since: string | null) => Promise<SessionDigestResult> {
-  return async (session, since) => {
-    if (!session.transcript_path) return { missing: true }
-    try {
-      const { readSessionDigest } = await import('./adapters/fs/session-digest-files.ts')
-      return await readSessionDigest(session.transcript_path, since === null ? {} : { since })
-    } catch (error) {
-      brain.warn(`could not digest ${session.transcript_path}: ${(error as Error).message}`)
-      return { unreadable: (error as Error).message }
     }
   }
 }

@@ -14,6 +14,7 @@ const BENCHMARKS = [
   'locomo-retention',
   'extractive-cost',
   'fact-recall',
+  'sleep-read',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

@@ -95,6 +95,7 @@ export async function bindSomnus(options: SomnusOptions): Promise<Somnus> {
               readDigest: composeReadDigest(brain),
             }),
         ...(sleep.onProgress ? { onProgress: sleep.onProgress } : {}),
+        signal: sleep.signal,
       })
     },
     init: async (init) => {

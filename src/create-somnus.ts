@@ -56,6 +56,8 @@ export interface SomnusSleepOptions {
   transcripts?: boolean
   /** Called with a line for each step worth telling a person about. */
   onProgress?: (message: string) => void
+  /** Cancels the run: it then rejects with ABORTED and changes nothing. */
+  signal?: AbortSignal | undefined
 }
 
 /** What `init` needs beyond the brain: the templates and how the hooks are run. */

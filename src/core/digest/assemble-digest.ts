@@ -325,8 +325,12 @@ function workflowOf(material: DigestMaterial): DigestItem[] {
     .sort((a, b) => b[1] - a[1])
     .slice(0, 8)
   if (runs.length === 0) return []
+  const sources = runs.slice(0, 3).map(([key]) => material.commandSources.get(key) ?? '')
   return [
-    item(`Commands run most: ${runs.map(([key, count]) => `${code(key)} ×${count}`).join(', ')}.`),
+    item(
+      `Commands run most: ${runs.map(([key, count]) => `${code(key)} ×${count}`).join(', ')}.`,
+      ...sources,
+    ),
   ]
 }
 

@@ -167,8 +167,8 @@ function walkTopLevel(bytes: Uint8Array, start: number, end: number, spans: Span
     if (bytes[at] !== BYTE.quote) return WALK_FAILED
     const keyClose = stringEnd(bytes, at, end)
     if (keyClose === -1) return WALK_FAILED
-    const key = decodePlain(bytes, at + 1, keyClose)
-    if (key.includes('\\')) return WALK_FAILED
+    const key = asciiKey(bytes, at + 1, keyClose)
+    if (key === null) return WALK_FAILED
     at = skipWhitespace(bytes, keyClose + 1, end)
     if (bytes[at] !== BYTE.colon) return WALK_FAILED
     at = skipWhitespace(bytes, at + 1, end)
@@ -233,4 +233,16 @@ function indexOfKey(bytes: Uint8Array, from: number, to: number): number {
     at = found + 1
   }
   return -1
+}
+
+/** A short plain-ASCII key as a string without a TextDecoder call; null for anything else. */
+function asciiKey(bytes: Uint8Array, start: number, end: number): string | null {
+  if (end - start > 40) return null
+  let key = ''
+  for (let index = start; index < end; index++) {
+    const byte = bytes[index] as number
+    if (byte === BYTE.backslash || byte > 126) return null
+    key += String.fromCharCode(byte)
+  }
+  return key
 }

@@ -77,4 +77,6 @@ export interface DigestMaterial {
   errors: ErrorFixTracker
   /** How often each command (program and subcommand) ran. */
   commandCounts: Map<string, number>
+  /** The record of each command's last run. */
+  commandSources: Map<string, string>
 }

@@ -88,6 +88,7 @@ export class SessionDigestBuilder {
       todos: null,
       errors: new ErrorFixTracker(),
       commandCounts: new Map(),
+      commandSources: new Map(),
     }
   }
 
@@ -222,6 +223,7 @@ export class SessionDigestBuilder {
     }
     if (call.name === 'Bash' && call.command !== '') {
       material.commandCounts.set(call.key, (material.commandCounts.get(call.key) ?? 0) + 1)
+      material.commandSources.set(call.key, call.uuid)
       return
     }
     if (call.name === 'TodoWrite') {

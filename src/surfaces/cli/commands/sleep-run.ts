@@ -58,6 +58,7 @@ Examples:
           dryRun: options.dryRun === true,
           transcripts: options.transcripts,
           onProgress: (message) => io.stderr(`somnus: ${message}\n`),
+          signal: io.interruptSignal?.(),
         })
         if (options.json) {
           printJson(io, {

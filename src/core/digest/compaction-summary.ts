@@ -19,14 +19,15 @@ export function compactionSections(summary: string): Map<string, string> {
   const start = summary.search(/^\s*(?:<summary>|Summary:)\s*$/m)
   const text = start === -1 ? summary : summary.slice(start)
   const sections = new Map<string, string>()
-  const heading = /^\s*\d+\.\s+\**([^\n:*]+?)\**:\s*(.*)$/gm
+  const heading = /^[ \t]*\d+\.[ \t]+\**([^\n:*]+?)\**:[ \t]*(.*)$/gm
   const found = [...text.matchAll(heading)]
   for (const [index, match] of found.entries()) {
     const title = (match[1] as string).trim().toLowerCase()
     const bodyStart = (match.index as number) + match[0].length - (match[2] ?? '').length
     const bodyEnd = found[index + 1]?.index ?? text.length
     const body = text.slice(bodyStart, bodyEnd).replace(/<\/?summary>/g, '')
-    if (!sections.has(title)) sections.set(title, body.trim())
+    // Leading blank lines go, the first line's indent stays: bullets are nested by indent.
+    if (!sections.has(title)) sections.set(title, body.replace(/^\s*\n/, '').trimEnd())
   }
   return sections
 }

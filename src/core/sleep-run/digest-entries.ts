@@ -58,8 +58,10 @@ function coreText(kind: 'open' | 'preferences' | 'decisions' | 'gotchas', whole:
   // A text cut short (`…`) keeps its whole sentences only; a line never ends mid-sentence.
   const text = whole.endsWith('…') ? sentencesOf(whole).slice(0, -1).join(' ') : whole
   if (kind !== 'preferences' || text === '') return text
-  const unquoted = text.replace(/^"([\s\S]*)"$/, '$1')
-  const stated = sentencesOf(unquoted).filter((sentence) => PREFERENCE_OR_CORRECTION.test(sentence))
+  // Only a prompt quoted whole is taken apart; a reported exchange stays as it was said.
+  const quoted = /^"([^"]*)"$/.exec(text)?.[1]
+  if (quoted === undefined) return text
+  const stated = sentencesOf(quoted).filter((sentence) => PREFERENCE_OR_CORRECTION.test(sentence))
   return stated.length > 0 ? stated.join(' ') : text
 }
 
@@ -110,10 +112,12 @@ export function digestEntries(digests: readonly SessionDigest[]): DigestEntry[] 
 
 /**
  * An item's text as one list entry: one line, without a bullet, number or checkbox of its own
- * (a digest item quoted from a list must not become `- - item`), and without a dangling colon.
+ * (a digest item quoted from a list must not become `- - item`), without the `\n` escapes of a
+ * quoted error output, and without a dangling colon.
  */
 export function entryText(text: string): string {
   return text
+    .replace(/\\n/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^(?:(?:[-*+•]|\d+[.)]|\[[ xX]\])\s+)+/, '')

@@ -123,22 +123,22 @@ describe('planSleepRun with digests', () => {
     digests: [{ digest: landing, text: '# the digest\n' }],
     existingDigests: ['2026-03-02-11111111'],
   })
-  const after = (path: string) => plan.files.find((file) => file.path === path)?.after ?? ''
+  const planned = (path: string) => plan.files.find((file) => file.path === path)?.after ?? ''
 
   it('keeps the digest whole under a new dated name, and files only what is still open', () => {
-    expect(after('knowledge/sessions/2026-03-02-11111111-2.md')).toBe('# the digest\n')
-    const memoryAfter = after('core/2.memory.md')
+    expect(planned('knowledge/sessions/2026-03-02-11111111-2.md')).toBe('# the digest\n')
+    const memoryAfter = planned('core/2.memory.md')
     expect(memoryAfter).toContain(
       '- The launch hook was never tried by hand <!-- sources: session:11111111, bb000004; extractive 2026-03-03 -->',
     )
     expect(memoryAfter).not.toContain('spotter-gqc.6')
-    expect(after('knowledge/2.memory-archive.md')).toContain(
+    expect(planned('knowledge/2.memory-archive.md')).toContain(
       '## Known Issues (resolved 2026-03-03)\n- spotter-gqc.6',
     )
   })
 
   it('says in the changelog what changed (the commits), not the closing formula', () => {
-    expect(JSON.parse(after('core/CHANGELOG.json'))).toEqual([
+    expect(JSON.parse(planned('core/CHANGELOG.json'))).toEqual([
       {
         date: '2026-03-02',
         type: 'feat',

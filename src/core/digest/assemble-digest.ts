@@ -6,7 +6,12 @@
  */
 import { redactSecrets } from '../redact-secrets.ts'
 import { changeAreas } from './change-areas.ts'
-import { compactionSections, sectionBullets, sectionNamed } from './compaction-summary.ts'
+import {
+  compactionSections,
+  sectionBullets,
+  sectionNamed,
+  summaryFileDescriptions,
+} from './compaction-summary.ts'
 import { fitToBudget } from './digest-budget.ts'
 import type { Closing, DigestMaterial, Sourced } from './digest-material.ts'
 import {
@@ -54,7 +59,7 @@ export function assembleDigest(gathered: DigestMaterial, maxTokens: number): Ses
     branch: material.branch,
     files: material.files,
     summary: summaryOf(material, sections, wrapUp),
-    changes: changeAreas([...material.changes.values()], fileDescriptions(sections)),
+    changes: changeAreas([...material.changes.values()], summaryFileDescriptions(sections)),
     commits: commitsOf(material),
     decisions: decisionsOf(material, sections),
     gotchas: gotchasOf(material, sections),
@@ -124,25 +129,6 @@ function firstRequest(
     if (body !== '') return { text: body, uuid: material.compactions[index]?.uuid ?? '' }
   }
   return null
-}
-
-/** `path` → what the compaction summaries say changed in it (the latest summary wins). */
-function fileDescriptions(sections: Array<Map<string, string>>): Map<string, string> {
-  const descriptions = new Map<string, string>()
-  for (const found of sections) {
-    for (const bullet of sectionBullets(sectionNamed(found, 'files'))) {
-      const path =
-        /`([^`\s]+\.[\w]+)`/.exec(bullet.text)?.[1] ?? /^([\w./-]+\.\w+)/.exec(bullet.text)?.[1]
-      if (path === undefined) continue
-      const own = bullet.text
-        .replace(/^.*?`[^`]+`\**\s*/, '')
-        .replace(/^[\s—–:-]+/, '')
-        .trim()
-      const text = [own, ...bullet.children.slice(0, 3)].filter((part) => part !== '').join('; ')
-      if (text !== '') descriptions.set(path, text)
-    }
-  }
-  return descriptions
 }
 
 function commitsOf(material: DigestMaterial): DigestItem[] {

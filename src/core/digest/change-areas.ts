@@ -1,6 +1,9 @@
 /**
- * Files changed, grouped by folder: what a reader scans first to see where a session worked. A
- * file the compaction summary described keeps that description; the others are listed by name.
+ * Files changed, grouped by folder: what a reader scans first to see where a session worked. Each
+ * file says in a few words what changed, from the best account the session holds: the compaction
+ * summary's description, else what the agent announced before its edits, else the doc comment a
+ * new file opens with; files with none of these are listed by name. Files outside the project
+ * folder are shown from the home folder (`~/.claude/plans/`).
  */
 import type { ChangedFile } from './digest-material.ts'
 import { code, leadingSentences, shortId } from './digest-text.ts'
@@ -26,8 +29,11 @@ export function changeAreas(files: ChangedFile[], descriptions: Map<string, stri
 function groupBy(files: ChangedFile[], depth: number): Map<string, ChangedFile[]> {
   const groups = new Map<string, ChangedFile[]>()
   for (const file of files) {
-    const folders = file.path.split('/').slice(0, -1)
-    const area = folders.length === 0 ? './' : `${folders.slice(0, depth).join('/')}/`
+    const shown = shownPath(file.path)
+    const folders = shown.split('/').slice(0, -1)
+    // A path outside the project keeps its whole folder: its first levels say nothing (`~/`).
+    const levels = shown.startsWith('/') || shown.startsWith('~') ? folders.length : depth
+    const area = folders.length === 0 ? './' : `${folders.slice(0, levels).join('/')}/`
     const members = groups.get(area) ?? []
     members.push(file)
     groups.set(area, members)
@@ -43,13 +49,13 @@ function areaItems(
   const items: DigestItem[] = []
   const plain: ChangedFile[] = []
   for (const file of members) {
-    const description = descriptionOf(file.path, descriptions)
+    const description = descriptionOf(file, descriptions)
     if (description === undefined) {
       plain.push(file)
       continue
     }
     items.push({
-      text: `${nameIn(area, file)}: ${leadingSentences(description, 220)}`,
+      text: `${nameIn(area, file)}: ${leadingSentences(description, 200)}`,
       sources: file.uuids.map(shortId),
     })
   }
@@ -64,13 +70,26 @@ function areaItems(
   return items
 }
 
-/** The file's path inside its area, in code, marked `(new)` when it was written whole first. */
+/** The file's path inside its area, in code, marked `(new)` when the session created it. */
 function nameIn(area: string, file: ChangedFile): string {
-  const inside = area === './' ? file.path : file.path.slice(area.length)
-  return `${code(inside === '' ? file.path : inside)}${file.created ? ' (new)' : ''}`
+  const path = shownPath(file.path)
+  const inside = area === './' ? path : path.slice(area.length)
+  return `${code(inside === '' ? path : inside)}${file.created ? ' (new)' : ''}`
 }
 
-function descriptionOf(path: string, descriptions: Map<string, string>): string | undefined {
+/** A path outside the project from the home folder (`/home/ann/x` → `~/x`); others as they are. */
+function shownPath(path: string): string {
+  return path.replace(/^\/(?:home|Users)\/[^/]+\//, '~/').replace(/^\/root\//, '~/')
+}
+
+function descriptionOf(file: ChangedFile, descriptions: Map<string, string>): string | undefined {
+  const summarised = summaryDescription(file.path, descriptions)
+  if (summarised !== undefined) return summarised
+  if (file.notes.length > 0) return file.notes.slice(0, 2).join('; ')
+  return file.doc === '' ? undefined : file.doc
+}
+
+function summaryDescription(path: string, descriptions: Map<string, string>): string | undefined {
   const exact = descriptions.get(path)
   if (exact !== undefined) return exact
   for (const [described, text] of descriptions) {

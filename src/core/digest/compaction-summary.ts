@@ -6,7 +6,7 @@
  * digest can take what is still true at the end of the session and leave the rest (pending tasks
  * and "current work" are superseded by what happened after the compaction).
  */
-import { markdownLines } from './digest-text.ts'
+import { markdownLines, oneLine } from './digest-text.ts'
 
 /** A top-level bullet of a section and the lines nested under it (code blocks left out). */
 export interface SectionBullet {
@@ -19,14 +19,15 @@ export function compactionSections(summary: string): Map<string, string> {
   const start = summary.search(/^\s*(?:<summary>|Summary:)\s*$/m)
   const text = start === -1 ? summary : summary.slice(start)
   const sections = new Map<string, string>()
-  const heading = /^\s*\d+\.\s+\**([^\n:*]+?)\**:\s*(.*)$/gm
+  const heading = /^[ \t]*\d+\.[ \t]+\**([^\n:*]+?)\**:[ \t]*(.*)$/gm
   const found = [...text.matchAll(heading)]
   for (const [index, match] of found.entries()) {
     const title = (match[1] as string).trim().toLowerCase()
     const bodyStart = (match.index as number) + match[0].length - (match[2] ?? '').length
     const bodyEnd = found[index + 1]?.index ?? text.length
     const body = text.slice(bodyStart, bodyEnd).replace(/<\/?summary>/g, '')
-    if (!sections.has(title)) sections.set(title, body.trim())
+    // Leading blank lines go, the first line's indent stays: bullets are nested by indent.
+    if (!sections.has(title)) sections.set(title, body.replace(/^\s*\n/, '').trimEnd())
   }
   return sections
 }
@@ -69,4 +70,33 @@ export function sectionBullets(body: string): SectionBullet[] {
 /** True when a user record's text is a compaction summary (it opens with Claude Code's fixed words). */
 export function isCompactionText(text: string): boolean {
   return /^\s*This session is being continued from a previous conversation/.test(text)
+}
+
+/** A description part that only says how the summary's writer saw the file, not what changed. */
+const FILE_STATUS =
+  /^\(?(?:new|modified|rewritten|created|updated|read|unchanged|deleted)\b[^)]*\)?[.;]?$|\bnot (?:yet )?(?:modified|changed|touched)\b|^read\b|\bcurrently has\b|^(?:core|main) (?:\w+ )?(?:file|resource|module|implementation)\b[^.;]*[.;]?$|^(?:modified|changed|touched) (?:across|in|during)\b/i
+
+/** `path` → what the compaction summaries say changed in it (the latest summary wins). */
+export function summaryFileDescriptions(sections: Array<Map<string, string>>): Map<string, string> {
+  const descriptions = new Map<string, string>()
+  for (const found of sections) {
+    for (const bullet of sectionBullets(sectionNamed(found, 'files'))) {
+      const path =
+        /`([^`\s]+\.[\w]+)`/.exec(bullet.text)?.[1] ?? /^([\w./-]+\.\w+)/.exec(bullet.text)?.[1]
+      if (path === undefined) continue
+      const own = bullet.text
+        .replace(/^.*?`[^`]+`\**\s*/, '')
+        .replace(/^[\s—–:-]+/, '')
+        .replace(/^\((?:new|modified|rewritten|created|updated)\b[^)]*\)[\s.;:—-]*/i, '')
+        .trim()
+      const parts = [...own.split(/(?<=\.)\s+/), ...bullet.children]
+        .map((part) => oneLine(part).replace(/[:;]$/, ''))
+        .filter((part) => part !== '' && !FILE_STATUS.test(part))
+      // A summary that says the file was not changed yet is stale once the session changed it.
+      if (FILE_STATUS.test(own) && /not (?:yet )?modified/i.test(own)) continue
+      const text = parts.slice(0, 3).join('; ')
+      if (text !== '') descriptions.set(path, text)
+    }
+  }
+  return descriptions
 }

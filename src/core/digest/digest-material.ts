@@ -23,10 +23,14 @@ export interface Closing extends Sourced {
 export interface ChangedFile {
   /** Relative to the project folder when inside it. */
   path: string
-  /** Written whole by a Write before any edit: new, or rewritten. */
+  /** Created by the session (its first change wrote a file that was not there). */
   created: boolean
   /** First and last record that changed it. */
   uuids: string[]
+  /** What the agent said it changed, just before each edit (announcements removed). */
+  notes: string[]
+  /** The doc comment a whole-file Write opened with, or ''. */
+  doc: string
 }
 
 /** A commit that went through. */
@@ -66,6 +70,8 @@ export interface DigestMaterial {
   /** Decision sentences with a score (reasons weigh more than bare choices). */
   decisions: Array<Sourced & { score: number }>
   changes: Map<string, ChangedFile>
+  /** Files the session read (so a later Write rewrote them rather than created them). */
+  readPaths: Set<string>
   /** Shell commands that changed state other than commits and task updates (installs, moves). */
   stateCommands: Sourced[]
   commits: Commit[]

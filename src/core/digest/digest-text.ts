@@ -73,12 +73,17 @@ export function markdownLines(text: string): string[] {
     }
     if (inFence) continue
     if (/^\s*\|?\s*:?-{3,}/.test(raw)) continue // a table's rule line
-    const line = raw
+    const stripped = raw
       .replace(/^\s*(?:#+|[-*+]|\d+[.)])\s+/, '')
       .replace(/\*\*|__/g, '')
-      .replace(/^\|\s*|\s*\|$/g, '')
-      .replace(/\s*\|\s*/g, ' · ')
       .trim()
+    // Only a table row's pipes are cell breaks; `a || b` in prose or code stays as written.
+    const line = /^\|.*\|$/.test(stripped)
+      ? stripped
+          .replace(/^\|\s*|\s*\|$/g, '')
+          .replace(/\s*\|\s*/g, ' · ')
+          .trim()
+      : stripped
     if (line !== '') lines.push(line)
   }
   return lines

@@ -17,6 +17,8 @@ export interface ErrorFix {
   cause: string
   /** Files edited between the failure and the success. */
   edits: string[]
+  /** The first change the agent announced after the failure (its fix, in the agent's words). */
+  fix: string
   /** The command that succeeded, when it differs from the failing one. */
   fixCommand: string
   fixed: boolean
@@ -47,6 +49,8 @@ export class ErrorFixTracker {
   private readonly unresolved = new Map<string, ErrorFix[]>()
   /** The last failure, until the agent's next text gives its cause. */
   private awaitingCause: ErrorFix | null = null
+  /** The last error a hook reported, until the next edit (its fix). */
+  private hookFailure: ErrorFix | null = null
 
   /** A call failed; returns false when the failure is tool mechanics, not worth remembering. */
   fail(key: string, command: string, output: string, source: string): boolean {
@@ -60,6 +64,7 @@ export class ErrorFixTracker {
       errorLine,
       cause: '',
       edits: [],
+      fix: '',
       fixCommand: '',
       fixed: false,
       sources: [source],
@@ -83,18 +88,22 @@ export class ErrorFixTracker {
     const errorLine = errorLineOf(body)
     if (!/error|fail|cannot|undefined|exception/i.test(errorLine)) return
     if (this.all.some((known) => known.errorLine === errorLine)) return
-    this.all.push({
+    const failure: ErrorFix = {
       key: 'hook',
       command: '',
       errorLine,
       cause: '',
       edits: [],
+      fix: '',
       fixCommand: '',
       fixed: false,
       sources: [source],
       fromHook: true,
       epoch: this.epoch,
-    })
+    }
+    this.all.push(failure)
+    this.awaitingCause = failure
+    this.hookFailure = failure
   }
 
   /** A call of `key` succeeded: every open failure of it is fixed. */
@@ -115,10 +124,19 @@ export class ErrorFixTracker {
     this.awaitingCause = null
   }
 
-  /** A file was edited: it may be the fix of every open failure. */
-  edited(path: string): void {
+  /** A file was edited, with the change the agent announced: it may fix every open failure. */
+  edited(path: string, note = ''): void {
+    const hook = this.hookFailure
+    this.hookFailure = null
+    if (hook !== null && hook.fix === '') {
+      hook.fix = note
+      hook.edits.push(path)
+    }
     for (const open of this.unresolved.values()) {
-      for (const failure of open) if (!failure.edits.includes(path)) failure.edits.push(path)
+      for (const failure of open) {
+        if (!failure.edits.includes(path)) failure.edits.push(path)
+        if (failure.fix === '') failure.fix = note
+      }
     }
   }
 
@@ -128,7 +146,10 @@ export class ErrorFixTracker {
     if (failure === null) return
     this.awaitingCause = null
     const cause = sentencesOf(oneLine(text.replace(/```[\s\S]*?```/g, ' ')))
-      .filter((sentence) => !NARRATION.test(sentence) && !sentence.endsWith(':'))
+      .filter(
+        (sentence) =>
+          !NARRATION.test(sentence) && !sentence.endsWith(':') && sentence.split(' ').length >= 4,
+      )
       .slice(0, 2)
       .join(' ')
     failure.cause = leadingSentences(cause, 240)
@@ -140,17 +161,31 @@ export class ErrorFixTracker {
   }
 }
 
-/** A gotcha line: `error line` → cause → fix. */
+/** A gotcha line: symptom (`error line`, where) → cause → fix. */
 export function describeErrorFix(failure: ErrorFix): string {
-  const parts = [code(leadingSentences(failure.errorLine, 160).replace(/…$/, ''))]
-  if (failure.fromHook) parts[0] += ' (reported by a hook after an edit)'
-  else if (failure.command !== '' && failure.key !== failure.command)
-    parts[0] += ` in ${code(failure.key)}`
-  if (failure.cause !== '') parts.push(failure.cause)
+  return [symptomOf(failure), ...remedyOf(failure)].join(' → ')
+}
+
+/** The real error line and where it showed. */
+export function symptomOf(failure: ErrorFix): string {
+  const line = code(leadingSentences(failure.errorLine, 160).replace(/…$/, ''))
+  if (failure.fromHook) return `${line} (a hook, after an edit)`
+  if (failure.command !== '' && failure.key !== failure.command)
+    return `${line} in ${code(failure.key)}`
+  return line
+}
+
+/** Cause and fix: the agent's explanation, then the change or command that fixed it. */
+export function remedyOf(failure: ErrorFix): string[] {
+  const parts: string[] = []
+  if (failure.cause !== '') parts.push(failure.cause.replace(/[.]$/, ''))
   const fix: string[] = []
-  if (failure.edits.length > 0) fix.push(`edited ${failure.edits.slice(0, 3).map(code).join(', ')}`)
+  if (failure.fix !== '' && !failure.cause.toLowerCase().includes(failure.fix.toLowerCase()))
+    fix.push(failure.fix)
+  else if (failure.fix === '' && failure.edits.length > 0 && failure.fixCommand === '')
+    fix.push(`changed ${code(failure.edits[0] as string)}`)
   if (failure.fixCommand !== '') fix.push(code(failure.fixCommand))
-  if (fix.length > 0) parts.push(`fixed: ${fix.join(', then ')}`)
-  else if (failure.fixed) parts.push('passed on a rerun')
-  return parts.join(' → ')
+  if (fix.length > 0) parts.push(fix.join(', then '))
+  else if (failure.fixed && parts.length === 0) parts.push('passed on a rerun')
+  return parts
 }

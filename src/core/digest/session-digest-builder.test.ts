@@ -80,7 +80,7 @@ describe('supersession', () => {
     )
     const gotchas = texts(digest.gotchas)
     expect(gotchas).toContain('fatal: The current branch x has no upstream branch.')
-    expect(gotchas).toContain('The branch has no upstream yet.')
+    expect(gotchas).toContain('The branch has no upstream yet →')
     expect(gotchas).toContain('`git push --set-upstream origin x`')
     expect(texts(digest.open)).not.toContain('upstream')
   })

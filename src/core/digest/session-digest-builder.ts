@@ -11,6 +11,7 @@ import { toolResultText } from '../transcript/tool-result-text.ts'
 import { countWindowFor } from '../transcript/transcript-analyzer.ts'
 import { CHANGE_TOOLS, isRecord, NOISE_TOOLS } from '../transcript/transcript-rules.ts'
 import { assembleDigest } from './assemble-digest.ts'
+import { announcedChange, openingDocComment } from './change-notes.ts'
 import { commitHashOf, commitMessageOf } from './commit-command.ts'
 import { isCompactionText } from './compaction-summary.ts'
 import type { DigestMaterial, Sourced, TurnTrigger } from './digest-material.ts'
@@ -62,6 +63,8 @@ export class SessionDigestBuilder {
   private readonly material: DigestMaterial
   private trigger: TurnTrigger = 'start'
   private turnText: Sourced | null = null
+  /** The agent's last text before the next tool call: what that call is about to do. */
+  private announcement = ''
 
   /** Throws USAGE when `since` is not a date. */
   constructor(options: DigestBuilderOptions) {
@@ -80,6 +83,7 @@ export class SessionDigestBuilder {
       closings: [],
       decisions: [],
       changes: new Map(),
+      readPaths: new Set(),
       stateCommands: [],
       commits: [],
       pushes: [],
@@ -103,7 +107,8 @@ export class SessionDigestBuilder {
   wantsToolOutput(toolUseId: string): boolean {
     const call = this.calls.get(toolUseId)
     if (call === undefined) return false
-    if (call.name === 'AskUserQuestion' || call.name === 'TaskCreate') return true
+    if (call.name === 'AskUserQuestion' || call.name === 'TaskCreate' || call.name === 'Write')
+      return true
     if (call.name !== 'Bash') return false
     const command = call.command
     return (
@@ -171,6 +176,7 @@ export class SessionDigestBuilder {
       if (isSummaryAnswer(text)) this.material.compactions.push({ text, uuid })
       return
     }
+    this.announcement = text
     if (this.kind !== 'main') return
     this.material.errors.agentText(text)
     if (text.trim() !== '') this.turnText = { text: text.trim(), uuid }
@@ -205,22 +211,19 @@ export class SessionDigestBuilder {
   }
 
   private addToolUse(call: ToolCall): void {
+    const announced = this.announcement
+    this.announcement = ''
     if (this.kind === 'main') {
       this.turnText = null
       this.material.errors.toolCalled()
     }
     const material = this.material
     if (CHANGE_TOOLS.has(call.name)) {
-      const raw = call.input.file_path ?? call.input.notebook_path
-      if (typeof raw !== 'string' || raw === '') return
-      const path = this.relative(raw)
-      const known = material.changes.get(path)
-      if (known === undefined)
-        material.changes.set(path, { path, created: call.name === 'Write', uuids: [call.uuid] })
-      else known.uuids[1] = call.uuid
-      material.errors.edited(path)
+      this.addChange(call, announced === '' ? '' : announcedChange(announced))
       return
     }
+    if (call.name === 'Read' && typeof call.input.file_path === 'string')
+      material.readPaths.add(this.relative(call.input.file_path))
     if (call.name === 'Bash' && call.command !== '') {
       material.commandCounts.set(call.key, (material.commandCounts.get(call.key) ?? 0) + 1)
       material.commandSources.set(call.key, call.uuid)
@@ -230,6 +233,23 @@ export class SessionDigestBuilder {
       const events = todoWriteEvents(call.input)
       if (events !== null) material.todos = { events, uuid: call.uuid }
     }
+  }
+
+  private addChange(call: ToolCall, note: string): void {
+    const material = this.material
+    const raw = call.input.file_path ?? call.input.notebook_path
+    if (typeof raw !== 'string' || raw === '') return
+    const path = this.relative(raw)
+    let file = material.changes.get(path)
+    if (file === undefined) {
+      const created = call.name === 'Write' && !material.readPaths.has(path)
+      file = { path, created, uuids: [call.uuid], notes: [], doc: '' }
+      material.changes.set(path, file)
+    } else file.uuids[1] = call.uuid
+    if (note !== '' && !file.notes.includes(note)) file.notes.push(note)
+    if (call.name === 'Write' && file.doc === '' && typeof call.input.content === 'string')
+      file.doc = openingDocComment(path, call.input.content)
+    material.errors.edited(path, note)
   }
 
   private addUser(record: Json, message: Json, uuid: string): void {
@@ -280,6 +300,10 @@ export class SessionDigestBuilder {
       material.answers.push({ text: rejectionOf(call, output), uuid })
       return
     }
+    if (call.name === 'Write' && !isError) {
+      this.noteWriteResult(call, output)
+      return
+    }
     const mainOrShell = call.kind === 'main' || call.name === 'Bash'
     if (isError) {
       if (!mainOrShell || NOISE_TOOLS.has(call.name) || CHANGE_TOOLS.has(call.name)) return
@@ -301,6 +325,15 @@ export class SessionDigestBuilder {
     }
     if (call.name !== 'Bash') return
     this.addShellResult(call, output, uuid)
+  }
+
+  /** Claude Code says whether a Write created the file or replaced one that was there. */
+  private noteWriteResult(call: ToolCall, output: string): void {
+    const raw = call.input.file_path
+    const file = typeof raw === 'string' ? this.material.changes.get(this.relative(raw)) : undefined
+    if (file === undefined || file.uuids[0] !== call.uuid) return
+    if (/^\s*File created successfully/.test(output)) file.created = true
+    else if (/has been updated|updated successfully|overwr/i.test(output)) file.created = false
   }
 
   private addShellResult(call: ToolCall, output: string, uuid: string): void {

@@ -77,4 +77,12 @@ export {
   createPromptedLanguageModel,
   type PromptedLanguageModelOptions,
 } from './adapters/llm/prompted-language-model.ts'
+export type { ConsolidationRunResponse } from './core/service/consolidation-job.ts'
+export type { Handoff, HandoffInput } from './core/service/handoff.ts'
+// The consolidation service (seed 003): handoffs, jobs, workers and stats on PGlite or PostgreSQL.
+export {
+  createSomnusService,
+  type SomnusService,
+  type SomnusServiceOptions,
+} from './create-somnus.ts'
 export type { ModelRequestOptions } from './ports/language-model.ts'

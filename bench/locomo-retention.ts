@@ -23,7 +23,13 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base'
 import { createExtractiveLanguageModel } from '../src/adapters/llm/extractive-language-model.ts'
+import { makeLevels } from '../src/app/service/compress-handoffs.ts'
+import { newHandoff } from '../src/app/service/create-handoffs.ts'
+import { locomoDate } from '../src/core/service/locomo-handoffs.ts'
+import { resolveServiceConfig } from '../src/core/service/service-config.ts'
 import { countTokens } from '../src/core/tokens.ts'
+import { fixedClock } from '../src/ports/clock.ts'
+import { sequentialIds } from '../src/ports/id-generator.ts'
 import { HAS_SHARED, LOCOMO_DIR } from '../test/support/shared-data.ts'
 import { loadConversation, normalizedTokens, type Question, type Session } from './locomo-data.ts'
 
@@ -91,6 +97,10 @@ export const METHODS: Record<string, Method> = {
     text: truncateTokens(session.summary, budget),
     kept: new Set(),
   }),
+  /** The service's summary level (~500 tokens) of the session imported as a handoff. */
+  'handoff-summary': async (session) => serviceLevel(session, 'summary'),
+  /** The service's quick_ref level (~100 tokens), drawn from what the summary kept. */
+  'handoff-quick-ref': async (session) => serviceLevel(session, 'quickRef'),
   /** Whole observations, in file order, while they fit. */
   'locomo-observation': async (session, budget) => {
     const lines: string[] = []
@@ -103,6 +113,36 @@ export const METHODS: Record<string, Method> = {
     return { text: lines.join('\n'), kept }
   },
 }
+
+/**
+ * A level of `session` as `somnus handoffs import --format locomo` and `handoff_compression` make
+ * it: the session as a handoff (turns with dialog ids), levels from the extractive model with the
+ * service's default budgets. The handoff is dated in ISO form (`[2023-05-08]`), so compare the
+ * "dates not credited" column with the other methods.
+ */
+async function serviceLevel(session: Session, level: 'summary' | 'quickRef'): Promise<Compressed> {
+  const handoff = newHandoff(
+    { clock: fixedClock('2026-01-01T00:00:00Z'), ids: sequentialIds() },
+    'bench',
+    {
+      created_at: locomoDate(session.units[0]?.timestamp ?? '') ?? '2026-01-01T00:00:00Z',
+      turns: session.units.map((unit) => ({ id: unit.id, text: unit.text, speaker: unit.speaker })),
+    },
+  )
+  const made = await makeLevels(
+    extractive,
+    handoff,
+    { needsSummary: true, needsQuickRef: true },
+    SERVICE_CONFIG,
+  )
+  const chosen = made[level]
+  return { text: chosen?.text ?? '', kept: new Set(chosen?.sources ?? []) }
+}
+
+const SERVICE_CONFIG = resolveServiceConfig({})
+
+/** Methods with the service's own budgets (500 and 100 tokens), run once rather than per share. */
+const SERVICE_LEVELS = ['handoff-summary', 'handoff-quick-ref']
 
 /** The `[8 May 2023]` lines the renderer puts above each date's turns. */
 const DATE_LINE = /^\[[^\]\n]*\]$/gm
@@ -182,17 +222,20 @@ export async function main(options: BenchOptions = {}): Promise<Row[]> {
   const withoutDates = scoringSet(located, sessions, true)
 
   const methods = options.methods ?? Object.keys(METHODS)
-  const plans: { method: string; label: string; share: number }[] = methods.flatMap((method) =>
-    (options.budgets ?? BUDGETS).map((share) => ({
-      method,
-      label: `${Math.round(share * 100)}%`,
-      share,
-    })),
-  )
-  for (const method of ['locomo-summary', 'locomo-observation'].filter((name) =>
+  const plans: { method: string; label: string; share: number }[] = methods
+    .filter((method) => !SERVICE_LEVELS.includes(method))
+    .flatMap((method) =>
+      (options.budgets ?? BUDGETS).map((share) => ({
+        method,
+        label: `${Math.round(share * 100)}%`,
+        share,
+      })),
+    )
+  for (const method of ['locomo-summary', 'locomo-observation', ...SERVICE_LEVELS].filter((name) =>
     methods.includes(name),
   )) {
-    plans.push({ method, label: 'natural', share: Number.POSITIVE_INFINITY })
+    const label = SERVICE_LEVELS.includes(method) ? 'service default' : 'natural'
+    plans.push({ method, label, share: Number.POSITIVE_INFINITY })
   }
   const rows: Row[] = []
   for (const plan of plans) {

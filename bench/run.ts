@@ -17,6 +17,7 @@ const BENCHMARKS = [
   'sleep-read',
   'pattern-quality',
   'hook-stop-patterns',
+  'service-compression',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

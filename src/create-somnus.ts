@@ -10,6 +10,7 @@ import type { SomnusHooks } from './create-somnus-hooks.ts'
 import type { SomnusOptions } from './open-somnus-brain.ts'
 import type { LanguageModel } from './ports/language-model.ts'
 
+export type { SomnusService, SomnusServiceOptions } from './compose-service.ts'
 export { transcriptFiles } from './compose-transcripts.ts'
 export type { SessionEndEvent, SomnusHooks } from './create-somnus-hooks.ts'
 export { locateBrain } from './locate-brain.ts'
@@ -111,4 +112,22 @@ export async function createSomnus(options: SomnusOptions = {}): Promise<Somnus>
   // One import for the brain and its everyday use cases: a command loads a few modules, not a
   // chunk per use case, and `transcript stats <path>`, which only imports this file, none.
   return (await import('./bind-somnus.ts')).bindSomnus(options)
+}
+
+/**
+ * Opens the multi-tenant consolidation service (seed 003) on its SQL database: embedded PGlite by
+ * default, PostgreSQL for `postgres://` URLs. Loaded only when called, so no hook or brain command
+ * ever loads SQL code.
+ */
+export async function createSomnusService(
+  options: import('./compose-service.ts').SomnusServiceOptions = {},
+): Promise<import('./compose-service.ts').SomnusService> {
+  return (await import('./compose-service.ts')).composeSomnusService(options)
+}
+
+/** Where the service keeps its embedded database unless told otherwise. */
+export async function defaultServiceDataDir(
+  env: Record<string, string | undefined> = process.env,
+): Promise<string> {
+  return (await import('./compose-service.ts')).defaultServiceDataDir(env)
 }

@@ -108,6 +108,14 @@ const CORE_PACKAGES: Record<string, string[]> = {
   'core/tokens.ts': ['gpt-tokenizer/encoding/o200k_base'],
   // The extractive summarizer matches words by their stems.
   'core/extractive/text.ts': ['stemmer'],
+  // The service's shapes (handoffs, decisions, jobs, tenants, settings), parsed at the HTTP and
+  // CLI edges; service code never reaches the hook bundle.
+  'core/service/handoff.ts': ['zod'],
+  'core/service/decision.ts': ['zod'],
+  'core/service/consolidation-job.ts': ['zod'],
+  'core/service/tenant.ts': ['zod'],
+  'core/service/service-config.ts': ['zod'],
+  'core/service/locomo-handoffs.ts': ['zod'],
 }
 
 describe('core imports nothing outside itself', () => {

@@ -22,6 +22,8 @@ export type SomnusErrorCode =
   | 'ENVIRONMENT'
   /** Another `sleep run` holds the brain. */
   | 'SLEEP_RUNNING'
+  /** Another process has the embedded (PGlite) service database open. */
+  | 'DATABASE_BUSY'
 
 /** A failure the user can act on: `message` says what went wrong and how to fix it. */
 export class SomnusError extends Error {

@@ -29,6 +29,9 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   summarize: () => import('./commands/summarize.ts'),
   hook: () => import('./commands/hook.ts'),
   patterns: () => import('./commands/patterns.ts'),
+  worker: () => import('./commands/worker.ts'),
+  consolidate: () => import('./commands/consolidate.ts'),
+  handoffs: () => import('./commands/handoffs.ts'),
 }
 
 /** The exit codes of the CLI (130: stopped by Ctrl-C, as shells report it). */

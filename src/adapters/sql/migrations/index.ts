@@ -1,0 +1,12 @@
+/** Every migration, in order; a new one is a new file added at the end, never an edit of a shipped one. */
+import type { Migration } from 'kysely'
+import * as tenantsAndHandoffs from './001-tenants-and-handoffs.ts'
+import * as consolidation from './002-consolidation.ts'
+import * as decisions from './003-decisions.ts'
+
+/** Migration name → migration; Kysely runs them in name order. */
+export const MIGRATIONS: Record<string, Migration> = {
+  '001-tenants-and-handoffs': tenantsAndHandoffs,
+  '002-consolidation': consolidation,
+  '003-decisions': decisions,
+}

@@ -1,0 +1,226 @@
+/** HandoffStore on SQL (`session_handoffs`). */
+import { type Kysely, type Selectable, sql } from 'kysely'
+import { SomnusError } from '../../core/errors.ts'
+import type { CompressionLevel, Handoff, HandoffTurn } from '../../core/service/handoff.ts'
+import type { CompressionUpdate, HandoffStore } from '../../ports/service-stores.ts'
+import type { ServiceDatabase, SessionHandoffsTable } from './database-schema.ts'
+import {
+  decodeCursor,
+  isForeignKeyViolation,
+  iso,
+  isoOrNull,
+  isUniqueViolation,
+  json,
+  num,
+  pageOf,
+} from './sql-values.ts'
+
+/** Rows per INSERT: 26 columns each keeps a statement far below PostgreSQL's 65,535 parameters. */
+const INSERT_CHUNK = 500
+
+/** The handoff a row holds. */
+export function handoffFromRow(row: Selectable<SessionHandoffsTable>): Handoff {
+  return {
+    handoff_id: row.handoff_id,
+    tenant_id: row.tenant_id,
+    session_id: row.session_id,
+    with_whom: row.with_whom,
+    experienced: row.experienced,
+    noticed: row.noticed,
+    learned: row.learned,
+    story: row.story,
+    becoming: row.becoming,
+    remember: row.remember,
+    significance: num(row.significance),
+    tags: row.tags,
+    created_at: iso(row.created_at),
+    sources: row.sources,
+    turns: row.turns === null ? null : json<HandoffTurn[]>(row.turns),
+    compression_level: row.compression_level as CompressionLevel,
+    summary: row.summary,
+    summary_sources: row.summary_sources,
+    quick_ref: row.quick_ref,
+    quick_ref_sources: row.quick_ref_sources,
+    integrated_into: row.integrated_into,
+    consolidated_at: isoOrNull(row.consolidated_at),
+    parent_handoff_id: row.parent_handoff_id,
+    full_tokens: row.full_tokens,
+    summary_tokens: row.summary_tokens,
+    quick_ref_tokens: row.quick_ref_tokens,
+  }
+}
+
+/** A HandoffStore over `db` (the database or a transaction). */
+export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
+  return {
+    async insert(handoffs) {
+      try {
+        for (let start = 0; start < handoffs.length; start += INSERT_CHUNK) {
+          const chunk = handoffs.slice(start, start + INSERT_CHUNK)
+          await db
+            .insertInto('session_handoffs')
+            .values(
+              chunk.map((handoff) => ({
+                ...handoff,
+                significance: handoff.significance,
+                turns: handoff.turns === null ? null : JSON.stringify(handoff.turns),
+              })),
+            )
+            .execute()
+        }
+      } catch (error) {
+        if (isUniqueViolation(error)) {
+          throw new SomnusError(
+            'INVALID_INPUT',
+            'A handoff with this handoff_id already exists: leave handoff_id out to get a new one, or use another.',
+            { cause: error },
+          )
+        }
+        if (isForeignKeyViolation(error)) {
+          throw new SomnusError(
+            'INVALID_INPUT',
+            'The tenant or parent_handoff_id of this handoff does not exist: create the tenant first, or name an existing parent handoff.',
+            { cause: error },
+          )
+        }
+        throw error
+      }
+    },
+
+    async get(tenantId, handoffId) {
+      const row = await db
+        .selectFrom('session_handoffs')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .where('handoff_id', '=', handoffId)
+        .executeTakeFirst()
+      return row ? handoffFromRow(row) : null
+    },
+
+    async list(tenantId, { limit, cursor, level }) {
+      let query = db
+        .selectFrom('session_handoffs')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .orderBy('created_at', 'desc')
+        .orderBy('handoff_id', 'desc')
+        .limit(limit + 1)
+      if (level) query = query.where('compression_level', '=', level)
+      if (cursor) {
+        const after = decodeCursor(cursor)
+        query = query.where(
+          sql<boolean>`(created_at, handoff_id) < (${after.createdAt}::timestamptz, ${after.id})`,
+        )
+      }
+      const rows = (await query.execute()).map(handoffFromRow)
+      return pageOf(rows, limit, (item) => ({ createdAt: item.created_at, id: item.handoff_id }))
+    },
+
+    async findCompressible(tenantId, { cutoffs, afterId, limit }) {
+      const rows = await db
+        .selectFrom('session_handoffs')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .where('handoff_id', '>', afterId ?? '')
+        .where(sql<boolean>`created_at < ${cutoffs.summary}::timestamptz`)
+        .where(
+          sql<boolean>`(summary IS NULL OR compression_level = 'full'
+            OR (created_at < ${cutoffs.quick_ref}::timestamptz
+                AND (quick_ref IS NULL OR compression_level = 'summary'))
+            OR (created_at < ${cutoffs.integrated}::timestamptz
+                AND compression_level <> 'integrated'))`,
+        )
+        .orderBy('handoff_id')
+        .limit(limit)
+        .execute()
+      return rows.map(handoffFromRow)
+    },
+
+    async applyCompression(tenantId, updates) {
+      if (updates.length === 0) return []
+      // One statement per batch: the updates travel as one jsonb parameter.
+      const payload = JSON.stringify(updates.map(updateRecord))
+      const result = await sql<{ handoff_id: string }>`
+        UPDATE session_handoffs AS h SET
+          compression_level = u.to_level,
+          summary = COALESCE(u.summary, h.summary),
+          summary_sources = CASE WHEN u.summary IS NULL THEN h.summary_sources ELSE u.summary_sources END,
+          summary_tokens = COALESCE(u.summary_tokens, h.summary_tokens),
+          quick_ref = COALESCE(u.quick_ref, h.quick_ref),
+          quick_ref_sources = CASE WHEN u.quick_ref IS NULL THEN h.quick_ref_sources ELSE u.quick_ref_sources END,
+          quick_ref_tokens = COALESCE(u.quick_ref_tokens, h.quick_ref_tokens),
+          consolidated_at = u.consolidated_at
+        FROM jsonb_to_recordset(${payload}::jsonb) AS u(
+          handoff_id text, from_level text, to_level text,
+          summary text, summary_sources text[], summary_tokens integer,
+          quick_ref text, quick_ref_sources text[], quick_ref_tokens integer,
+          consolidated_at timestamptz)
+        WHERE h.tenant_id = ${tenantId} AND h.handoff_id = u.handoff_id
+          AND h.compression_level = u.from_level
+          AND (u.summary IS NULL OR h.summary IS NULL)
+          AND (u.quick_ref IS NULL OR h.quick_ref IS NULL)
+        RETURNING h.handoff_id`.execute(db)
+      return result.rows.map((row) => row.handoff_id)
+    },
+
+    async findUnintegratedBecoming(tenantId, { limit, afterId }) {
+      return db
+        .selectFrom('session_handoffs')
+        .select(['handoff_id', 'becoming'])
+        .where('tenant_id', '=', tenantId)
+        .where('handoff_id', '>', afterId ?? '')
+        .where('integrated_into', 'is', null)
+        .where(sql<boolean>`length(trim(coalesce(becoming, ''))) > 0`)
+        .orderBy('handoff_id')
+        .limit(limit)
+        .execute() as Promise<{ handoff_id: string; becoming: string }[]>
+    },
+
+    async markIntegrated(tenantId, handoffIds, principleId) {
+      if (handoffIds.length === 0) return
+      await db
+        .updateTable('session_handoffs')
+        .set({ integrated_into: principleId })
+        .where('tenant_id', '=', tenantId)
+        .where('handoff_id', 'in', [...handoffIds])
+        .execute()
+    },
+
+    async levelCounts(tenantId) {
+      const rows = await db
+        .selectFrom('session_handoffs')
+        .select([
+          'compression_level',
+          sql<string>`count(*)`.as('count'),
+          sql<string>`sum(CASE compression_level
+            WHEN 'full' THEN full_tokens
+            WHEN 'summary' THEN coalesce(summary_tokens, full_tokens)
+            ELSE coalesce(quick_ref_tokens, summary_tokens, full_tokens) END)`.as('tokens'),
+        ])
+        .where('tenant_id', '=', tenantId)
+        .groupBy('compression_level')
+        .orderBy('compression_level')
+        .execute()
+      return rows.map((row) => ({
+        level: row.compression_level as CompressionLevel,
+        count: num(row.count),
+        tokens: num(row.tokens),
+      }))
+    },
+  }
+}
+
+function updateRecord(update: CompressionUpdate) {
+  return {
+    handoff_id: update.handoff_id,
+    from_level: update.from,
+    to_level: update.to,
+    summary: update.summary?.text ?? null,
+    summary_sources: update.summary?.sources ?? null,
+    summary_tokens: update.summary?.tokens ?? null,
+    quick_ref: update.quick_ref?.text ?? null,
+    quick_ref_sources: update.quick_ref?.sources ?? null,
+    quick_ref_tokens: update.quick_ref?.tokens ?? null,
+    consolidated_at: update.consolidated_at,
+  }
+}

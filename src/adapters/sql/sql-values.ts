@@ -1,0 +1,74 @@
+/** Conversions between what `pg` / PGlite return and the ports' plain values. */
+import { SomnusError } from '../../core/errors.ts'
+import type { Page } from '../../ports/service-stores.ts'
+
+/** An ISO 8601 string from a timestamptz value (a Date from both drivers). */
+export function iso(value: Date | string): string {
+  return value instanceof Date ? value.toISOString() : new Date(value).toISOString()
+}
+
+/** `iso`, keeping null. */
+export function isoOrNull(value: Date | string | null): string | null {
+  return value === null ? null : iso(value)
+}
+
+/** A number from a bigint or numeric column (`pg` returns those as strings). */
+export function num(value: string | number): number {
+  return typeof value === 'number' ? value : Number(value)
+}
+
+/** A jsonb value that a driver may hand back as text. */
+export function json<T>(value: unknown): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T
+}
+
+/** An opaque cursor for keyset paging over (created_at, id). */
+export function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url')
+}
+
+/** The (created_at, id) a cursor stands for; a malformed cursor is bad input. */
+export function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown
+    if (
+      Array.isArray(value) &&
+      typeof value[0] === 'string' &&
+      typeof value[1] === 'string' &&
+      !Number.isNaN(Date.parse(value[0]))
+    ) {
+      return { createdAt: value[0], id: value[1] }
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw new SomnusError(
+    'INVALID_INPUT',
+    'cursor is not one this server gave out: pass the next_cursor of the previous page, or none for the first page.',
+  )
+}
+
+/** The page of `rows` fetched with limit + 1: the extra row only says there is a next page. */
+export function pageOf<T>(
+  rows: T[],
+  limit: number,
+  keyOf: (item: T) => { createdAt: string; id: string },
+): Page<T> {
+  const items = rows.slice(0, limit)
+  const last = items.at(-1)
+  const key = last === undefined ? undefined : keyOf(last)
+  return {
+    items,
+    next_cursor: rows.length > limit && key ? encodeCursor(key.createdAt, key.id) : null,
+  }
+}
+
+/** True for PostgreSQL's unique-violation error (both drivers report SQLSTATE 23505 as `code`). */
+export function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '23505'
+}
+
+/** True for a foreign-key violation (SQLSTATE 23503): e.g. a tenant that does not exist. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === '23503'
+}

@@ -1,0 +1,144 @@
+/**
+ * The composition root of the consolidation service: opens the SQL database (PGlite by default,
+ * PostgreSQL for `postgres://` URLs), picks the model, and binds the service use cases to them.
+ * Loaded only by `createSomnusService`, so no hook or brain command ever loads SQL code.
+ */
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { randomIds } from './adapters/node/random-ids.ts'
+import { parseDatabaseLocation } from './adapters/sql/open-service-database.ts'
+import { openSqlServiceStores } from './adapters/sql/sql-service-stores.ts'
+import { createHandoffs } from './app/service/create-handoffs.ts'
+import { enqueueScheduledRun, type ScheduledRun } from './app/service/enqueue-scheduled-run.ts'
+import type { JobTally } from './app/service/job-context.ts'
+import { getConsolidationStats, listConsolidationJobs } from './app/service/read-consolidation.ts'
+import { runConsolidation } from './app/service/run-consolidation.ts'
+import type { ServiceDependencies } from './app/service/service-dependencies.ts'
+import { type WorkJobsOptions, workJobs } from './app/service/work-jobs.ts'
+import { composeLanguageModel } from './compose-model.ts'
+import { resolveConfig } from './core/config.ts'
+import type { ConsolidationJob, RunJobType } from './core/service/consolidation-job.ts'
+import type { Handoff, HandoffInput } from './core/service/handoff.ts'
+import { resolveServiceConfig, type ServiceConfig } from './core/service/service-config.ts'
+import type { Clock } from './ports/clock.ts'
+import { systemClock } from './ports/clock.ts'
+import type { IdGenerator } from './ports/id-generator.ts'
+import type { LanguageModel } from './ports/language-model.ts'
+import type { ServiceStores } from './ports/service-stores.ts'
+
+/** How to open the service. */
+export interface SomnusServiceOptions {
+  /**
+   * `postgres://…` for PostgreSQL, a folder for embedded PGlite, `:memory:` for a throwaway one.
+   * Default: SOMNUS_DATABASE_URL, else the PGlite folder `defaultServiceDataDir()` names.
+   */
+  database?: string | undefined
+  /** PostgreSQL only: keep the tables in this schema instead of `public`. */
+  schema?: string | undefined
+  /** Settings over seed 003's defaults (see core/service/service-config.ts). */
+  config?: unknown
+  /** A model or a spec (`extractive`, `anthropic:<model>`…); default `extractive`. */
+  model?: LanguageModel | string | undefined
+  clock?: Clock | undefined
+  ids?: IdGenerator | undefined
+  env?: Record<string, string | undefined> | undefined
+}
+
+/** The service's use cases bound to one database. */
+export interface SomnusService {
+  /** `PGlite in /path` or `PostgreSQL at …`: say it on start. */
+  readonly description: string
+  readonly engine: 'pglite' | 'postgres'
+  readonly config: ServiceConfig
+  /** The raw stores, for surfaces that page and fetch (handoffs, decisions, tenants, keys). */
+  readonly stores: ServiceStores
+  readonly dependencies: ServiceDependencies
+  createHandoffs(tenantId: string, inputs: readonly HandoffInput[]): Promise<Handoff[]>
+  runConsolidation(request: {
+    tenantId: string
+    jobType: RunJobType
+    asOf?: Date | undefined
+    signal?: AbortSignal | undefined
+    onJobStart?: ((job: ConsolidationJob) => void) | undefined
+    onProgress?: ((job: ConsolidationJob, tally: JobTally) => void) | undefined
+  }): ReturnType<typeof runConsolidation>
+  stats(tenantId: string): ReturnType<typeof getConsolidationStats>
+  jobs(
+    tenantId: string,
+    query: Parameters<typeof listConsolidationJobs>[2],
+  ): ReturnType<typeof listConsolidationJobs>
+  /** Runs a worker until its signal fires; see WorkJobsOptions. */
+  work(options: Omit<WorkJobsOptions, 'workerId'> & { workerId?: string }): Promise<number>
+  /** Adds one scheduled run's jobs for every tenant (what a cron tick does). */
+  enqueueScheduledRun(run: ScheduledRun, slot: Date): Promise<ConsolidationJob[]>
+  /** Starts the cron schedule (UTC); returns a function that stops it. */
+  startScheduler(options?: {
+    onEnqueued?: (run: ScheduledRun, jobs: ConsolidationJob[]) => void
+    onError?: (error: unknown) => void
+  }): Promise<() => void>
+  close(): Promise<void>
+}
+
+/** The default embedded database folder: SOMNUS_DATA_DIR, else ~/.local/share/somnus/service-db. */
+export function defaultServiceDataDir(
+  env: Record<string, string | undefined> = process.env,
+): string {
+  if (env.SOMNUS_DATA_DIR) return env.SOMNUS_DATA_DIR
+  const base = env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share')
+  return join(base, 'somnus', 'service-db')
+}
+
+/** A worker id that says where it runs: `host:pid:random`. */
+function newWorkerId(ids: IdGenerator): string {
+  return `${process.env.HOSTNAME ?? 'worker'}:${process.pid}:${ids.next('w')}`
+}
+
+/** Opens the service as `options` say. */
+export async function composeSomnusService(
+  options: SomnusServiceOptions = {},
+): Promise<SomnusService> {
+  const env = options.env ?? process.env
+  const config = resolveServiceConfig(options.config ?? {})
+  const clock = options.clock ?? systemClock
+  const ids = options.ids ?? randomIds
+  const spec = options.database ?? env.SOMNUS_DATABASE_URL ?? defaultServiceDataDir(env)
+  const parsed = parseDatabaseLocation(spec)
+  const location =
+    parsed.kind === 'postgres' ? { ...parsed, schema: options.schema ?? parsed.schema } : parsed
+  const model =
+    typeof options.model === 'object'
+      ? options.model
+      : await composeLanguageModel(options.model ?? 'extractive', {
+          config: resolveConfig({ fileText: null, filePath: 'somnus.json', env }),
+          env,
+        })
+  const { stores, database } = await openSqlServiceStores(location)
+  const dependencies: ServiceDependencies = { stores, model, clock, ids, config }
+  const workerId = newWorkerId(ids)
+  return {
+    description: database.description,
+    engine: database.engine,
+    config,
+    stores,
+    dependencies,
+    createHandoffs: (tenantId, inputs) => createHandoffs(dependencies, tenantId, inputs),
+    runConsolidation: (request) => runConsolidation(dependencies, { ...request, workerId }),
+    stats: (tenantId) => getConsolidationStats(dependencies, tenantId),
+    jobs: (tenantId, query) => listConsolidationJobs(dependencies, tenantId, query),
+    work: (workOptions) =>
+      workJobs(dependencies, { ...workOptions, workerId: workOptions.workerId ?? workerId }),
+    enqueueScheduledRun: (run, slot) => enqueueScheduledRun(dependencies, run, slot),
+    startScheduler: async (schedulerOptions = {}) => {
+      const { startCronSchedule } = await import('./adapters/node/cron-schedule.ts')
+      return startCronSchedule(config.schedule, async (run, slot) => {
+        try {
+          const jobs = await enqueueScheduledRun(dependencies, run, slot)
+          schedulerOptions.onEnqueued?.(run, jobs)
+        } catch (error) {
+          schedulerOptions.onError?.(error)
+        }
+      })
+    },
+    close: () => stores.close(),
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * The consolidation service's settings. Every default is seed 003's number (thresholds 30 / 90 /
+ * 180 / 60 days, 10 statements per theme, ~500 and ~100 token levels); the cron times are the
+ * public scheduler's (daily 02:00, weekly Sunday 03:00, monthly the 1st at 04:00, UTC).
+ */
+import * as z from 'zod'
+import { SomnusError } from '../errors.ts'
+
+const days = z.number().int().min(0).max(36_500)
+const positive = z.number().int().positive()
+
+/** The settings schema; every key optional in input, defaulted in output. */
+export const ServiceConfigSchema = z.object({
+  summary_threshold_days: days.default(30),
+  quick_ref_threshold_days: days.default(90),
+  integration_threshold_days: days.default(180),
+  decision_archive_threshold_days: days.default(60),
+  /** Statements a theme needs before it becomes a principle. */
+  identity_consolidation_min_count: positive.default(10),
+  /**
+   * Mean similarity within a theme, passed to the model's `groupSimilar`. Lower than the model's
+   * 0.4 default: "becoming" statements are a handful of words, so paraphrases share few stems
+   * (0.4 split 12 paraphrases of one idea into three groups; 0.2 kept them together and still
+   * kept two different ideas apart; see consolidation-jobs.test.ts).
+   */
+  identity_similarity_threshold: z.number().min(0).max(1).default(0.2),
+  /** Becoming statements grouped per pass (grouping cost grows with the square of this). */
+  identity_batch_size: positive.default(500),
+  summary_budget_tokens: positive.default(500),
+  quick_ref_budget_tokens: positive.default(100),
+  /** Handoffs compressed per transaction: the unit of progress a dead worker's successor resumes from. */
+  compression_batch_size: positive.default(200),
+  /** A running job whose worker has not reported for this long is taken over by another. */
+  job_timeout_seconds: positive.default(300),
+  /** Cron expressions (croner syntax, UTC); an empty string switches that run off. */
+  schedule: z
+    .object({
+      daily: z.string().default('0 2 * * *'),
+      weekly: z.string().default('0 3 * * 0'),
+      monthly: z.string().default('0 4 1 * *'),
+    })
+    .prefault({}),
+})
+
+/** Resolved service settings. */
+export type ServiceConfig = z.infer<typeof ServiceConfigSchema>
+
+/** The seed's defaults. */
+export const DEFAULT_SERVICE_CONFIG: ServiceConfig = ServiceConfigSchema.parse({})
+
+/** Settings from `overrides` over the defaults; a bad value is an error naming the key. */
+export function resolveServiceConfig(overrides: unknown = {}): ServiceConfig {
+  const parsed = ServiceConfigSchema.safeParse(overrides)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new SomnusError(
+      'INVALID_INPUT',
+      `Service setting ${issue?.path.join('.') || '(root)'} is invalid: ${issue?.message ?? 'bad value'}. Fix it or remove it to use the default.`,
+    )
+  }
+  const config = parsed.data
+  if (
+    !(
+      config.summary_threshold_days <= config.quick_ref_threshold_days &&
+      config.quick_ref_threshold_days <= config.integration_threshold_days
+    )
+  ) {
+    throw new SomnusError(
+      'INVALID_INPUT',
+      'Service thresholds must grow: summary_threshold_days <= quick_ref_threshold_days <= integration_threshold_days.',
+    )
+  }
+  return config
+}

@@ -13,6 +13,10 @@ const BENCHMARKS = [
   'big-ledger',
   'locomo-retention',
   'extractive-cost',
+  'fact-recall',
+  'sleep-read',
+  'pattern-quality',
+  'hook-stop-patterns',
   'service-compression',
   'service-ingest',
 ]

@@ -20,6 +20,7 @@ import { listTriggers } from './app/list-triggers.ts'
 import { removeTrigger } from './app/remove-trigger.ts'
 import { startSleep } from './app/start-sleep.ts'
 import { composeTranscriptUnits, projectFilesOf } from './compose.ts'
+import { composeReadDigest } from './compose-digests.ts'
 import { analyzeSession as analyzeOnDisk } from './compose-transcripts.ts'
 import type { Somnus } from './create-somnus.ts'
 import { openSomnusBrain, type SomnusOptions } from './open-somnus-brain.ts'
@@ -87,8 +88,14 @@ export async function bindSomnus(options: SomnusOptions): Promise<Somnus> {
       return runSleep(brain, {
         model,
         dryRun: sleep.dryRun === true,
-        ...(sleep.transcripts === false ? {} : { transcriptUnits: composeTranscriptUnits(brain) }),
+        ...(sleep.transcripts === false
+          ? {}
+          : {
+              transcriptUnits: composeTranscriptUnits(brain),
+              readDigest: composeReadDigest(brain),
+            }),
         ...(sleep.onProgress ? { onProgress: sleep.onProgress } : {}),
+        signal: sleep.signal,
       })
     },
     init: async (init) => {

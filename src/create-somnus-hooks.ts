@@ -12,10 +12,17 @@ import { logCompaction } from './app/record-compaction.ts'
 import { recordEnd } from './app/record-session-end.ts'
 import type { StopEvent } from './app/record-stop.ts'
 import { recordStop } from './app/record-stop.ts'
-import { type SessionStartContext, sessionStartContext } from './app/session-start.ts'
+import {
+  type SessionStartContext,
+  type SessionStartOptions,
+  sessionStartContext,
+} from './app/session-start.ts'
+import { patternIndexFor, patternSettingsOrOff } from './compose-pattern-hooks.ts'
 import { analyzeSession as analyzeOnDisk } from './compose-transcripts.ts'
+import type { PatternSettings } from './core/patterns/pattern-settings.ts'
 import { openSomnusBrain, type SomnusOptions } from './open-somnus-brain.ts'
 
+export { claimStopPatternJob, patternSettingsOrOff } from './compose-pattern-hooks.ts'
 export { locateBrain } from './locate-brain.ts'
 export type { SomnusOptions } from './open-somnus-brain.ts'
 
@@ -29,7 +36,7 @@ export interface SomnusHooks {
   /** Stop: books the turn's session in the ledger. */
   recordStop(event: StopEvent): Promise<Awaited<ReturnType<typeof recordStop>>>
   /** SessionStart: the directive and snapshot to inject. */
-  sessionStart(): Promise<SessionStartContext>
+  sessionStart(options?: SessionStartOptions): Promise<SessionStartContext>
   /** UserPromptSubmit: a reminder to consolidate, or null. */
   promptReminder(): Promise<string | null>
   /** PreCompact: notes the compaction in the ledger. */
@@ -38,16 +45,59 @@ export interface SomnusHooks {
   recordSessionEnd(event: SessionEndEvent): Promise<void>
 }
 
+/** The most of the SessionStart budget the pattern index may take (a few title lines). */
+const PATTERN_INDEX_MAX_CHARS = 1200
+
 /** Opens the brain `options` describe and binds the hook use cases to it. */
 export async function createSomnusHooks(options: SomnusOptions = {}): Promise<SomnusHooks> {
   const brain = openSomnusBrain(options)
   const analyzeSession = options.analyzeSession ?? analyzeOnDisk
+  const env = options.env ?? process.env
+  // A brain of the caller's own stores has no project on disk to learn patterns for.
+  const onDisk = !options.memory && !options.files
+  const patternSettings = patternSettingsOrOff(brain.root, env, brain.warn, onDisk)
   return {
     brain,
     recordStop: (event) => recordStop(brain, analyzeSession, event),
-    sessionStart: () => sessionStartContext(brain, analyzeSession),
+    sessionStart: (startOptions) =>
+      sessionStartWithPatterns(brain, analyzeSession, patternSettings, env, startOptions),
     promptReminder: () => reminderForPrompt(brain),
     logCompaction: (trigger) => logCompaction(brain, trigger),
     recordSessionEnd: (event) => recordEnd(brain, analyzeSession, event),
   }
+}
+
+/**
+ * SessionStart with seed 002's read-before-act index after the snapshot: the index's room is taken
+ * from the snapshot's budget first, so the whole stays within `snapshot_budget_chars`.
+ */
+async function sessionStartWithPatterns(
+  brain: Brain,
+  analyzeSession: typeof analyzeOnDisk,
+  settings: PatternSettings,
+  env: Record<string, string | undefined>,
+  options: SessionStartOptions = {},
+): Promise<SessionStartContext> {
+  let index = ''
+  try {
+    index = await patternIndexFor({
+      cwd: brain.projectDir,
+      env,
+      settings,
+      maxChars: Math.min(
+        PATTERN_INDEX_MAX_CHARS,
+        Math.floor(brain.config.snapshot_budget_chars / 5),
+      ),
+    })
+  } catch (error) {
+    brain.warn(`pattern index not shown: ${(error as Error).message}`)
+  }
+  if (index === '') return sessionStartContext(brain, analyzeSession, options)
+  const budget = brain.config.snapshot_budget_chars - index.length - 2
+  const context = await sessionStartContext(
+    { ...brain, config: { ...brain.config, snapshot_budget_chars: budget } },
+    analyzeSession,
+    options,
+  )
+  return { ...context, text: `${context.text}\n\n${index}` }
 }

@@ -57,6 +57,8 @@ export interface SomnusSleepOptions {
   transcripts?: boolean
   /** Called with a line for each step worth telling a person about. */
   onProgress?: (message: string) => void
+  /** Cancels the run: it then rejects with ABORTED and changes nothing. */
+  signal?: AbortSignal | undefined
 }
 
 /** What `init` needs beyond the brain: the templates and how the hooks are run. */
@@ -65,6 +67,8 @@ export interface SomnusInitOptions {
   templates: Record<string, string>
   /** The command wired for each hook event; null writes no hooks. */
   hookCommand: ((event: import('./core/claude-settings.ts').SomnusHookEvent) => string) | null
+  /** The plugin's agent and skill to install into `.claude/`, and the command they run; null: none. */
+  claudeFiles?: import('./app/init-brain.ts').ClaudeFilesInput | null
 }
 
 /** Every use case, bound to one brain. */

@@ -77,4 +77,19 @@ export {
   createPromptedLanguageModel,
   type PromptedLanguageModelOptions,
 } from './adapters/llm/prompted-language-model.ts'
+// Pattern learning (seed 002): encode sessions into domain patterns, crystallize them into skills.
+export type { PatternEntry } from './core/patterns/pattern-entry.ts'
+export type { ConsolidationRunResponse } from './core/service/consolidation-job.ts'
+export type { Handoff, HandoffInput } from './core/service/handoff.ts'
+// The consolidation service (seed 003): handoffs, jobs, workers and stats on PGlite or PostgreSQL.
+export {
+  createSomnusService,
+  type SomnusService,
+  type SomnusServiceOptions,
+} from './create-somnus.ts'
+export {
+  createSomnusPatterns,
+  type SomnusPatterns,
+  type SomnusPatternsOptions,
+} from './create-somnus-patterns.ts'
 export type { ModelRequestOptions } from './ports/language-model.ts'

@@ -30,6 +30,13 @@ describe('brain layout', () => {
     expect(documentPath({ kind: 'feature', slug: 'login' })).toBe('core/features/login.md')
     expect(documentPath({ kind: 'archive', of: 'memory' })).toBe('knowledge/2.memory-archive.md')
     expect(documentPath({ kind: 'ledger' })).toBe('state/.sleep.json')
+    expect(documentPath({ kind: 'digest', slug: '2026-02-11-258c7280' })).toBe(
+      'knowledge/sessions/2026-02-11-258c7280.md',
+    )
+    expect(documentAt('knowledge/sessions/2026-02-11-258c7280.md')).toEqual({
+      kind: 'digest',
+      slug: '2026-02-11-258c7280',
+    })
     for (const path of [
       'state/.sleep-run.json',
       'notes/a.md',

@@ -4,8 +4,12 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { SOMNUS_CLAUDE_FILES } from '../src/core/claude-agent-files.ts'
+import { PLUGIN_SOMNUS_COMMAND } from '../src/core/somnus-command.ts'
 import { VERSION } from '../src/surfaces/cli/run-cli.ts'
+import { ensureBuilt } from './support/build-once.ts'
 import { REPO_ROOT } from './support/shared-data.ts'
+import { bareSomnusCommands, commandsIn } from './support/somnus-commands.ts'
 
 const readJson = (path: string) => JSON.parse(readFileSync(join(REPO_ROOT, path), 'utf8'))
 
@@ -59,5 +63,33 @@ describe.skipIf(!existsSync(CLAUDE_BIN))('plugin, as the real Claude Code CLI se
   it('validates the marketplace at the package root', () => {
     const result = validate(REPO_ROOT)
     expect(result.status, result.stdout + result.stderr).toBe(0)
+  })
+})
+
+describe('the plugin names Somnus by its own script, which works without somnus on PATH', () => {
+  const pathWithoutSomnus = '/usr/bin:/bin'
+
+  it('every command in the agent and the skill runs the plugin script, none a bare somnus', () => {
+    for (const file of SOMNUS_CLAUDE_FILES) {
+      const text = readFileSync(join(REPO_ROOT, 'plugin', file.pluginPath), 'utf8')
+      expect(bareSomnusCommands(text), file.pluginPath).toEqual([])
+      expect(commandsIn(text, PLUGIN_SOMNUS_COMMAND).length, file.pluginPath).toBeGreaterThan(4)
+    }
+  })
+
+  it('scripts/somnus runs the package it ships in; somnus-hook does nothing with SOMNUS_SKIP_HOOKS=1', async () => {
+    await ensureBuilt()
+    const cli = spawnSync(join(REPO_ROOT, 'plugin/scripts/somnus'), ['--version'], {
+      encoding: 'utf8',
+      env: { PATH: pathWithoutSomnus, HOME: tmpdir() },
+    })
+    expect(cli.status, cli.stderr).toBe(0)
+    expect(cli.stdout.trim()).toBe(VERSION)
+    const hook = spawnSync(join(REPO_ROOT, 'plugin/scripts/somnus-hook'), ['session-start'], {
+      encoding: 'utf8',
+      input: '{"cwd":"/"}',
+      env: { PATH: pathWithoutSomnus, HOME: tmpdir(), SOMNUS_SKIP_HOOKS: '1' },
+    })
+    expect(hook).toMatchObject({ status: 0, stdout: '', stderr: '' })
   })
 })

@@ -3,7 +3,7 @@
  * recordings): every added line cites real sources, a second run changes nothing, a dry run
  * changes nothing, and an interrupted run is finished, never left half-applied.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
 import { SLEEP_RUN_JOURNAL } from '../src/adapters/fs/fs-unit-of-work.ts'
@@ -12,6 +12,7 @@ import type { Brain } from '../src/app/brain.ts'
 import { runSleep } from '../src/app/run-sleep.ts'
 import { sessionStartContext } from '../src/app/session-start.ts'
 import { analyzeSession, composeTranscriptUnits } from '../src/compose.ts'
+import { composeReadDigest } from '../src/compose-digests.ts'
 import { lineCount } from '../src/core/sleep-run/archive-overflow.ts'
 import { brainFiles } from './support/brain-snapshot.ts'
 import { HAS_SHARED, SHARED_SKIP_REASON } from './support/shared-data.ts'
@@ -21,6 +22,7 @@ function run(brain: Brain, options: { dryRun?: boolean } = {}) {
   return runSleep(brain, {
     model: createExtractiveLanguageModel(),
     transcriptUnits: composeTranscriptUnits(brain),
+    readDigest: composeReadDigest(brain),
     ...options,
   })
 }
@@ -58,6 +60,21 @@ function writeJournal(brain: Brain, journal: object) {
 
 const journalExists = (brain: Brain) => existsSync(join(brain.root, SLEEP_RUN_JOURNAL))
 
+/** Every record uuid of a session's transcript files (main, sub-agents, compactions). */
+function recordIds(transcriptPath: string | null): string[] {
+  if (!transcriptPath) return []
+  const folder = join(transcriptPath.replace(/\.jsonl$/, ''), 'subagents')
+  const files = [
+    transcriptPath,
+    ...(existsSync(folder) ? readdirSync(folder).map((name) => join(folder, name)) : []),
+  ]
+  return files.flatMap((file) =>
+    [...readFileSync(file, 'utf8').matchAll(/"uuid":"([0-9a-f-]{36})"/g)].map(
+      (match) => match[1] ?? '',
+    ),
+  )
+}
+
 describe('sleep run on real transcripts', () => {
   if (!HAS_SHARED)
     console.warn(`[sleep run] ${SHARED_SKIP_REASON}; using the bundled demo transcripts only`)
@@ -79,9 +96,24 @@ describe('sleep run on real transcripts', () => {
     ])
     for (const session of before.sessions) {
       for (const unit of await composeTranscriptUnits(brain)(session, null)) known.add(unit.id)
+      // Digest lines cite transcript records by their first 8 characters, sessions as session:<8>.
+      for (const id of recordIds(session.transcript_path)) known.add(id.slice(0, 8))
+      known.add(`session:${session.session_id.slice(0, 8)}`)
+    }
+    const digests = result.plan.files.filter((file) => file.path.startsWith('knowledge/sessions/'))
+    expect(digests.length).toBeGreaterThanOrEqual(HAS_SHARED ? 3 : 1)
+    for (const digest of digests) {
+      for (const line of digest.after.split('\n').filter((line) => /^- /.test(line))) {
+        const cited = /<!-- src: ([^>]+) -->$/.exec(line)
+        // The digest's working-style tally (commands run most) is counted, not quoted.
+        if (line.startsWith('- Commands run most')) continue
+        expect(cited, line).not.toBeNull()
+        for (const id of cited?.[1]?.split(', ') ?? [])
+          expect(known.has(id), `${id} in ${line}`).toBe(true)
+      }
     }
     const added = result.plan.files
-      .filter((file) => file.path.endsWith('.md'))
+      .filter((file) => file.path.endsWith('.md') && !digests.includes(file))
       .flatMap((file) =>
         file.after.split('\n').filter((line) => !(file.before ?? '').split('\n').includes(line)),
       )

@@ -16,8 +16,10 @@ import {
 } from '../core/core-files.ts'
 import { isSomnusError } from '../core/errors.ts'
 import { type FeatureSummary, parseFeature } from '../core/features.ts'
+import { fieldText, parseFrontmatter } from '../core/frontmatter.ts'
 import { type KnowledgeDocument, parseKnowledge } from '../core/knowledge.ts'
 import { compareText } from '../core/snapshot/compare-text.ts'
+import type { DigestSummary } from '../core/snapshot/session-sections.ts'
 import type { ListOrProblem } from '../core/snapshot/snapshot-types.ts'
 import { parseTask, type TaskSummary } from '../core/tasks.ts'
 import type { Brain } from './brain.ts'
@@ -56,6 +58,29 @@ export async function readKnowledge(brain: Brain): Promise<KnowledgeDocument[]> 
 /** Every feature PRD, parsed. */
 export async function readFeatures(brain: Brain): Promise<FeatureSummary[]> {
   return (await slugDocuments(brain, 'feature')).map(({ slug, text }) => parseFeature(slug, text))
+}
+
+/**
+ * The `count` newest session digests (by their dated names) with their one-liners, and how many
+ * there are. Only those few are read: the folder grows by one file per session.
+ */
+export async function readRecentDigests(
+  brain: Brain,
+  count: number,
+): Promise<{ recent: DigestSummary[]; total: number }> {
+  const documents = await brain.files.list('digest')
+  const slugs = documents
+    .flatMap((document) => (document.kind === 'digest' ? [document.slug] : []))
+    .sort()
+    .reverse()
+  const newest = slugs.slice(0, count)
+  const texts = await Promise.all(newest.map((slug) => brain.files.read({ kind: 'digest', slug })))
+  const recent = newest.flatMap((slug, index) => {
+    const text = texts[index]
+    if (text === null || text === undefined) return []
+    return [{ slug, summary: fieldText(parseFrontmatter(text).data, 'summary') ?? null }]
+  })
+  return { recent, total: slugs.length }
 }
 
 /** Core files 3 and up, in numeric order, with their name and summary. */

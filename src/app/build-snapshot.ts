@@ -5,6 +5,7 @@
 import { scoringPolicyFor } from '../core/scoring/scoring-policies.ts'
 import { countTriggerFires } from '../core/session-ledger.ts'
 import { renderSnapshot } from '../core/snapshot/render-snapshot.ts'
+import { RECENT_DIGESTS } from '../core/snapshot/session-sections.ts'
 import type { SnapshotInput, SnapshotResult } from '../core/snapshot/snapshot-types.ts'
 import type { Brain } from './brain.ts'
 import {
@@ -12,6 +13,7 @@ import {
   readExtendedCore,
   readFeatures,
   readKnowledge,
+  readRecentDigests,
   readReleases,
   readTasks,
 } from './brain-documents.ts'
@@ -40,6 +42,7 @@ export async function readSnapshotDocuments(brain: Brain): Promise<SnapshotDocum
     releases,
     features,
     knowledge,
+    digests,
   ] = await Promise.all([
     brain.files.read({ kind: 'core', name: 'soul' }),
     brain.files.read({ kind: 'core', name: 'user' }),
@@ -51,6 +54,7 @@ export async function readSnapshotDocuments(brain: Brain): Promise<SnapshotDocum
     readReleases(brain),
     readFeatures(brain),
     readKnowledge(brain),
+    readRecentDigests(brain, RECENT_DIGESTS),
   ])
   return {
     head: { soul, user, memory },
@@ -61,6 +65,7 @@ export async function readSnapshotDocuments(brain: Brain): Promise<SnapshotDocum
     releases,
     features,
     knowledge,
+    digests,
   }
 }
 

@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { memoryBrain } from '../../test/support/memory-brain.ts'
+import { REPO_ROOT } from '../../test/support/shared-data.ts'
 import { createMemoryProjectFiles } from '../adapters/memory/memory-project-files.ts'
+import { SOMNUS_CLAUDE_FILES } from '../core/claude-agent-files.ts'
 import { CLAUDE_SETTINGS_PATH, initBrain, mergeIgnoreLines } from './init-brain.ts'
 
 const templates = {
@@ -98,6 +102,102 @@ describe('initBrain', () => {
     await init()
     const switched = await init(null)
     expect(switched.warnings.join()).toMatch(/still holds Somnus hooks/)
+  })
+})
+
+/** The plugin's own agent and skill: the one source of what `init` installs. */
+const pluginTexts = Object.fromEntries(
+  SOMNUS_CLAUDE_FILES.map((file) => [
+    file.pluginPath,
+    readFileSync(join(REPO_ROOT, 'plugin', file.pluginPath), 'utf8'),
+  ]),
+)
+const AGENT = '.claude/agents/somnus-rem-sleep.md'
+const SKILL = '.claude/skills/somnus/SKILL.md'
+
+describe('initBrain: the rem-sleep agent and the skill', () => {
+  const installCommand = '"/opt/node" "/work/app/node_modules/somnus/bin/somnus.js"'
+  const setup = () => {
+    const brain = memoryBrain()
+    const projectFiles = createMemoryProjectFiles()
+    const init = (somnusCommand = installCommand) =>
+      initBrain(brain, {
+        templates,
+        hookCommand,
+        projectFiles,
+        claudeFiles: { pluginTexts, somnusCommand },
+      })
+    return { projectFiles, init }
+  }
+
+  it('installs both where Claude Code finds them, every command this install runs', async () => {
+    const { projectFiles, init } = setup()
+    const result = await init()
+    expect(result.claudeFiles).toEqual([
+      { path: AGENT, action: 'create' },
+      { path: SKILL, action: 'create' },
+    ])
+    const files = projectFiles.snapshot()
+    const agent = files[AGENT] ?? ''
+    expect(agent.startsWith('---\nname: somnus-rem-sleep\n')).toBe(true)
+    expect(agent).toContain(`\`${installCommand} sleep start\``)
+    expect(agent).toContain(`\`${installCommand} sleep done "<one-line summary`)
+    expect(files[SKILL]).toContain(`\`${installCommand} bookmark add `)
+    for (const text of [agent, files[SKILL] ?? '']) {
+      expect(text).not.toContain('CLAUDE_PLUGIN_ROOT')
+      // No command left that relies on `somnus` being on PATH.
+      expect(text).not.toMatch(/`somnus /)
+    }
+  })
+
+  it('is idempotent, refreshes its own file, and keeps an edited one with a warning', async () => {
+    const { projectFiles, init } = setup()
+    await init()
+    const again = await init()
+    expect(again.claudeFiles.map((file) => file.action)).toEqual(['unchanged', 'unchanged'])
+    expect(again.warnings).toEqual([])
+
+    // The install moved (or Somnus was upgraded): a file Somnus wrote and nobody edited follows.
+    const moved = await init('"/opt/node" "/elsewhere/somnus/bin/somnus.js"')
+    expect(moved.claudeFiles.map((file) => file.action)).toEqual(['update', 'update'])
+    expect(projectFiles.snapshot()[AGENT]).toContain('/elsewhere/somnus/bin/somnus.js" sleep start')
+
+    const edited = `${projectFiles.snapshot()[AGENT]?.replace('Step 0', 'Step zero')}`
+    await projectFiles.write(AGENT, edited)
+    const kept = await init()
+    expect(kept.claudeFiles).toEqual([
+      { path: AGENT, action: 'edited' },
+      { path: SKILL, action: 'update' },
+    ])
+    expect(projectFiles.snapshot()[AGENT]).toBe(edited)
+    expect(kept.warnings.join('\n')).toMatch(
+      /\.claude\/agents\/somnus-rem-sleep\.md differs from what Somnus installs.*delete it and run `somnus init` again/,
+    )
+  })
+
+  it('keeps an agent file copied in by hand, and says its commands may not run', async () => {
+    const { projectFiles, init } = setup()
+    await projectFiles.write(AGENT, pluginTexts['agents/somnus-rem-sleep.md'] ?? '')
+    const result = await init()
+    expect(result.claudeFiles[0]).toEqual({ path: AGENT, action: 'edited' })
+    expect(projectFiles.snapshot()[AGENT]).toBe(pluginTexts['agents/somnus-rem-sleep.md'])
+    expect(result.warnings.join('\n')).toMatch(/may not run in this project/)
+  })
+
+  it('installs nothing with the plugin (it brings its own) and refuses a package without them', async () => {
+    const brain = memoryBrain()
+    const projectFiles = createMemoryProjectFiles()
+    const plugin = await initBrain(brain, { templates, hookCommand: null, projectFiles })
+    expect(plugin.claudeFiles).toEqual([])
+    expect(projectFiles.snapshot()).toEqual({})
+    const broken = initBrain(brain, {
+      templates,
+      hookCommand,
+      projectFiles,
+      claudeFiles: { pluginTexts: {}, somnusCommand: installCommand },
+    })
+    await expect(broken).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    expect(projectFiles.snapshot()).toEqual({})
   })
 })
 

@@ -1,10 +1,18 @@
 /**
- * `somnus init`: lays out `_agent_context/` from the shipped templates and wires the Claude Code
- * hooks into the project's `.claude/settings.json`. Everything is computed first (an invalid
- * settings file stops the run before anything is written); existing files are never overwritten.
+ * `somnus init`: lays out `_agent_context/` from the shipped templates, wires the Claude Code
+ * hooks into the project's `.claude/settings.json` and installs the rem-sleep agent and the skill
+ * into `.claude/`. Everything is computed first (an invalid settings file stops the run before
+ * anything is written); existing files are never overwritten, except an agent or skill file that
+ * Somnus wrote and nobody edited since, which is refreshed.
  */
 
 import { type BrainDocument, documentAt, documentPath } from '../core/brain-layout.ts'
+import {
+  type InstallAction,
+  installAction,
+  installedFileText,
+  SOMNUS_CLAUDE_FILES,
+} from '../core/claude-agent-files.ts'
 import {
   type ClaudeSettings,
   hasSomnusHooks,
@@ -39,6 +47,18 @@ export interface InitBrainInput {
   hookCommand: ((event: SomnusHookEvent) => string) | null
   /** The project folder's own files, where the settings live. */
   projectFiles: ProjectFiles
+  /**
+   * The plugin's agent and skill, to install into the project's `.claude/` with `somnusCommand`
+   * in place of the plugin's own command; absent or null installs none (`--plugin`).
+   */
+  claudeFiles?: ClaudeFilesInput | null
+}
+
+/** The plugin's texts by their path in the plugin folder, and the command a project install runs. */
+export interface ClaudeFilesInput {
+  pluginTexts: Record<string, string>
+  /** `"<node>" "<package>/bin/somnus.js"`: how Claude runs this install. */
+  somnusCommand: string
 }
 
 /** What `init` did. Paths are relative to `_agent_context` (settings: to the project). */
@@ -54,6 +74,8 @@ export interface InitBrainResult {
   hooksChanged: boolean
   /** The events Somnus is wired to (empty with `--plugin`). */
   hookEvents: SomnusHookEvent[]
+  /** The agent and skill files in the project's `.claude/`, by path, and what `init` did to each. */
+  claudeFiles: { path: string; action: InstallAction }[]
   warnings: string[]
 }
 
@@ -99,6 +121,13 @@ export async function initBrain(brain: Brain, input: InitBrainInput): Promise<In
   const toCreate = wanted.filter((_, index) => existing[index] === null)
   const kept = wanted.filter((_, index) => existing[index] !== null).map((file) => file.path)
 
+  const claudeFiles = await planClaudeFiles(input)
+  for (const file of claudeFiles.filter((file) => file.action === 'edited')) {
+    warnings.push(
+      `${file.path} differs from what Somnus installs (edited, or not written by \`somnus init\`), so it was left as it is; the commands in it may not run in this project. To get the current version, delete it and run \`somnus init\` again.`,
+    )
+  }
+
   const gitignoreTemplate = input.templates[GITIGNORE_PATH]
   const gitignore =
     gitignoreTemplate === undefined
@@ -119,6 +148,10 @@ export async function initBrain(brain: Brain, input: InitBrainInput): Promise<In
       CLAUDE_SETTINGS_PATH,
       `${JSON.stringify(nextSettings, null, 2)}\n`,
     )
+  for (const file of claudeFiles) {
+    if (file.action === 'create' || file.action === 'update')
+      await input.projectFiles.write(file.path, file.text)
+  }
 
   return {
     root: brain.root,
@@ -128,8 +161,34 @@ export async function initBrain(brain: Brain, input: InitBrainInput): Promise<In
     settingsPath,
     hooksChanged: nextSettings !== null,
     hookEvents: input.hookCommand ? SOMNUS_HOOKS.map((spec) => spec.event) : [],
+    claudeFiles: claudeFiles.map(({ path, action }) => ({ path, action })),
     warnings,
   }
+}
+
+/**
+ * Each agent or skill file with the text this install wants and what to do about the file there.
+ * A plugin text that is missing is an error: the package shipped without its plugin folder.
+ */
+async function planClaudeFiles(
+  input: InitBrainInput,
+): Promise<{ path: string; text: string; action: InstallAction }[]> {
+  const claudeFiles = input.claudeFiles
+  if (!claudeFiles) return []
+  return Promise.all(
+    SOMNUS_CLAUDE_FILES.map(async (file) => {
+      const pluginText = claudeFiles.pluginTexts[file.pluginPath]
+      if (pluginText === undefined) {
+        throw new SomnusError(
+          'NOT_FOUND',
+          `The Somnus package has no plugin/${file.pluginPath}, which \`somnus init\` installs as ${file.projectPath}: reinstall somnus.`,
+        )
+      }
+      const text = installedFileText(pluginText, claudeFiles.somnusCommand)
+      const existing = await input.projectFiles.read(file.projectPath)
+      return { path: file.projectPath, text, action: installAction(existing, text) }
+    }),
+  )
 }
 
 /** One file `init` lays out: its path in the report, the document, the text. */

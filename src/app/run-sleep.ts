@@ -8,12 +8,18 @@ import { SomnusError } from '../core/errors.ts'
 import { transcriptReadFrom } from '../core/ledger.ts'
 import { redactSecrets } from '../core/redact-secrets.ts'
 import { documentOfPlanKey, planKey } from '../core/sleep-run/plan-keys.ts'
-import { planSleepRun, type SleepRunPlan } from '../core/sleep-run/plan-sleep-run.ts'
+import {
+  type LandingDigest,
+  planSleepRun,
+  type SleepRunPlan,
+} from '../core/sleep-run/plan-sleep-run.ts'
 import type { UnitKind } from '../core/sleep-run/route-observation.ts'
 import type { SalienceSchema, SessionRecord, SleepState } from '../core/sleep-state.ts'
 import type { BrainDocument } from '../ports/brain-files.ts'
 import type { LanguageModel, Observation, Unit, Usage } from '../ports/language-model.ts'
+import type { SessionDigestResult } from '../ports/session-digests.ts'
 import type { Brain } from './brain.ts'
+import { addUsage, NO_USAGE, readDigests } from './read-session-digests.ts'
 
 /** How to run one consolidation. */
 export interface RunSleepOptions {
@@ -22,6 +28,12 @@ export interface RunSleepOptions {
   dryRun?: boolean
   /** Human and assistant turns of a session's transcript after `since` (omit: summaries only). */
   transcriptUnits?: (session: SessionRecord, since: string | null) => Promise<Unit[]>
+  /**
+   * The digest of a session's transcript after `since`. With it, each session that has a
+   * transcript lands as a digest (kept whole, routed into the core files) instead of as units;
+   * a session whose transcript cannot be read stays pending.
+   */
+  readDigest?: (session: SessionRecord, since: string | null) => Promise<SessionDigestResult>
   /** Progress lines for long runs. */
   onProgress?: (message: string) => void
   /** Cancels the model call: the run then rejects with ABORTED and applies none of its plan. */
@@ -71,17 +83,23 @@ async function consolidate(brain: Brain, options: RunSleepOptions): Promise<RunS
   // by the next sleep, and whatever the run reads is cleared by id, not by time.
   const epoch = brain.clock.now().toISOString()
   const state = await brain.state.read()
-  const pending = state.sessions.filter((session) => session.score === null)
-  if (pending.length > 0) {
+  const unscored = state.sessions.filter((session) => session.score === null)
+  if (unscored.length > 0) {
     progress(
-      `${pending.length} session(s) left for the next sleep: their transcripts are not readable yet (${pending.map((session) => session.session_id).join(', ')})`,
+      `${unscored.length} session(s) left for the next sleep: their transcripts are not readable yet (${unscored.map((session) => session.session_id).join(', ')})`,
     )
   }
-  const consolidated: SleepState = {
+  const scored: SleepState = {
     ...state,
     sessions: state.sessions.filter((session) => session.score !== null),
   }
-  const { units, kinds } = await gatherUnits(consolidated, options, progress)
+  const digested = await readDigests(scored, options, progress)
+  const pending = [...unscored, ...digested.pending]
+  const consolidated: SleepState = {
+    ...scored,
+    sessions: scored.sessions.filter((session) => !digested.pending.includes(session)),
+  }
+  const { units, kinds } = await gatherUnits(consolidated, options, progress, digested.bySession)
   const bookmarkObservations: Observation[] = consolidated.bookmarks.map((bookmark) => ({
     priority: SALIENCE_PRIORITY[bookmark.salience],
     // Ledgers written before redaction existed may still hold a secret: never pass it on.
@@ -96,15 +114,24 @@ async function consolidate(brain: Brain, options: RunSleepOptions): Promise<RunS
       ? await options.model.extractObservations({ units, signal: options.signal })
       : null
   const extracted = call?.value ?? []
-  const usage: Usage = call?.usage ?? { input_tokens: 0, output_tokens: 0 }
-  const model = call?.model ?? options.model.name
+  const usage = addUsage(call?.usage ?? NO_USAGE, digested.usage)
+  const model = call?.model ?? digested.model ?? options.model.name
   // Summaries render turns as "speaker: text"; in a memory file the role prefix is noise.
   const observations = extracted.map((observation) => ({
     ...observation,
     text: observation.text.replace(/^(user|assistant): /i, ''),
   }))
-  const files = await readEditableFiles(brain)
+  const [files, existingDigests] = await Promise.all([
+    readEditableFiles(brain),
+    brain.files.list('digest'),
+  ])
   const plan = planSleepRun({
+    digests: [...digested.bySession.values()].flatMap((landing) =>
+      landing === null ? [] : [landing],
+    ),
+    existingDigests: existingDigests.flatMap((document) =>
+      document.kind === 'digest' ? [document.slug] : [],
+    ),
     now: brain.clock.now(),
     state: consolidated,
     observations: [...bookmarkObservations, ...observations],
@@ -147,10 +174,12 @@ async function gatherUnits(
   state: SleepState,
   options: RunSleepOptions,
   progress: (message: string) => void,
+  digested: ReadonlyMap<string, LandingDigest | null>,
 ): Promise<{ units: Unit[]; kinds: Map<string, UnitKind> }> {
   const units: Unit[] = []
   const kinds = new Map<string, UnitKind>()
-  const { sessions } = state
+  // A digested session's material is in its digest: its closing message and turns are not read again.
+  const sessions = state.sessions.filter((session) => !digested.has(session.session_id))
   for (const [index, session] of sessions.entries()) {
     if (session.last_assistant_message) {
       units.push({

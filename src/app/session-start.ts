@@ -9,6 +9,7 @@ import { countTriggerFires, pendingSessions } from '../core/session-ledger.ts'
 import type { SleepState } from '../core/sleep-state.ts'
 import { renderSnapshot } from '../core/snapshot/render-snapshot.ts'
 import type { SnapshotResult } from '../core/snapshot/snapshot-types.ts'
+import { withSomnusCommand } from '../core/somnus-command.ts'
 import type { AnalyzeSession } from '../ports/session-transcripts.ts'
 import type { Brain } from './brain.ts'
 import { readSnapshotDocuments } from './build-snapshot.ts'
@@ -28,6 +29,15 @@ export interface SessionStartContext {
   firedTriggerIds: string[]
 }
 
+/** How the context is shown. */
+export interface SessionStartOptions {
+  /**
+   * The command Claude runs Somnus with (`"<node>" "<package>/bin/somnus.js"`), put in place of
+   * `somnus` in every command the directive and the snapshot name; default `somnus`.
+   */
+  somnusCommand?: string
+}
+
 /** What one rendering of the ledger gave: the directive and the snapshot. */
 interface Shown {
   directive: string | null
@@ -44,6 +54,7 @@ interface Shown {
 export async function sessionStartContext(
   brain: Brain,
   analyzeSession: AnalyzeSession,
+  options: SessionStartOptions = {},
 ): Promise<SessionStartContext> {
   // A `sleep run` killed after its commit point is finished before anything is read, so a new
   // session sees the brain as before the sleep or as after it, never half-written.
@@ -55,21 +66,24 @@ export async function sessionStartContext(
   const now = brain.clock.now()
   const budget = brain.config.snapshot_budget_chars
   const policy = scoringPolicyFor(brain.config.scoring)
+  const command = options.somnusCommand ?? 'somnus'
   const show = (state: SleepState): Shown => {
-    const directive = consolidationDirective({
+    const plain = consolidationDirective({
       state,
       policy,
       now,
       rhythmSessions: brain.config.rhythm_sessions,
     })
+    const directive = plain === null ? null : withSomnusCommand(plain, command)
     const reserved = directive === null ? 0 : directive.length + SEPARATOR.length
-    const snapshot = renderSnapshot({
-      ...documents,
-      state,
-      now,
-      policy,
-      budgetChars: Math.max(0, budget - reserved),
-    })
+    const render = (budgetChars: number): SnapshotResult => {
+      const snapshot = renderSnapshot({ ...documents, state, now, policy, budgetChars })
+      return { ...snapshot, text: withSomnusCommand(snapshot.text, command) }
+    }
+    let snapshot = render(Math.max(0, budget - reserved))
+    // A long command can push a snapshot that fitted past the budget: fit it once more, smaller.
+    const over = reserved + snapshot.text.length - budget
+    if (over > 0) snapshot = render(Math.max(0, budget - reserved - over))
     return { directive, snapshot }
   }
   let finishedSessions: string[] = []

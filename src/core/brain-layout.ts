@@ -12,8 +12,11 @@ export const CONTEXT_DIR_NAME = '_agent_context'
 /** The core files with a fixed role: soul, user and memory load in full; the JSON lists. */
 export type CoreDocumentName = 'soul' | 'user' | 'memory' | 'changelog' | 'releases'
 
-/** The folders that hold one document per slug. */
-export type SlugKind = 'knowledge' | 'task' | 'feature'
+/**
+ * The folders that hold one document per slug. A `digest` is one session's digest, kept whole by
+ * `sleep run` (`knowledge/sessions/2026-02-11-258c7280.md`).
+ */
+export type SlugKind = 'knowledge' | 'task' | 'feature' | 'digest'
 
 /** Kinds whose documents can be listed. */
 export type ListableKind = SlugKind | 'extended-core'
@@ -49,6 +52,7 @@ const ARCHIVE_PATHS = {
 /** The folder of each listable kind, relative to the context root. */
 export const KIND_FOLDERS: Record<ListableKind, string> = {
   knowledge: 'knowledge',
+  digest: 'knowledge/sessions',
   task: 'state',
   feature: 'core/features',
   'extended-core': 'core',

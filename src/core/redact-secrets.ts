@@ -74,6 +74,10 @@ const FORMAT_RULES: readonly FormatRule[] = [
   },
 ]
 
+/** What every match of a format rule starts with (they are all case-sensitive). */
+const FORMAT_PREFIX =
+  /-----BEGIN|sk-|[sr]k_live_|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|AIza|eyJ/
+
 /** `aws_secret_access_key = <40 chars>` and its spellings, in config files and in prose. */
 const AWS_SECRET =
   /(aws[\w -]{0,20}?secret[\w -]{0,20}?["']?\s*(?:[:=]|\bis\b)\s*["']?)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi
@@ -102,17 +106,24 @@ const PROSE =
 /** `text` with every secret it holds replaced by a marker; text without one comes back as is. */
 export function redactSecrets(text: string): string {
   if (!MIGHT_HOLD_A_SECRET.test(text)) return text
+  // Common words pass the test above ("tests pass", "the key point"). Each rule runs only when
+  // the text it would scan holds what every match of it needs: a few quick tests instead of
+  // fourteen scans, with the same result.
   let out = text
-  for (const rule of FORMAT_RULES) out = out.replace(rule.pattern, redactionMarker(rule.kind))
-  out = out.replace(AWS_SECRET, (_, lead) => `${lead}${redactionMarker('aws secret access key')}`)
-  out = out.replace(URL_CREDENTIALS, (match, lead: string, password: string) =>
-    isPlaceholder(password) ? match : `${lead}${redactionMarker('password')}@`,
-  )
-  out = out.replace(BEARER, (match, lead: string, token: string) =>
-    isHighEntropy(token) ? `${lead}${redactionMarker('token')}` : match,
-  )
-  out = out.replace(ASSIGNMENT, redactAssignment)
-  out = out.replace(PROSE, redactProse)
+  if (FORMAT_PREFIX.test(out))
+    for (const rule of FORMAT_RULES) out = out.replace(rule.pattern, redactionMarker(rule.kind))
+  if (/aws/i.test(out))
+    out = out.replace(AWS_SECRET, (_, lead) => `${lead}${redactionMarker('aws secret access key')}`)
+  if (out.includes('://'))
+    out = out.replace(URL_CREDENTIALS, (match, lead: string, password: string) =>
+      isPlaceholder(password) ? match : `${lead}${redactionMarker('password')}@`,
+    )
+  if (/bearer/i.test(out))
+    out = out.replace(BEARER, (match, lead: string, token: string) =>
+      isHighEntropy(token) ? `${lead}${redactionMarker('token')}` : match,
+    )
+  if (/[:=]/.test(out)) out = out.replace(ASSIGNMENT, redactAssignment)
+  if (/passw|passp|token|secret|key/i.test(out)) out = out.replace(PROSE, redactProse)
   return out
 }
 

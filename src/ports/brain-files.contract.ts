@@ -52,6 +52,18 @@ export function testBrainFiles(name: string, make: () => Promise<BrainFiles>): v
       expect(await files.list('feature')).toEqual([{ kind: 'feature', slug: 'login' }])
     })
 
+    it('keeps session digests apart from the knowledge notes they sit beside', async () => {
+      const files = await make()
+      const digest: BrainDocument = { kind: 'digest', slug: '2026-02-11-258c7280' }
+      await files.write(digest, '# digest')
+      await files.write({ kind: 'knowledge', slug: '2026-02-11-258c7280' }, 'note')
+      expect(await files.read(digest)).toBe('# digest')
+      expect(await files.list('digest')).toEqual([digest])
+      expect(await files.list('knowledge')).toEqual([
+        { kind: 'knowledge', slug: '2026-02-11-258c7280' },
+      ])
+    })
+
     it('removes a document, and removing a missing one is not an error', async () => {
       const files = await make()
       const task: BrainDocument = { kind: 'task', slug: 'task' }

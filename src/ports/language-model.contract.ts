@@ -3,6 +3,7 @@
  * a real backend (a loopback server, a real subprocess) or none (the extractive model).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { SessionDigest } from '../core/digest/session-digest.ts'
 import { isSomnusError, type SomnusError, type SomnusErrorCode } from '../core/errors.ts'
 import { countTokens } from '../core/tokens.ts'
 import {
@@ -57,6 +58,32 @@ export const CONTRACT_UNITS: Unit[] = [
   { id: 's1:u3', text: 'Use pnpm, never npm, in this repository.', speaker: 'user' },
   { id: 's1:a2', text: 'Decided to keep the retry limit at 3 after the flaky test.' },
 ]
+
+/** A session digest as the extractive builder drafts it: every item cites transcript records. */
+export const CONTRACT_DRAFT: SessionDigest = {
+  sessionId: '11111111-2222-3333-4444-555555555555',
+  date: '2026-03-02',
+  startedAt: '2026-03-02T09:00:00Z',
+  endedAt: '2026-03-02T11:00:00Z',
+  project: '/work/billing',
+  branch: 'fix-billing',
+  files: ['11111111-2222-3333-4444-555555555555.jsonl'],
+  summary: { text: 'Fixed the billing rounding bug and shipped it.', sources: ['aa000001'] },
+  changes: [
+    {
+      area: 'src/billing/',
+      items: [{ text: '`round.ts`: banker rounding.', sources: ['aa000002', 'aa000003'] }],
+    },
+  ],
+  commits: [{ text: 'fix: round invoices half-even', sources: ['aa000004'] }],
+  decisions: [{ text: 'Round half-even, as the tax office does.', sources: ['aa000005'] }],
+  gotchas: [
+    { text: '`RangeError: precision` → pass 2 digits, not 20.', sources: ['aa000006', 'aa000007'] },
+  ],
+  done: [{ text: 'All 41 billing tests pass.', sources: ['aa000008'] }],
+  open: [{ text: 'The CSV export still rounds half-up.', sources: ['aa000009'] }],
+  preferences: [{ text: 'Use pnpm, never npm.', sources: ['aa000010'] }],
+}
 
 type Method = 'summarize' | 'extractObservations' | 'extractPatterns' | 'groupSimilar' | 'reflect'
 
@@ -161,6 +188,33 @@ export function testLanguageModel(
       for (const group of groups.value) expect(group.members.length).toBeGreaterThanOrEqual(2)
     })
 
+    it('digests a session in the draft structure, citing only records the draft cites', async () => {
+      const draft = CONTRACT_DRAFT
+      const call = await subject.model.digestSession({ draft })
+      expect(call.model).toBe(subject.model.name)
+      UsageSchema.parse(call.usage)
+      const digest = call.value
+      const { sessionId, date, startedAt, endedAt, project, branch, files } = draft
+      expect(digest).toMatchObject({ sessionId, date, startedAt, endedAt, project, branch, files })
+      const items = [
+        ...(digest.summary ? [digest.summary] : []),
+        ...digest.changes.flatMap((area) => area.items),
+        ...digest.commits,
+        ...digest.decisions,
+        ...digest.gotchas,
+        ...digest.done,
+        ...digest.open,
+        ...digest.preferences,
+      ]
+      expect(items.length).toBeGreaterThan(0)
+      const drafted = new Set(JSON.stringify(draft).match(/aa\d{6}/g))
+      for (const item of items) {
+        expect(item.text).not.toBe('')
+        expect(item.sources.length).toBeGreaterThan(0)
+        for (const id of item.sources) expect(drafted.has(id), id).toBe(true)
+      }
+    })
+
     it('never exceeds the token budget of a summary', async () => {
       for (const budgetTokens of [0, 5, 25]) {
         const summary = await subject.model.summarize({ units: CONTRACT_UNITS, budgetTokens })
@@ -195,6 +249,8 @@ export function testLanguageModel(
     it('rejects every method with ABORTED when its signal already fired, asking nothing', async () => {
       const before = backendCalls()
       const signal = AbortSignal.abort()
+      const digest = await rejection(subject.model.digestSession({ draft: CONTRACT_DRAFT, signal }))
+      expect(digest.code).toBe('ABORTED')
       for (const method of METHOD_NAMES) {
         const error = await rejection(METHODS[method](subject.model, CONTRACT_UNITS, signal))
         expect(error.code, method).toBe('ABORTED')

@@ -3,6 +3,7 @@
  * `extractive` model (default) and prompted LLMs (`anthropic:`, `openai:`, `claude-cli`).
  * Inputs are units with ids; every derived item names the unit ids it came from (`sources`).
  */
+import type { SessionDigest } from '../core/digest/session-digest.ts'
 import type {
   Group,
   Observation,
@@ -68,4 +69,12 @@ export interface LanguageModel {
   ): Promise<ModelCall<Group[]>>
   /** Reflects on recent observations and names the next priority. */
   reflect(request: { units: Unit[] } & ModelRequestOptions): Promise<ModelCall<Reflection>>
+  /**
+   * Writes a session's digest from `draft`, the extractive digest of its transcript: the same
+   * structure and session facts, every item citing records that `draft` cites (extractive: the
+   * draft itself).
+   */
+  digestSession(
+    request: { draft: SessionDigest } & ModelRequestOptions,
+  ): Promise<ModelCall<SessionDigest>>
 }

@@ -22,6 +22,15 @@ export function testProjectFiles(name: string, make: () => Promise<ProjectFilesF
       expect(await files.read('.claude/settings.json')).toBe('{}\n')
     })
 
+    it('makes the folders of a deeper path (the agent and skill files `init` installs)', async () => {
+      const { files } = await make()
+      await files.write('.claude/skills/somnus/SKILL.md', '# Skill\n')
+      await files.write('.claude/agents/somnus-rem-sleep.md', '# Agent\n')
+      expect(await files.read('.claude/skills/somnus/SKILL.md')).toBe('# Skill\n')
+      expect(await files.read('.claude/agents/somnus-rem-sleep.md')).toBe('# Agent\n')
+      expect(await files.read('.claude/skills/other/SKILL.md')).toBeNull()
+    })
+
     it('refuses `..`, absolute paths and NUL bytes with OUTSIDE_BRAIN', async () => {
       const { files } = await make()
       for (const path of ['../settings.json', '.claude/../../x.json', '/etc/x.json', 'a\0b']) {

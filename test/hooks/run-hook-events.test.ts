@@ -45,6 +45,42 @@ describe('runHook SessionStart output', () => {
     expect(result.log).toEqual([])
   })
 
+  it("names this install's command in every command it shows, still within the budget", async () => {
+    const command = '"/opt/node-v20/bin/node" "/work/my app/node_modules/somnus/bin/somnus.js"'
+    const ws = workspace({ snapshot_budget_chars: 2500 })
+    writeLedger(ws, {
+      debt: 12,
+      sessions: manual([3, 3, 3, 3]).map((session) => ({
+        ...session,
+        last_assistant_message: 'A long summary of the work. '.repeat(40),
+      })),
+      bookmarks: [
+        {
+          id: 'b1',
+          message: 'Never store tokens in localStorage',
+          salience: 3,
+          created_at: NOW.toISOString(),
+          session_id: null,
+          task_slug: null,
+        },
+      ],
+    })
+    const result = await runHook('session-start', JSON.stringify({ cwd: ws.project }), {
+      cwd: ws.project,
+      env: { HOME: ws.home },
+      now: NOW,
+      somnusCommand: command,
+    })
+    expect(result.stdout.startsWith('>>> CONSOLIDATION REQUIRED <<<')).toBe(true)
+    expect(result.stdout).toContain(`\`${command} sleep start\``)
+    expect(result.stdout).toContain(`\`${command} sleep done "<summary>"\``)
+    // The snapshot's own pointers (`somnus sleep status`, `somnus bookmark list`...) too.
+    expect(result.stdout.split(command).length).toBeGreaterThan(3)
+    expect(result.stdout).not.toMatch(/`somnus /)
+    expect(result.stdout.length).toBeLessThanOrEqual(2500)
+    expect(result.stdout).toContain('# Agent Context')
+  })
+
   it('puts CONSOLIDATION RECOMMENDED first at debt >= 7', async () => {
     const ws = workspace()
     writeLedger(ws, { debt: 7, sessions: manual([3, 3, 1]) })

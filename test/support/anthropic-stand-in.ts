@@ -16,8 +16,17 @@ import {
   startStandInServer,
 } from './stand-in-server.ts'
 
-/** One scripted assistant turn: a tool call, or the final answer. */
-export type AgentStep = { tool: string; input: Record<string, unknown> } | { text: string }
+/** One scripted assistant turn: a tool call (its id given, or made from the step), or the final answer. */
+export type AgentStep =
+  | { tool: string; input: Record<string, unknown>; id?: string }
+  | { text: string }
+
+/**
+ * A script that reads each agent-loop request: the step is the number of assistant turns already
+ * in it. Main agent and sub-agents are separate conversations that the request tells apart (their
+ * system prompts differ), so one function can play both.
+ */
+export type AgentScript = (request: RecordedRequest, step: number) => AgentStep
 
 /** A running stand-in and what it saw. */
 export interface ClaudeCodeStandIn extends StandInServer {
@@ -38,8 +47,13 @@ export const STAND_IN_USAGE = {
 }
 
 /** Starts the stand-in on 127.0.0.1 at a random port. */
-export async function startClaudeCodeStandIn(script: AgentStep[]): Promise<ClaudeCodeStandIn> {
-  const toolUseIds = script.flatMap((step, index) => ('tool' in step ? [toolUseId(index)] : []))
+export async function startClaudeCodeStandIn(
+  script: AgentStep[] | AgentScript,
+): Promise<ClaudeCodeStandIn> {
+  const toolUseIds =
+    typeof script === 'function'
+      ? []
+      : script.flatMap((step, index) => ('tool' in step ? [step.id ?? toolUseId(index)] : []))
   const server = await startStandInServer((request, response) => answer(script, request, response))
   return {
     ...server,
@@ -69,7 +83,11 @@ function isMessagesPath(path: string): boolean {
   return path === '/v1/messages' || path.startsWith('/v1/messages?')
 }
 
-function answer(script: AgentStep[], request: RecordedRequest, response: ServerResponse): void {
+function answer(
+  script: AgentStep[] | AgentScript,
+  request: RecordedRequest,
+  response: ServerResponse,
+): void {
   if (request.method === 'HEAD' || request.method === 'GET') {
     response.writeHead(200, { 'content-type': 'application/json' })
     response.end(request.method === 'HEAD' ? undefined : '{}')
@@ -95,7 +113,10 @@ function answer(script: AgentStep[], request: RecordedRequest, response: ServerR
     return
   }
   const step = (body.messages ?? []).filter((entry) => entry.role === 'assistant').length
-  const played = script[Math.min(step, script.length - 1)] ?? { text: 'Done.' }
+  const played =
+    typeof script === 'function'
+      ? script(request, step)
+      : (script[Math.min(step, script.length - 1)] ?? { text: 'Done.' })
   stream(response, model, `msg_stand_in_${step}`, played, step)
 }
 
@@ -106,7 +127,7 @@ function toolUseId(step: number): string {
 function message(model: string, id: string, step: AgentStep, index = 0) {
   const content =
     'tool' in step
-      ? [{ type: 'tool_use', id: toolUseId(index), name: step.tool, input: step.input }]
+      ? [{ type: 'tool_use', id: step.id ?? toolUseId(index), name: step.tool, input: step.input }]
       : [{ type: 'text', text: step.text }]
   return {
     id,
@@ -138,7 +159,12 @@ function stream(
     send('content_block_start', {
       type: 'content_block_start',
       index: 0,
-      content_block: { type: 'tool_use', id: toolUseId(index), name: step.tool, input: {} },
+      content_block: {
+        type: 'tool_use',
+        id: step.id ?? toolUseId(index),
+        name: step.tool,
+        input: {},
+      },
     })
     // Split the JSON in two deltas, as the real API streams it in pieces.
     const json = JSON.stringify(step.input)

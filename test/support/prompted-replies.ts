@@ -4,7 +4,13 @@
  */
 
 /** Which skill a system prompt asks for. */
-export type PromptedTask = 'summarize' | 'observations' | 'patterns' | 'groups' | 'reflect'
+export type PromptedTask =
+  | 'summarize'
+  | 'observations'
+  | 'patterns'
+  | 'groups'
+  | 'reflect'
+  | 'digest'
 
 /** The task a prompted model's system prompt is for (keyed on phrases in `prompts.ts`). */
 export function taskOf(system: string): PromptedTask {
@@ -13,6 +19,7 @@ export function taskOf(system: string): PromptedTask {
   if (system.includes('reusable patterns')) return 'patterns'
   if (system.includes('repeat the same idea')) return 'groups'
   if (system.includes('Be honest')) return 'reflect'
+  if (system.includes('session digest')) return 'digest'
   throw new Error(`unknown task for system prompt: ${system.slice(0, 80)}`)
 }
 
@@ -57,6 +64,8 @@ export function validReplyFor(system: string, prompt: string): string {
       })
     case 'groups':
       return JSON.stringify({ groups: [{ label: 'the same idea', members: ids.slice(0, 2) }] })
+    case 'digest':
+      return JSON.stringify(digestReply(units))
     case 'reflect':
       return JSON.stringify({
         reflection: 'Progress was steady; retries hid a flaky server.',
@@ -64,4 +73,38 @@ export function validReplyFor(system: string, prompt: string): string {
         sources: first,
       })
   }
+}
+
+/**
+ * A digest reply as a cooperative model writes one: each unit ("decision: …", "change in src/: …")
+ * back in its list, citing itself, with a summary citing the first unit.
+ */
+function digestReply(units: Array<{ id: string; text: string }>) {
+  const reply: Record<string, unknown> & {
+    changes: Array<{ area: string; items: unknown[] }>
+  } = {
+    summary: null,
+    changes: [],
+    commits: [],
+    decisions: [],
+    gotchas: [],
+    done: [],
+    open: [],
+    preferences: [],
+  }
+  for (const unit of units) {
+    const [label = '', ...rest] = unit.text.split(': ')
+    const item = { text: rest.join(': '), sources: [unit.id] }
+    if (label === 'summary') reply.summary = item
+    else if (label.startsWith('change in ')) {
+      const area = label.slice('change in '.length)
+      const existing = reply.changes.find((entry) => entry.area === area)
+      if (existing) existing.items.push(item)
+      else reply.changes.push({ area, items: [item] })
+    } else {
+      const list = [label, `${label}s`].find((name) => Array.isArray(reply[name]))
+      if (list) (reply[list] as unknown[]).push(item)
+    }
+  }
+  return reply
 }

@@ -12,11 +12,12 @@ import type { StateChange } from '../../ports/sleep-state-store.ts'
 export const SLEEP_RUN_JOURNAL = 'state/.sleep-run.json'
 
 /**
- * The only files a sleep run writes: the core files it edits, feature PRDs, task files and the
- * archives. One folder deep (two for features), plain names, no dot files, nothing else.
+ * The only files a sleep run writes: the core files it edits, feature PRDs, task files, the
+ * archives and session digests. One folder deep (two for features and digests), plain names, no
+ * dot files, nothing else.
  */
 const SLEEP_RUN_PATH =
-  /^(?:core\/(?:1\.user\.md|2\.memory\.md|CHANGELOG\.json)|core\/features\/[A-Za-z0-9_-][A-Za-z0-9._-]*\.md|state\/[A-Za-z0-9_-][A-Za-z0-9._-]*\.md|knowledge\/[A-Za-z0-9_-][A-Za-z0-9._-]*-archive\.md)$/
+  /^(?:core\/(?:1\.user\.md|2\.memory\.md|CHANGELOG\.json)|core\/features\/[A-Za-z0-9_-][A-Za-z0-9._-]*\.md|state\/[A-Za-z0-9_-][A-Za-z0-9._-]*\.md|knowledge\/[A-Za-z0-9_-][A-Za-z0-9._-]*-archive\.md|knowledge\/sessions\/[A-Za-z0-9_-][A-Za-z0-9._-]*\.md)$/
 
 /** True for a path a sleep run may write (relative to the context root). */
 export function isSleepRunPath(path: string): boolean {

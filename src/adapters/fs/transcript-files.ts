@@ -190,6 +190,16 @@ export const transcriptFiles = {
   openTranscriptLines,
 }
 
+/**
+ * The file's bytes in pieces that end at a newline, read with one fixed buffer (see readChunks);
+ * nothing when it does not exist. Each piece is valid until the next is asked for.
+ */
+export function* transcriptChunks(path: string): Generator<Buffer> {
+  const descriptor = openTranscript(path)
+  if (descriptor === null) return
+  yield* readChunks(descriptor, path)
+}
+
 /** The open file's descriptor, or null when it does not exist. */
 function openTranscript(path: string): number | null {
   try {

@@ -123,6 +123,7 @@ describe('createClaudeCliTransport with an injected spawn', () => {
     ])
     expect(calls[0]?.env).toMatchObject({
       PATH: '/usr/bin',
+      SOMNUS_SKIP_HOOKS: '1',
       ANTHROPIC_API_KEY: SECRET,
       ANTHROPIC_BASE_URL: 'http://127.0.0.1:1234',
       CLAUDE_CODE_MAX_OUTPUT_TOKENS: '512',
@@ -140,16 +141,37 @@ describe('createClaudeCliTransport with an injected spawn', () => {
     expect(children[0]?.signals).toContain('SIGTERM')
   })
 
-  it('needs ANTHROPIC_API_KEY unless a third-party provider is configured', async () => {
+  it('without an API key runs as the user is logged in to Claude Code: no --bare, hooks off', async () => {
     const { spawn, calls } = recordingSpawn({ stdout: okResult, code: 0 })
-    const error = await failure(createClaudeCliTransport({ env: {}, spawn }).generate(request))
-    expect(error.code).toBe('MODEL_CONFIG')
-    expect(error.message).toContain('ANTHROPIC_API_KEY')
-    expect(calls).toHaveLength(0)
+    await createClaudeCliTransport({ env: { HOME: '/home/someone' }, spawn }).generate(request)
+    expect(calls[0]?.args).not.toContain('--bare')
+    expect(calls[0]?.args).toContain('--strict-mcp-config')
+    expect(calls[0]?.env).toMatchObject({
+      HOME: '/home/someone',
+      SOMNUS_SKIP_HOOKS: '1',
+      CLAUDE_CODE_DISABLE_CLAUDE_MDS: '1',
+      CLAUDE_CODE_DISABLE_AUTO_MEMORY: '1',
+    })
+    expect(calls[0]?.env.ANTHROPIC_API_KEY).toBeUndefined()
+    // A third-party provider brings its own credentials: --bare works there.
     await createClaudeCliTransport({ env: { CLAUDE_CODE_USE_BEDROCK: '1' }, spawn }).generate(
       request,
     )
-    expect(calls).toHaveLength(1)
+    expect(calls[1]?.args).toContain('--bare')
+    expect(calls[1]?.env).toMatchObject({ SOMNUS_SKIP_HOOKS: '1' })
+  })
+
+  it('tells a logged-in user without a key how to sign in when Claude Code answers 401', async () => {
+    const unauthorized = JSON.stringify({
+      type: 'result',
+      is_error: true,
+      result: 'Invalid API key · Please run /login',
+      api_error_status: 401,
+    })
+    const { spawn } = recordingSpawn({ stdout: unauthorized, code: 1 })
+    const error = await failure(createClaudeCliTransport({ env: {}, spawn }).generate(request))
+    expect(error.code).toBe('MODEL_FAILED')
+    expect(error.message).toContain('/login')
   })
 })
 

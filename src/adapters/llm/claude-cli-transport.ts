@@ -1,12 +1,17 @@
 /**
- * Claude Code as a chat transport: `claude -p --bare --output-format json`, prompt on stdin, as the
- * rem-sleep seed spawns its consolidators. `--bare` skips hooks, so a consolidator spawned from a
- * Stop hook cannot fire that hook again; in exchange it reads only ANTHROPIC_API_KEY (no OAuth).
+ * Claude Code as a chat transport: `claude -p --output-format json`, prompt on stdin, as the
+ * rem-sleep seed spawns its consolidators. The child is a Claude Code session in the same project,
+ * so its own hooks (Somnus's among them) would fire: SOMNUS_SKIP_HOOKS=1 in its environment turns
+ * Somnus's hooks off, so it neither books its turn into the ledger nor gets the directive.
+ * With an API key the child runs `--bare` (no hooks at all, no CLAUDE.md, no plugins: the leanest
+ * start); without one it runs as the user is logged in to Claude Code (OAuth, the usual case),
+ * which `--bare` would refuse, with MCP servers, CLAUDE.md and auto memory left out.
  */
 import { spawn as nodeSpawn } from 'node:child_process'
 import type { Readable, Writable } from 'node:stream'
 import * as z from 'zod'
 import { SomnusError } from '../../core/errors.ts'
+import { SKIP_HOOKS_VALUE, SKIP_HOOKS_VARIABLE } from '../../core/skip-hooks.ts'
 import { abortedError, throwIfAborted } from './aborted-error.ts'
 import {
   type ChatRequest,
@@ -41,9 +46,9 @@ export interface ClaudeCliTransportOptions {
   model?: string
   /** The binary. @default env.SOMNUS_CLAUDE_BIN, then `claude` on PATH */
   binary?: string
-  /** The child's environment (it needs PATH, HOME and ANTHROPIC_API_KEY). @default {} */
+  /** The child's environment (it needs PATH, and HOME for Claude Code's login). @default {} */
   env?: Record<string, string | undefined>
-  /** `anthropic.api_key` from the config file; passed to the child as ANTHROPIC_API_KEY. */
+  /** `anthropic.api_key` from the config file; passed to the child as ANTHROPIC_API_KEY (then `--bare`). */
   apiKey?: string
   /** `anthropic.base_url` from the config file; passed to the child as ANTHROPIC_BASE_URL. */
   baseUrl?: string
@@ -98,14 +103,13 @@ async function generate(
   const binary = firstSetting(options.binary, parentEnv.SOMNUS_CLAUDE_BIN) ?? 'claude'
   const apiKey = firstSetting(options.apiKey, parentEnv.ANTHROPIC_API_KEY)
   const thirdParty = THIRD_PARTY_PROVIDER_VARIABLES.some((name) => firstSetting(parentEnv[name]))
-  if (apiKey === undefined && !thirdParty) {
-    throw new SomnusError(
-      'MODEL_CONFIG',
-      `claude-cli: no API key. \`claude --bare\` signs in only with ANTHROPIC_API_KEY: set it in the environment or "anthropic.api_key" in ${CONFIG_FILE_HINT}.`,
-    )
-  }
+  // `--bare` signs in only with an API key (or a third-party provider's own credentials); a user
+  // logged in to Claude Code has neither, and their child runs as their interactive sessions do.
+  const bare = apiKey !== undefined || thirdParty
   const env: Record<string, string | undefined> = {
     ...parentEnv,
+    [SKIP_HOOKS_VARIABLE]: SKIP_HOOKS_VALUE,
+    ...(bare ? {} : { CLAUDE_CODE_DISABLE_CLAUDE_MDS: '1', CLAUDE_CODE_DISABLE_AUTO_MEMORY: '1' }),
     ANTHROPIC_API_KEY: apiKey,
     ANTHROPIC_BASE_URL: firstSetting(options.baseUrl, parentEnv.ANTHROPIC_BASE_URL),
     // Claude Code has no --max-tokens flag; this variable becomes the request's max_tokens.
@@ -116,7 +120,7 @@ async function generate(
   }
   const args = [
     '-p',
-    '--bare',
+    ...(bare ? ['--bare'] : ['--strict-mcp-config']),
     '--output-format',
     'json',
     '--system-prompt',
@@ -130,7 +134,7 @@ async function generate(
   throwIfAborted(request.signal, 'claude-cli')
   const run = await runChild(options, binary, args, env, request.prompt, request.signal)
   const scrub = (text: string) => redactSecrets(text, [apiKey])
-  return readResult(run, binary, scrub)
+  return readResult(run, binary, scrub, bare)
 }
 
 interface ChildRun {
@@ -200,7 +204,7 @@ function runChild(
   })
 }
 
-function readResult(run: ChildRun, binary: string, scrub: (text: string) => string) {
+function readResult(run: ChildRun, binary: string, scrub: (text: string) => string, bare: boolean) {
   const parsed = parseResultLine(run.stdout)
   if (parsed === undefined) {
     const said = (run.stderr.trim() || run.stdout.trim() || '(no output)').slice(-500)
@@ -213,10 +217,10 @@ function readResult(run: ChildRun, binary: string, scrub: (text: string) => stri
   if (parsed.is_error || run.code !== 0) {
     const status = parsed.api_error_status
     const statusText = status ? ` (API status ${status})` : ''
-    const hint =
-      status === 401 || status === 403
-        ? ` Check the key in ANTHROPIC_API_KEY or "anthropic.api_key" in ${CONFIG_FILE_HINT}.`
-        : ''
+    const signIn = bare
+      ? ` Check the key in ANTHROPIC_API_KEY or "anthropic.api_key" in ${CONFIG_FILE_HINT}.`
+      : ` Log in to Claude Code (run \`claude\`, then /login), or set ANTHROPIC_API_KEY or "anthropic.api_key" in ${CONFIG_FILE_HINT}.`
+    const hint = status === 401 || status === 403 ? signIn : ''
     throw new SomnusError(
       'MODEL_FAILED',
       `claude-cli: ${binary} failed${statusText}: ${scrub(parsed.result ?? '(no message)')}.${hint}`,

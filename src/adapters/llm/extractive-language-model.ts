@@ -60,6 +60,11 @@ export function createExtractiveLanguageModel(): LanguageModel {
       throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
       return call(ReflectionSchema, reflect(checked(units)))
     },
+    // The draft is already the extractive digest: built from the transcript by core/digest.
+    digestSession: async ({ draft, signal }) => {
+      throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
+      return { value: draft, model: EXTRACTIVE_MODEL_NAME, usage: NO_USAGE }
+    },
   }
 }
 

@@ -18,6 +18,13 @@ import {
 } from '../../ports/language-model.ts'
 import { throwIfAborted, untilAborted } from './aborted-error.ts'
 import { type ChatTransport, transportFailure } from './chat-transport.ts'
+import {
+  citedUnits,
+  DIGEST_SYSTEM,
+  DigestReplySchema,
+  digestFromReply,
+  digestUnits,
+} from './digest-prompt.ts'
 import { checkedBudget, checkedUnits } from './model-input.ts'
 import {
   correctionNote,
@@ -227,6 +234,21 @@ export function createPromptedLanguageModel(options: PromptedLanguageModelOption
           checkSources(ReflectionSchema.safeParse(json), units, (item) => item.sources),
       })
       return { value, model: name, usage }
+    },
+
+    async digestSession({ draft, signal }) {
+      const { units, sourcesOf } = digestUnits(draft)
+      startCall(units, signal)
+      if (units.length === 0) return { value: draft, model: name, usage: ZERO_USAGE }
+      const { value, usage } = await ask({
+        label: 'digest session',
+        system: DIGEST_SYSTEM,
+        prompt: unitsPrompt(`Write the session digest of session ${draft.sessionId}.`, units),
+        maxTokens: maxOutputTokens,
+        signal,
+        read: (json) => checkSources(DigestReplySchema.safeParse(json), units, citedUnits),
+      })
+      return { value: digestFromReply(draft, value, sourcesOf), model: name, usage }
     },
   }
 }

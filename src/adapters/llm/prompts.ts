@@ -6,7 +6,7 @@
 import type { Unit } from '../../ports/language-model.ts'
 
 /** The rules every reply follows: one JSON object that cites only ids it was given. */
-const REPLY_RULES = `Reply with exactly one JSON object and nothing else: no prose, no code fences.
+export const REPLY_RULES = `Reply with exactly one JSON object and nothing else: no prose, no code fences.
 Every "sources" (and "members") array lists unit ids copied exactly from the input; never cite an id
 that is not in the input. Write facts in plain language; never copy the value of a secret (API key,
 password, token): say that it exists and where, not what it is.`

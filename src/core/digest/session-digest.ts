@@ -48,4 +48,6 @@ export interface SessionDigest {
   open: DigestItem[]
   /** The user's corrections and stated preferences, from the user's own words only. */
   preferences: DigestItem[]
+  /** How the session worked (the commands it ran most); optional, added with the builder. */
+  workflow?: DigestItem[]
 }

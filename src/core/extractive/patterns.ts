@@ -56,6 +56,10 @@ export const PATTERN_CUES: Record<PatternCategory, RegExp> = {
 
 /** Technology words per domain, in tie-break order; `general` when none is found. */
 export const DOMAINS: readonly [string, RegExp][] = [
+  [
+    'elixir',
+    /\b(elixir|mix|phoenix|liveview|live_view|ecto|ash|credo|dialyzer|genserver|exunit|heex|\.exs?)\b/gi,
+  ],
   ['rails', /\b(rails|activerecord|active record|rspec|rake|erb|ruby|gemfile)\b/gi],
   ['python', /\b(python|pip|pytest|django|flask|fastapi|venv|poetry|pandas|numpy)\b/gi],
   ['react', /\b(react|jsx|usestate|useeffect|next\.js|nextjs|component)\b/gi],

@@ -86,6 +86,9 @@ export function prependListItems(section: MarkdownSection, items: string[]): voi
   // give way to the first real entry.
   const following = section.lines.slice(index).filter((line) => !PLACEHOLDER.test(line.trim()))
   const blankBefore = index > 0 && section.lines[index - 1]?.trim() !== '' ? [''] : []
+  // A list right above a sub-heading (`### 2026-11-21 - Initialized`) would read as part of the
+  // entry before it: a blank line keeps them apart.
+  if (/^#{3,6}\s/.test(following[0] ?? '')) following.unshift('')
   const endedBlank = section.lines.at(-1)?.trim() === ''
   section.lines = [...section.lines.slice(0, index), ...blankBefore, ...items, ...following]
   // Keep the blank line that separated this section from the next heading.

@@ -12,7 +12,7 @@ export interface ArchivedSection {
   section: string
   lines: string[]
   /** Why the lines moved: `archived` (the file was too long) unless said otherwise. */
-  reason?: 'archived' | 'superseded'
+  reason?: 'archived' | 'superseded' | 'resolved'
 }
 
 const LIST_ITEM = /^\s*[-*] /

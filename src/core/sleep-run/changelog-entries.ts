@@ -1,4 +1,5 @@
 /** Changelog lines for the sessions a sleep consolidates: one per session that changed files. */
+import type { SessionDigest } from '../digest/session-digest.ts'
 import { redactSecrets } from '../redact-secrets.ts'
 import type { SessionRecord } from '../sleep-state.ts'
 
@@ -11,6 +12,8 @@ export interface ChangelogEntry {
 }
 
 const MAX_MESSAGE_CHARS = 160
+/** A digest's message keeps whole sentences up to about this length (never cut mid-sentence). */
+const MAX_DIGEST_MESSAGE_CHARS = 400
 
 /**
  * Entries for sessions with file changes and a closing message, skipping sessions already cited
@@ -20,8 +23,22 @@ const MAX_MESSAGE_CHARS = 160
 export function changelogEntries(
   sessions: readonly SessionRecord[],
   existing: readonly unknown[],
+  digests: readonly SessionDigest[] = [],
 ): ChangelogEntry[] {
-  const cited = new Set(
+  const digestOf = new Map(digests.map((digest) => [digest.sessionId, digest]))
+  const cited = citedIds(existing)
+  return sessions
+    .filter((session) => !cited.has(session.session_id))
+    .flatMap((session) => {
+      const digest = digestOf.get(session.session_id)
+      const entry = digest ? digestEntry(digest, session) : closingMessageEntry(session)
+      return entry ? [entry] : []
+    })
+}
+
+/** Every source id the existing entries cite. */
+function citedIds(existing: readonly unknown[]): Set<string> {
+  return new Set(
     existing.flatMap((entry) =>
       typeof entry === 'object' &&
       entry !== null &&
@@ -32,19 +49,136 @@ export function changelogEntries(
         : [],
     ),
   )
-  return sessions
-    .filter((session) => (session.change_count ?? 0) > 0 && session.last_assistant_message)
-    .filter((session) => !cited.has(session.session_id))
-    .map((session) => {
-      // Ledgers written before redaction existed may still hold a secret in a closing message.
-      const message = firstSentence(redactSecrets(session.last_assistant_message ?? ''))
-      return {
-        date: (session.stopped_at ?? '').slice(0, 10),
-        type: changeType(message),
-        message,
-        sources: [session.session_id],
-      }
-    })
+}
+
+/**
+ * What a digested session changed: its summary, else its commit subjects, else the areas it
+ * touched. Null for a session that changed nothing and committed nothing.
+ */
+function digestEntry(digest: SessionDigest, session: SessionRecord): ChangelogEntry | null {
+  const changed = digest.changes.some((area) => area.items.length > 0)
+  if (!changed && digest.commits.length === 0) return null
+  // A commit subject says what changed in the author's own words; the hash is in the digest.
+  const commits = digest.commits
+    .map((commit) => flatten(commit.text).replace(/^[0-9a-f]{7,40}\s+/, ''))
+    .filter(Boolean)
+  const areas = digest.changes.map((area) => area.area)
+  // The request that opened the session is not what changed: the changelog keeps the outcome.
+  const outcome = digest.summary
+    ? flatten(digest.summary.text).replace(/^Asked:\s*"[^"]*"\s*/, '')
+    : ''
+  const summary = wholeSentences(outcome)
+  const message =
+    commits.length > 0
+      ? commitList(commits)
+      : substantive(summary)
+        ? summary
+        : `Changed files in ${areas.slice(0, 4).join(', ')}${areas.length > 4 ? ' and more' : ''}.`
+  return {
+    date: (digest.date ?? session.stopped_at ?? '').slice(0, 10),
+    type: commitType(commits) ?? changeType(message),
+    message: redactSecrets(message),
+    sources: [
+      session.session_id,
+      ...new Set([
+        ...digest.commits.flatMap((commit) => commit.sources),
+        ...(digest.summary?.sources ?? []),
+      ]),
+    ],
+  }
+}
+
+/** A session without a digest: the first sentence of its closing message, when it says something. */
+function closingMessageEntry(session: SessionRecord): ChangelogEntry | null {
+  if ((session.change_count ?? 0) === 0 || !session.last_assistant_message) return null
+  // Ledgers written before redaction existed may still hold a secret in a closing message.
+  const message = firstSentence(redactSecrets(session.last_assistant_message))
+  if (!substantive(message)) return null
+  return {
+    date: (session.stopped_at ?? '').slice(0, 10),
+    type: changeType(message),
+    message,
+    sources: [session.session_id],
+  }
+}
+
+/**
+ * False for a closing formula that says nothing about what changed ("All done.", "All pushed.",
+ * "Done!"): a changelog entry must name the change.
+ */
+function substantive(message: string): boolean {
+  const words = message.match(/[\p{L}\p{N}][\p{L}\p{N}._/-]*/gu) ?? []
+  if (words.length < 4) return false
+  return !/^(?:all |everything |it's |that's )?(?:done|pushed|set|good|finished|complete)\b/i.test(
+    message.trim(),
+  )
+}
+
+function flatten(text: string): string {
+  return text
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/[*`>_]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+/** Whole commit subjects, `; `-separated, as many as fit, then how many more there were. */
+function commitList(commits: readonly string[]): string {
+  let message = ''
+  let shown = 0
+  for (const commit of commits) {
+    const next = message === '' ? commit : `${message}; ${commit}`
+    if (message !== '' && next.length > MAX_DIGEST_MESSAGE_CHARS) break
+    message = next
+    shown += 1
+  }
+  const more = commits.length - shown
+  return more > 0 ? `${message} (and ${more} more commit${more > 1 ? 's' : ''})` : message
+}
+
+/** As many whole sentences as fit in MAX_DIGEST_MESSAGE_CHARS; at least the first one, whole. */
+function wholeSentences(text: string): string {
+  const sentences = sentencesOf(text)
+  let message = ''
+  for (const sentence of sentences) {
+    const next = `${message} ${sentence.trim()}`.trim()
+    if (message !== '' && next.length > MAX_DIGEST_MESSAGE_CHARS) break
+    message = next
+  }
+  return message
+}
+
+/**
+ * Sentences: a stop (`.`, `!`, `?`) followed by a space and a capital, digit or quote ends one, so
+ * `docs/caching.md` and `e.g. this` stay whole.
+ */
+export function sentencesOf(text: string): string[] {
+  return text
+    .split(/(?<=[.!?]["')\]]?)\s+(?=["'([`]?[\p{Lu}\p{N}])/u)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence !== '')
+}
+
+/** The conventional-commit type most of the session's commits share (`feat: …`), if any. */
+function commitType(commits: readonly string[]): ChangelogEntry['type'] | null {
+  const counts = new Map<ChangelogEntry['type'], number>()
+  for (const commit of commits) {
+    const type = /^(feat|fix|refactor|docs|chore|test|ci|build|perf)(?:\([^)]*\))?!?:/i
+      .exec(commit)?.[1]
+      ?.toLowerCase()
+    if (!type) continue
+    const kind: ChangelogEntry['type'] =
+      type === 'feat' || type === 'fix' || type === 'refactor' || type === 'docs'
+        ? type
+        : type === 'perf'
+          ? 'refactor'
+          : 'chore'
+    counts.set(kind, (counts.get(kind) ?? 0) + 1)
+  }
+  let best: ChangelogEntry['type'] | null = null
+  for (const [kind, count] of counts)
+    if (best === null || count > (counts.get(best) ?? 0)) best = kind
+  return best
 }
 
 function firstSentence(text: string): string {

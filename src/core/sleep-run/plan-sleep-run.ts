@@ -4,6 +4,7 @@
  * applies the plan atomically (or prints it as a diff with --dry-run).
  */
 
+import type { SessionDigest } from '../digest/session-digest.ts'
 import { updateFrontmatter } from '../frontmatter.ts'
 import {
   ensureSection,
@@ -23,8 +24,22 @@ import {
 } from './archive-overflow.ts'
 import { changelogEntries } from './changelog-entries.ts'
 import { type BrainText, consolidateCompletedTasks } from './consolidate-features.ts'
+import {
+  digestEntries,
+  entryText,
+  finishedItems,
+  MEMORY_SECTIONS,
+  resolvedIssues,
+  sameIssue,
+} from './digest-entries.ts'
 import { CORE_FILES, routeObservation, triggerFor, type UnitKind } from './route-observation.ts'
-import { repeatsAny, restatesAny } from './similar-lines.ts'
+import {
+  citedSources,
+  indexOfRepeat,
+  indexOfRestatement,
+  repeatsAny,
+  withSources,
+} from './similar-lines.ts'
 import { supersedeLines } from './supersede-lines.ts'
 
 /**
@@ -47,7 +62,25 @@ export interface SleepRunInput {
   tasks: readonly BrainText[]
   features: readonly BrainText[]
   maxCoreLines?: number
+  /** The digests of the sessions in `state`, each with its rendered document text. */
+  digests?: readonly LandingDigest[]
+  /** Slugs of the digest documents the brain holds already (a new one never replaces one). */
+  existingDigests?: readonly string[]
 }
+
+/** A session digest on its way into the brain: the digest and its document's text. */
+export interface LandingDigest {
+  digest: SessionDigest
+  text: string
+}
+
+/** A line planned for a section, whose sources grow when a later fact says it again. */
+interface PlannedLine {
+  text: string
+  sources: string[]
+}
+
+const PRIORITY_RANK = { RED: 0, YLW: 1, GRN: 2 } as const
 
 /** One file the run writes: its text before (null: new file) and after. */
 export interface PlannedFile {
@@ -72,6 +105,10 @@ export interface SleepRunPlan {
     changelog_entries: number
     features_updated: number
     lines_archived: number
+    /** Session digests kept whole in `knowledge/sessions/`. */
+    digests: number
+    /** Facts said again: their sources were added to the line that says them already. */
+    sources_merged: number
   }
   /** True when there was nothing to consolidate: applying it must change nothing at all. */
   empty: boolean
@@ -82,6 +119,7 @@ export function planSleepRun(input: SleepRunInput): SleepRunPlan {
   const date = input.now.toISOString().slice(0, 10)
   const { sessions, bookmarks } = input.state
   const salience = new Map(bookmarks.map((bookmark) => [bookmark.id, bookmark.salience]))
+  const digests = input.digests ?? []
   const kindOf = (id: string): UnitKind => input.unitKinds.get(id) ?? 'assistant'
   const edits = new Map<string, string | null>(input.files)
   const documents = new Map<string, ReturnType<typeof parseMarkdown>>()
@@ -94,60 +132,138 @@ export function planSleepRun(input: SleepRunInput): SleepRunPlan {
     return document
   }
 
-  // Bookmarks first by salience, then RED, YLW, GRN: the order of the seed's protocol.
-  const ordered = [...input.observations].sort(
-    (left, right) => rank(left, salience) - rank(right, salience),
-  )
-  const additions = new Map<string, string[]>()
+  // Bookmarks first by salience, then what the digests say (open work first), then the other
+  // observations RED, YLW, GRN: the order of the seed's protocol.
+  const candidates = [
+    ...digestEntries(digests.map((landing) => landing.digest)).map((entry) => ({
+      ...entry,
+      bookmarked: false,
+      critical: false,
+      rank: 9 + PRIORITY_RANK[entry.priority],
+    })),
+    ...input.observations.flatMap((observation) => {
+      const destination = routeObservation(observation, kindOf)
+      if (!destination) return []
+      const bookmarked = observation.sources.some((id) => salience.has(id))
+      return [
+        {
+          text: observation.text,
+          sources: observation.sources,
+          destination,
+          bookmarked,
+          // A critical bookmark is skipped only when the brain already says it word for word.
+          critical: observation.sources.some((id) => salience.get(id) === 3),
+          authoritative: bookmarked || observation.sources.some((id) => kindOf(id) === 'user'),
+          rank: rank(observation, salience),
+        },
+      ]
+    }),
+  ].sort((left, right) => left.rank - right.rank)
+
+  // Finished work closes the open items it finishes: they move to the archive, never silently away.
+  const resolved = new Map<string, ArchivedSection[]>()
+  const finished = finishedItems(digests.map((landing) => landing.digest))
+  if (finished.length > 0 && edits.get(CORE_FILES.memory)) {
+    const memory = documentFor(CORE_FILES.memory)
+    const section = memory.sections.find(
+      (candidate) => candidate.heading.toLowerCase() === MEMORY_SECTIONS.open.toLowerCase(),
+    )
+    const closed = section ? resolvedIssues(section.lines, finished) : []
+    if (section && closed.length > 0) {
+      section.lines = section.lines.filter((line) => !closed.includes(line))
+      resolved.set(CORE_FILES.memory, [
+        { section: section.heading, lines: closed, reason: 'resolved' },
+      ])
+    }
+  }
+
+  const additions = new Map<string, PlannedLine[]>()
   const capCounts = new Map<string, number>()
   const triggers: SleepRunPlan['triggers'] = []
   // Lines a correction replaced, by file: they go to the archive, never silently away.
-  const superseded = new Map<string, ArchivedSection[]>()
+  const superseded = new Map<string, ArchivedSection[]>(resolved)
   let memoryLines = 0
   let preferences = 0
-  for (const observation of ordered) {
-    const destination = routeObservation(observation, kindOf)
-    if (!destination) continue
+  let merged = 0
+  for (const candidate of candidates) {
+    const { destination } = candidate
+    const text = entryText(candidate.text)
+    if (text === '') continue
     const key = `${destination.path}\n${destination.section}`
-    const section = ensureSectionPeek(documentFor(destination.path), destination.section)
+    const document = documentFor(destination.path)
+    const section = ensureSectionPeek(document, destination.section)
     const planned = additions.get(key) ?? []
-    const bookmarked = observation.sources.some((id) => salience.has(id))
-    const capped = capCounts.get(key) ?? 0
-    if (!bookmarked && capped >= MAX_NEW_ENTRIES_PER_SECTION) continue
-    // A critical bookmark is skipped only when the brain already says it word for word.
-    const critical = observation.sources.some((id) => salience.get(id) === 3)
-    const current = [...section, ...planned]
-    if (critical ? restatesAny(observation.text, current) : repeatsAny(observation.text, current))
+    // One fact, every source cited: a repeat adds its sources to the line that says it already.
+    const plannedTexts = planned.map((line) => line.text)
+    const openIssue = destination.section === MEMORY_SECTIONS.open
+    const inPlan = candidate.critical
+      ? indexOfRestatement(text, plannedTexts)
+      : openIssue
+        ? plannedTexts.findIndex(
+            (line) => indexOfRepeat(text, [line]) === 0 || sameIssue(text, line),
+          )
+        : indexOfRepeat(text, plannedTexts)
+    if (inPlan >= 0) {
+      const line = planned[inPlan]
+      if (line) line.sources = union(line.sources, candidate.sources)
+      merged += 1
       continue
-    if (!bookmarked) capCounts.set(key, capped + 1)
-    const authoritative = bookmarked || observation.sources.some((id) => kindOf(id) === 'user')
-    const replaced = supersedeLines(documentFor(destination.path), observation.text, authoritative)
+    }
+    const inFile = candidate.critical
+      ? indexOfRestatement(text, section)
+      : indexOfRepeat(text, section)
+    if (inFile >= 0) {
+      const line = section[inFile] ?? ''
+      if (!candidate.sources.every((id) => citedSources(line).includes(id))) {
+        section[inFile] = withSources(line, candidate.sources)
+        merged += 1
+      }
+      continue
+    }
+    const capped = capCounts.get(key) ?? 0
+    if (!candidate.bookmarked && capped >= MAX_NEW_ENTRIES_PER_SECTION) continue
+    if (!candidate.bookmarked) capCounts.set(key, capped + 1)
+    const replaced = supersedeLines(document, text, candidate.authoritative)
     if (replaced.archived.length > 0) {
       superseded.set(destination.path, [
         ...(superseded.get(destination.path) ?? []),
         ...replaced.archived,
       ])
     }
-    const sources = [...new Set([...observation.sources, ...replaced.sources])]
-    planned.push(
-      `- ${oneLine(observation.text)} <!-- sources: ${sources.join(', ')}; ${input.model} ${date} -->`,
-    )
+    planned.push({ text, sources: union(candidate.sources, replaced.sources) })
     additions.set(key, planned)
     if (destination.path === CORE_FILES.user) preferences += 1
     else memoryLines += 1
-    const trigger = destination.section === 'Active Memory' ? null : triggerFor(observation.text)
+    const trigger = destination.section === 'Active Memory' ? null : triggerFor(text)
     const known = [
       ...input.state.triggers.map((existing) => existing.remind),
       ...triggers.map((t) => t.remind),
     ]
     if (trigger && !repeatsAny(trigger.remind, known)) {
-      triggers.push({ ...trigger, source: observation.sources.join(',') })
+      triggers.push({ ...trigger, source: candidate.sources.join(',') })
     }
   }
   for (const [key, lines] of additions) {
     const [path = '', heading = ''] = key.split('\n')
     const document = documentFor(path)
-    prependListItems(ensureSection(document, heading), lines)
+    prependListItems(
+      ensureSection(document, heading),
+      lines.map(
+        (line) =>
+          `- ${oneLine(line.text)} <!-- sources: ${line.sources.join(', ')}; ${input.model} ${date} -->`,
+      ),
+    )
+  }
+
+  // Each digest kept whole, one document per session and part, named by its day and session.
+  const digestSlugs = new Set(input.existingDigests ?? [])
+  for (const landing of digests) {
+    const slug = uniqueSlug(
+      `${landing.digest.date ?? date}-${landing.digest.sessionId.slice(0, 8)}`,
+      digestSlugs,
+    )
+    digestSlugs.add(slug)
+    edits.set(`knowledge/sessions/${slug}.md`, landing.text)
   }
 
   const features = consolidateCompletedTasks({ tasks: input.tasks, features: input.features, date })
@@ -174,7 +290,13 @@ export function planSleepRun(input: SleepRunInput): SleepRunPlan {
   }
 
   const existingChangelog = parseChangelog(edits.get(CORE_FILES.changelog) ?? null)
-  const entries = existingChangelog ? changelogEntries(sessions, existingChangelog) : []
+  const entries = existingChangelog
+    ? changelogEntries(
+        sessions,
+        existingChangelog,
+        digests.map((landing) => landing.digest),
+      )
+    : []
   if (existingChangelog && entries.length > 0) {
     edits.set(
       CORE_FILES.changelog,
@@ -195,6 +317,8 @@ export function planSleepRun(input: SleepRunInput): SleepRunPlan {
     changelog_entries: entries.length,
     features_updated: features.tasksFolded.length,
     lines_archived: linesArchived,
+    digests: digests.length,
+    sources_merged: merged,
   }
   return {
     files,
@@ -209,8 +333,7 @@ export function planSleepRun(input: SleepRunInput): SleepRunPlan {
 
 function rank(observation: Observation, salience: ReadonlyMap<string, number>): number {
   const strongest = Math.max(0, ...observation.sources.map((id) => salience.get(id) ?? 0))
-  const priority = { RED: 0, YLW: 1, GRN: 2 }[observation.priority]
-  return (3 - strongest) * 3 + priority
+  return (3 - strongest) * 3 + PRIORITY_RANK[observation.priority]
 }
 
 function ensureSectionPeek(document: ReturnType<typeof parseMarkdown>, heading: string): string[] {
@@ -220,6 +343,18 @@ function ensureSectionPeek(document: ReturnType<typeof parseMarkdown>, heading: 
 
 function oneLine(text: string): string {
   return inlineText(redactSecrets(text))
+}
+
+function union(left: readonly string[], right: readonly string[]): string[] {
+  return [...new Set([...left, ...right])]
+}
+
+/** `base`, or `base-2`, `base-3`… when taken. */
+function uniqueSlug(base: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(base)) return base
+  let index = 2
+  while (taken.has(`${base}-${index}`)) index += 1
+  return `${base}-${index}`
 }
 
 function titleOf(path: string): string {
@@ -245,6 +380,7 @@ function parseChangelog(text: string | null): unknown[] | null {
 
 function summarize(counts: SleepRunPlan['counts'], model: string): string {
   const parts = [
+    ...(counts.digests > 0 ? [`${counts.digests} session digests`] : []),
     `${counts.memory_lines} memory lines`,
     `${counts.preferences} preferences`,
     `${counts.triggers} triggers`,

@@ -25,6 +25,10 @@ const DECISION =
 const ISSUE =
   /\b(error|errors|fails?|failed|failing|bug|broken|crash(?:es|ed)?|workaround|flaky|regression|known issue|doesn'?t work|does not work|timeout)\b/i
 
+/** Finished work, said as such: it belongs in the changelog, never among the open issues. */
+const FINISHED =
+  /^(?:fixed|resolved|closed|completed|finished|implemented|added|removed|shipped|merged|pushed|done)\b/i
+
 const ABOUT_THE_USER =
   /\b(the user|user|they|he|she)\s+(prefers?|wants?|likes?|dislikes?|hates?|asked)\b/i
 
@@ -46,7 +50,8 @@ export function routeObservation(
   }
   if (DECISION.test(observation.text))
     return { path: CORE_FILES.memory, section: 'Technical Decisions' }
-  if (ISSUE.test(observation.text)) return { path: CORE_FILES.memory, section: 'Known Issues' }
+  if (ISSUE.test(observation.text) && !FINISHED.test(observation.text.trim()))
+    return { path: CORE_FILES.memory, section: 'Known Issues' }
   // Informational facts stay in the transcripts unless someone bookmarked them.
   if (observation.priority === 'GRN' && !kinds.has('bookmark')) return null
   return { path: CORE_FILES.memory, section: 'Active Memory' }

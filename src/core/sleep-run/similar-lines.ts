@@ -9,6 +9,7 @@ import { STOP_WORDS } from '../extractive/stop-words.ts'
 const SOURCES_COMMENT = /<!--[\s\S]*?-->/g
 const SOURCES_IDS = /<!--\s*sources:\s*([^;]*?)\s*(?:;[\s\S]*?)?-->/
 const BULLET = /^\s*[-*]\s+/
+const LIST_LINE = /^\s*[-*]\s+\S/
 /** Words that flip what a sentence asserts. Counted, so "not never" reads as asserting. */
 const NEGATION =
   /\b(?:not|no|never|nor|none|neither|cannot|without|nothing|nobody|nowhere)\b|n't\b|\b(?:dont|doesnt|didnt|isnt|arent|wasnt|werent|wont|cant|shouldnt|mustnt)\b/g
@@ -119,6 +120,34 @@ export function sameFact(left: LineFacts, right: LineFacts): boolean {
 export function repeatsAny(candidate: string, existing: readonly string[]): boolean {
   const facts = factsOf(candidate)
   return existing.some((line) => sameFact(facts, factsOf(line)))
+}
+
+/** The index of the first of `existing` that states the same fact as `candidate`, or -1. */
+export function indexOfRepeat(candidate: string, existing: readonly string[]): number {
+  const facts = factsOf(candidate)
+  return existing.findIndex((line) => LIST_LINE.test(line) && sameFact(facts, factsOf(line)))
+}
+
+/** The index of the first of `existing` that says `candidate` word for word, or -1. */
+export function indexOfRestatement(candidate: string, existing: readonly string[]): number {
+  const normalized = factsOf(candidate).normalized
+  return existing.findIndex(
+    (line) => LIST_LINE.test(line) && factsOf(line).normalized === normalized,
+  )
+}
+
+/** `line` citing `ids` too, in its `<!-- sources: ... -->` comment (added when it has none). */
+export function withSources(line: string, ids: readonly string[]): string {
+  const cited = citedSources(line)
+  const all = [...new Set([...cited, ...ids])]
+  if (all.length === cited.length) return line
+  const match = SOURCES_IDS.exec(line)
+  if (!match) return `${line.trimEnd()} <!-- sources: ${all.join(', ')} -->`
+  const replaced = match[0].replace(
+    /sources:\s*[^;]*?(\s*(?:;|-->))/,
+    `sources: ${all.join(', ')}$1`,
+  )
+  return line.replace(match[0], replaced)
 }
 
 /** True when `candidate` is one of `existing` said again, up to case, punctuation and spacing. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { bigInput, input } from '../../../test/support/snapshot-input.ts'
+import { bigInput, core, input } from '../../../test/support/snapshot-input.ts'
 import { fitToBudget, formText, SECTION_SEPARATOR } from './budget.ts'
 import { draftSnapshotSections, renderSnapshot, SNAPSHOT_HEADER } from './render-snapshot.ts'
 import type { SnapshotInput } from './snapshot-types.ts'
@@ -236,5 +236,54 @@ describe('renderSnapshot', () => {
     expect(result.text).toContain(
       '## Recent Changelog\n\n- core/CHANGELOG.json is not valid JSON: fix it',
     )
+  })
+})
+
+describe('renderSnapshot spends its budget on memory', () => {
+  const memory = core(
+    'Memory',
+    [
+      '# Memory',
+      '',
+      '## Active Memory',
+      '',
+      '<!-- LIFO: newest entry at top -->',
+      '',
+      '- The API listens on 3456 <!-- sources: session:258c7280, 1a2252ee; extractive 2026-02-11 -->',
+      '',
+      '## Technical Decisions',
+      '',
+      '- (Key technical choices and why they were made)',
+      '',
+      '## Known Issues',
+      '',
+      '- (Open bugs, tech debt, workarounds and their status)',
+    ].join('\n'),
+  )
+
+  it('shows entries without their provenance, and no placeholder or heading left empty', () => {
+    const text = renderSnapshot(input({ head: { soul: null, user: null, memory } })).text
+    expect(text).toContain('- The API listens on 3456\n')
+    expect(text).not.toContain('sources:')
+    expect(text).not.toContain('(Key technical choices')
+    expect(text).not.toContain('### Technical Decisions')
+    expect(text).not.toContain('### Known Issues')
+    expect(text).toContain('### Active Memory')
+  })
+
+  it('lists the most recent session digests by their one-liners, newest first', () => {
+    const digests = {
+      recent: [
+        { slug: '2026-02-12-4d5611e5', summary: 'Closed epic spotter-4te (6 tasks).' },
+        { slug: '2026-02-11-258c7280', summary: 'Built the review page.' },
+      ],
+      total: 7,
+    }
+    const text = renderSnapshot(input({ digests })).text
+    const section = text.slice(text.indexOf('## Recent Sessions'))
+    expect(section).toMatch(
+      /^## Recent Sessions \(digests in _agent_context\/knowledge\/sessions\/\)\n\n- 2026-02-12-4d5611e5: Closed epic spotter-4te \(6 tasks\)\.\n- 2026-02-11-258c7280: Built the review page\.\n- … 5 more session digests/,
+    )
+    expect(headingsOf(text).indexOf('Recent Sessions')).toBe(headingsOf(text).indexOf('Memory') + 1)
   })
 })

@@ -18,6 +18,7 @@ import {
   releaseSection,
   sleepStateSection,
 } from './record-sections.ts'
+import { recentSessionsSection } from './session-sections.ts'
 import type { SectionDraft, SnapshotInput, SnapshotResult } from './snapshot-types.ts'
 import { matchTriggers } from './triggers.ts'
 import {
@@ -64,6 +65,10 @@ export function draftSnapshotSections(input: SnapshotInput, fullLimit?: number):
   const matched = matchTriggers(input.state.triggers, activeTasks, input.state.bookmarks)
   return [
     ...head,
+    // Listed only once a sleep has kept a digest, so a brain without any shows what it always did.
+    ...(input.digests && input.digests.recent.length > 0
+      ? [recentSessionsSection(input.digests.recent, input.digests.total)]
+      : []),
     extendedCoreSection(input.extendedCore, limit),
     activeTasksSection(activeTasks, limit),
     bookmarksSection(input.state.bookmarks, limit),

@@ -5,6 +5,7 @@ import type { KnowledgeDocument } from '../knowledge.ts'
 import type { ScoringPolicy } from '../scoring/scoring-policy.ts'
 import type { SleepHistoryEntry, SleepState } from '../sleep-state.ts'
 import type { TaskSummary } from '../tasks.ts'
+import type { DigestSummary } from './session-sections.ts'
 
 /** How much of a section is shown: all, a digest, a one-line pointer, or nothing. */
 export type SectionForm = 'full' | 'summary' | 'line' | 'omitted'
@@ -30,6 +31,8 @@ export interface SnapshotInput {
   releases: ListOrProblem<ReleaseEntry>
   features: FeatureSummary[]
   knowledge: KnowledgeDocument[]
+  /** The most recent session digests, newest first, and how many the brain holds. */
+  digests?: { recent: DigestSummary[]; total: number }
 }
 
 /** One section rendered in every form, before the budget picks one. Empty text: nothing to show. */

@@ -45,19 +45,42 @@ export function coreFileSection(input: {
 
 /**
  * The body as the snapshot shows it: without a leading `# Title` (the section heading names the
- * file already), without comment-only lines such as `<!-- LIFO -->`, and without blank runs.
+ * file already), without comments (`<!-- LIFO -->` lines, and the provenance at the end of each
+ * entry, which stays on disk but is not worth its characters here), without template placeholders
+ * (`- (Open bugs and their status)`) and the headings they leave empty, and without blank runs.
  */
 function readableLines(body: string): string[] {
   const lines = body
     .trim()
     .split('\n')
     .filter((line) => !/^\s*<!--.*-->\s*$/.test(line))
+    .map((line) => (line.includes('<!--') ? line.replace(INLINE_COMMENT, '').trimEnd() : line))
+    .filter((line) => !PLACEHOLDER.test(line.trim()))
   if (/^#\s/.test(lines[0] ?? '')) lines.shift()
-  const kept = lines.filter(
-    (line, index) => line.trim() !== '' || (lines[index - 1] ?? '').trim() !== '',
+  const filled = lines.filter((line, index) => !isEmptyHeading(lines, index))
+  const kept = filled.filter(
+    (line, index) => line.trim() !== '' || (filled[index - 1] ?? '').trim() !== '',
   )
   while (kept.length > 0 && kept[0]?.trim() === '') kept.shift()
+  while (kept.length > 0 && kept.at(-1)?.trim() === '') kept.pop()
   return kept
+}
+
+/** An HTML comment inside a line, with the space before it. */
+const INLINE_COMMENT = /\s*<!--[\s\S]*?-->/g
+/** A template's placeholder bullet: wholly in parentheses, as `init` writes them. */
+const PLACEHOLDER = /^[-*] _?\([^)]*\)_?$/
+
+/** True for a heading with nothing under it before the next heading of its level or higher. */
+function isEmptyHeading(lines: readonly string[], index: number): boolean {
+  const level = /^(#{1,6})\s/.exec(lines[index] ?? '')?.[1]?.length
+  if (level === undefined) return false
+  for (const line of lines.slice(index + 1)) {
+    const next = /^(#{1,6})\s/.exec(line)?.[1]?.length
+    if (next !== undefined) return next <= level
+    if (line.trim() !== '') return false
+  }
+  return true
 }
 
 /** Headings plus the first few content lines under each; fenced code is left out whole. */

@@ -10,6 +10,12 @@ export interface CliIo {
   readStdin(): Promise<string>
   readonly cwd: string
   readonly env: Record<string, string | undefined>
+  /**
+   * A signal that fires when the user interrupts (Ctrl-C, SIGTERM). Commands that can stop
+   * cleanly (a model call, a long run) ask for it; from then on the first Ctrl-C aborts the work
+   * and a second one ends the process at once. Absent in tests that need no interruption.
+   */
+  interruptSignal?(): AbortSignal
 }
 
 /** The real process's streams, folder and environment. */
@@ -25,7 +31,27 @@ export function processIo(): CliIo {
     },
     cwd: process.cwd(),
     env: process.env,
+    interruptSignal: () => {
+      interruption ??= listenForInterrupt()
+      return interruption.signal
+    },
   }
+}
+
+let interruption: AbortController | null = null
+
+/** Aborts on the first SIGINT or SIGTERM; `once` hands a second signal back to Node's default. */
+function listenForInterrupt(): AbortController {
+  const controller = new AbortController()
+  for (const name of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(name, () => {
+      process.stderr.write(
+        `somnus: ${name === 'SIGINT' ? 'interrupted' : 'terminated'}: stopping (again to quit at once)\n`,
+      )
+      controller.abort()
+    })
+  }
+  return controller
 }
 
 /** Prints `value` as pretty JSON with a trailing newline (every `--json` flag uses this). */

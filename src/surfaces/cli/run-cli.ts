@@ -28,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   tokens: () => import('./commands/tokens.ts'),
   summarize: () => import('./commands/summarize.ts'),
   hook: () => import('./commands/hook.ts'),
+  patterns: () => import('./commands/patterns.ts'),
   worker: () => import('./commands/worker.ts'),
   consolidate: () => import('./commands/consolidate.ts'),
   handoffs: () => import('./commands/handoffs.ts'),
@@ -35,8 +36,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   tenant: () => import('./commands/tenant.ts'),
 }
 
-/** The exit codes of the CLI. */
-export const EXIT = { ok: 0, error: 1, usage: 2 } as const
+/** The exit codes of the CLI (130: stopped by Ctrl-C, as shells report it). */
+export const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 130 } as const
 
 /** Runs `somnus <args...>` (without the node and script arguments). */
 export async function runCli(args: string[], io: CliIo): Promise<number> {
@@ -72,6 +73,7 @@ function exitCodeFor(error: unknown, io: CliIo): number {
   }
   if (isSomnusError(error)) {
     io.stderr(`somnus: ${error.message}\n`)
+    if (error.code === 'ABORTED') return EXIT.interrupted
     return error.code === 'USAGE' ? EXIT.usage : EXIT.error
   }
   // A read-only folder or a full disk is the machine's fault, not a bug: one line, no stack.

@@ -1,5 +1,6 @@
 /** What the hooks need from the world, gathered in one object so tests can swap any part. */
 import { createSomnusHooks, locateBrain } from '../../create-somnus-hooks.ts'
+import { type StartDetached, startDetached } from './pattern-jobs.ts'
 
 /** What `runHook` needs from the outside world, injectable for tests. */
 export interface HookDependencies {
@@ -7,10 +8,13 @@ export interface HookDependencies {
   locateBrain: typeof locateBrain
   /** The hook use cases, bound to the brain at a known root. */
   createSomnusHooks: typeof createSomnusHooks
+  /** Starts a detached `somnus patterns ...` run (pattern learning, seed 002). */
+  startDetached?: StartDetached
 }
 
 /** The real engine: files under `_agent_context`, transcripts on disk. */
 export const defaultHookDependencies: HookDependencies = {
   locateBrain,
   createSomnusHooks,
+  startDetached,
 }

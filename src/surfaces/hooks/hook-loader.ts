@@ -7,8 +7,10 @@
  * The cache lives in `~/.somnus/cache`, one file per build, Node version and event (each event
  * compiles different functions). It is only an accelerator: V8 rejects a cache that does not
  * fit, and any problem with it just means compiling as usual.
+ * With SOMNUS_SKIP_HOOKS=1 (core/skip-hooks.ts) it loads nothing and the process just ends.
  */
 import type { Script } from 'node:vm'
+import { SKIP_HOOKS_VALUE, SKIP_HOOKS_VARIABLE } from '../../core/skip-hooks.ts'
 
 /** Set by scripts/bundle-hook.mjs: a hash of the bundle, so a new build never meets an old cache. */
 declare const SOMNUS_HOOK_BUILD: string
@@ -72,26 +74,33 @@ function saveCache(script: Script, file: string): void {
   }
 }
 
-const cacheFile = cachePath()
-const cached = readCache(cacheFile)
-// The CommonJS wrapper, as Node's own loader uses it.
-const source = `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(bundlePath, 'utf8')}\n})`
-const script = new vm.Script(source, {
-  filename: bundlePath,
-  ...(cached === undefined ? {} : { cachedData: cached }),
-})
-if (cacheFile !== null && (cached === undefined || script.cachedDataRejected === true)) {
-  // At exit, the cache holds every function this event compiled, not just the top level.
-  process.once('exit', () => saveCache(script, cacheFile))
+/** Loads the hook bundle (through the code cache) and runs it. */
+function runBundle(): void {
+  const cacheFile = cachePath()
+  const cached = readCache(cacheFile)
+  // The CommonJS wrapper, as Node's own loader uses it.
+  const source = `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(bundlePath, 'utf8')}\n})`
+  const script = new vm.Script(source, {
+    filename: bundlePath,
+    ...(cached === undefined ? {} : { cachedData: cached }),
+  })
+  if (cacheFile !== null && (cached === undefined || script.cachedDataRejected === true)) {
+    // At exit, the cache holds every function this event compiled, not just the top level.
+    process.once('exit', () => saveCache(script, cacheFile))
+  }
+  const bundleModule = { exports: {} }
+  // The bundle takes built-in modules from process.getBuiltinModule; require is only a fallback.
+  const lazyRequire = (id: string): unknown =>
+    process.getBuiltinModule('node:module').createRequire(bundlePath)(id)
+  script.runInThisContext()(
+    bundleModule.exports,
+    lazyRequire,
+    bundleModule,
+    bundlePath,
+    path.dirname(bundlePath),
+  )
 }
-const bundleModule = { exports: {} }
-// The bundle takes built-in modules from process.getBuiltinModule; require is only a fallback.
-const lazyRequire = (id: string): unknown =>
-  process.getBuiltinModule('node:module').createRequire(bundlePath)(id)
-script.runInThisContext()(
-  bundleModule.exports,
-  lazyRequire,
-  bundleModule,
-  bundlePath,
-  path.dirname(bundlePath),
-)
+
+// The child `claude -p` of `--model claude-cli` runs with hooks off: one environment read, before
+// any file is touched, and the process ends with nothing said (stdin unread is fine for Claude Code).
+if (process.env[SKIP_HOOKS_VARIABLE] !== SKIP_HOOKS_VALUE) runBundle()

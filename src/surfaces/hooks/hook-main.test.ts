@@ -15,6 +15,7 @@ import {
   readLedger,
   writeLedger,
 } from '../../../test/support/hook-workspace.ts'
+import { REPO_ROOT } from '../../../test/support/shared-data.ts'
 import { spawnHook } from '../../../test/support/spawn-hook.ts'
 
 interface Run {
@@ -33,6 +34,7 @@ function runHook(
   ws: HookWorkspace,
   event: string,
   stdin: string | { open: string; closeAfterMs: number } | { file: string } | null,
+  env: Record<string, string> = {},
 ): Promise<Run> {
   const started = Date.now()
   const fd =
@@ -41,7 +43,7 @@ function runHook(
       : null
   const child = spawn(process.execPath, [SOMNUS_BIN, 'hook', event], {
     cwd: ws.project,
-    env: { PATH: process.env.PATH, HOME: ws.home },
+    env: { PATH: process.env.PATH, HOME: ws.home, ...env },
     stdio: [fd ?? (stdin === null ? 'ignore' : 'pipe'), 'pipe', 'pipe'],
   })
   if (fd !== null) closeSync(fd)
@@ -84,6 +86,29 @@ describe('the hook entry as a process', () => {
     expect(run.code).toBe(0)
     expect(run.stdout).toContain('# Agent Context — Auto-loaded')
     expect(run.stdout).toContain('CONSOLIDATION')
+    // The commands it names run this install by absolute path, as the hook itself is run.
+    const somnus = `"${process.execPath}" "${join(REPO_ROOT, 'bin', 'somnus.js')}"`
+    expect(run.stdout).toContain(`\`${somnus} sleep start\``)
+    expect(run.stdout).not.toMatch(/`somnus /)
+  })
+
+  it('with SOMNUS_SKIP_HOOKS=1 does nothing at all: no output, no stdin read, nothing booked', async () => {
+    const before = JSON.stringify(readLedger(ws))
+    const start = await runHook(ws, 'session-start', payload(), { SOMNUS_SKIP_HOOKS: '1' })
+    expect(start).toMatchObject({ code: 0, stdout: '' })
+    const stop = JSON.stringify({ session_id: 'skipped-session', cwd: ws.project })
+    // Stdin left open for 20 s: the hook does not wait for it.
+    const run = await runHook(
+      ws,
+      'stop',
+      { open: stop, closeAfterMs: 20_000 },
+      {
+        SOMNUS_SKIP_HOOKS: '1',
+      },
+    )
+    expect(run).toMatchObject({ code: 0, stdout: '' })
+    expect(run.exitAfterMs).toBeLessThan(20_000)
+    expect(JSON.stringify(readLedger(ws))).toBe(before)
   })
 
   it('takes stdin from a file, or runs with no stdin at all', async () => {

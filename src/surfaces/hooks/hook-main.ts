@@ -6,14 +6,15 @@
  * Stdin and stdout are used through their file descriptors: `process.stdin` and `process.stdout`
  * build stream objects (net, tty, streams) that cost ~4 ms each at start-up, measured on Node 20.
  */
-import { fstatSync, read, writeSync } from 'node:fs'
+import { fstatSync, read, readSync, writeSync } from 'node:fs'
+import { somnusCliCommand } from '../../core/somnus-command.ts'
 import { HOOK_EVENT_HELP } from './hook-input.ts'
 import { runHook } from './run-hook.ts'
 
 /** Stdin is given up after this long: Claude Code closes it at once, a terminal never does. */
 const STDIN_TIMEOUT_MS = 3000
-/** Wait between reads of a non-blocking stdin that has nothing yet. */
-const STDIN_RETRY_MS = 5
+/** Pause between reads of a non-blocking stdin that has nothing yet. */
+const STDIN_POLL_MS = 0.2
 const CHUNK_BYTES = 64 * 1024
 
 /** The usage text for `somnus hook --help`. */
@@ -29,6 +30,8 @@ export function hookUsage(): string {
     ...lines,
     '',
     'Always exits 0; problems go to _agent_context/state/.somnus-hook.log (or ~/.somnus/hook.log).',
+    'SOMNUS_SKIP_HOOKS=1 makes every hook exit 0 at once, doing nothing (set by --model claude-cli',
+    'for the claude -p it starts).',
     '',
   ].join('\n')
 }
@@ -43,7 +46,40 @@ interface StdinText {
 function readStdin(): Promise<StdinText> {
   const kind = stdinKind()
   if (kind === 'none') return Promise.resolve({ text: '', timedOut: false })
-  if (kind === 'stream') makeNonBlocking(0)
+  if (kind === 'file' || makeNonBlocking(0)) return Promise.resolve(readWithoutWaiting())
+  return readOnThreadPool()
+}
+
+/**
+ * Reads a file or a non-blocking pipe in a loop. A pipe that has nothing yet (Claude Code writes
+ * the payload just after the spawn) is tried again after a pause of STDIN_POLL_MS: polling on a
+ * timer instead cost a whole timer tick, up to 5 ms, on every hook that started first.
+ */
+function readWithoutWaiting(): StdinText {
+  const chunks: Buffer[] = []
+  const deadline = Date.now() + STDIN_TIMEOUT_MS
+  const pause = new Int32Array(new SharedArrayBuffer(4))
+  for (;;) {
+    const buffer = Buffer.allocUnsafe(CHUNK_BYTES)
+    let bytes: number
+    try {
+      bytes = readSync(0, buffer, 0, CHUNK_BYTES, null)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') break
+      if (Date.now() >= deadline) return { text: textOf(chunks), timedOut: true }
+      Atomics.wait(pause, 0, 0, STDIN_POLL_MS)
+      continue
+    }
+    if (bytes === 0) break
+    chunks.push(buffer.subarray(0, bytes))
+    // Claude Code writes one JSON object and closes stdin: once the object is whole, stop.
+    if (isWholeObject(chunks)) break
+  }
+  return { text: textOf(chunks), timedOut: false }
+}
+
+/** Reads a pipe that could not be made non-blocking, on the thread pool, up to the timeout. */
+function readOnThreadPool(): Promise<StdinText> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = []
     let settled = false
@@ -51,25 +87,24 @@ function readStdin(): Promise<StdinText> {
       if (settled) return
       settled = true
       clearTimeout(timer)
-      resolve({ text: Buffer.concat(chunks).toString('utf8'), timedOut })
+      resolve({ text: textOf(chunks), timedOut })
     }
     const timer = setTimeout(() => finish(true), STDIN_TIMEOUT_MS)
     const next = () =>
       read(0, Buffer.allocUnsafe(CHUNK_BYTES), 0, CHUNK_BYTES, null, (error, bytes, buffer) => {
         if (settled) return
-        if (error && error.code === 'EAGAIN') {
-          setTimeout(next, STDIN_RETRY_MS)
-          return
-        }
         if (error || bytes === 0) return finish(false)
         chunks.push(buffer.subarray(0, bytes))
-        // Claude Code writes one JSON object and closes stdin. Once the object is whole, no
-        // further read is started: a read waiting on an open pipe would keep the process alive.
+        // A read left waiting on an open pipe would keep the process alive: stop once whole.
         if (isWholeObject(chunks)) return finish(false)
         next()
       })
     next()
   })
+}
+
+function textOf(chunks: Buffer[]): string {
+  return Buffer.concat(chunks).toString('utf8')
 }
 
 const CLOSING_BRACE = 0x7d
@@ -112,19 +147,21 @@ interface PipeBinding {
 }
 
 /**
- * Puts a pipe or socket stdin in non-blocking mode, so no read waits on the thread pool: a read
- * cannot be called off there, and Node's exit waits for the thread, so a stdin that never closed
- * kept the hook alive after its answer. Opening the Pipe handle is what `process.stdin` does
+ * Puts a pipe or socket stdin in non-blocking mode (true when it did), so no read waits on the
+ * thread pool: a read cannot be called off there, and Node's exit waits for the thread, so a
+ * stdin that never closed kept the hook alive after its answer. Opening the Pipe handle is what `process.stdin` does
  * (uv_pipe_open sets O_NONBLOCK; Node restores the flag at exit), without loading `net` (~3 ms
- * against ~0.1 ms, measured on Node 20). Without the binding (a future Node), reads block as before.
+ * against ~0.1 ms, measured on Node 20). Without the binding (a future Node), reads wait on the thread pool.
  */
-function makeNonBlocking(fd: number): void {
+function makeNonBlocking(fd: number): boolean {
   try {
     const node = process as unknown as { binding(name: string): PipeBinding }
     const { Pipe, constants } = node.binding('pipe_wrap')
-    new Pipe(constants.SOCKET).open(fd)
+    return new Pipe(constants.SOCKET).open(fd) === 0
   } catch {
-    // Blocking reads still work; only a stdin that never closes then delays the exit.
+    // Blocking reads on the thread pool still work; only a stdin that never closes then delays
+    // the exit.
+    return false
   }
 }
 
@@ -148,6 +185,16 @@ async function writeStdout(text: string): Promise<void> {
   }
 }
 
+/**
+ * How Claude runs this install: the node that runs this hook and the `bin/somnus.js` beside the
+ * `dist/` folder this bundle lies in (the loader passes that folder as `__dirname`). Unknown when
+ * the source runs unbundled (tests), which then name plain `somnus`.
+ */
+function thisInstallCommand(): string | undefined {
+  if (typeof __dirname !== 'string' || !/[\\/]dist$/.test(__dirname)) return undefined
+  return somnusCliCommand(process.execPath, __dirname.replace(/[\\/]dist$/, ''))
+}
+
 async function main(): Promise<void> {
   // `node bin/somnus.js hook stop` → argv[3]; `node dist/hook.cjs stop` → argv[2].
   const event = (process.argv[2] === 'hook' ? process.argv[3] : process.argv[2]) ?? ''
@@ -162,6 +209,7 @@ async function main(): Promise<void> {
     cwd: process.cwd(),
     env: process.env,
     startedAt,
+    somnusCommand: thisInstallCommand(),
     ...(stdin.timedOut
       ? {
           stdinNote: `stdin still open after ${STDIN_TIMEOUT_MS} ms: went on with the ${Buffer.byteLength(stdin.text)} bytes that had come`,

@@ -10,6 +10,7 @@ import { SOMNUS_HOOKS } from '../../core/claude-settings.ts'
 import { environmentFault } from '../../core/environment-fault.ts'
 import { isSomnusError } from '../../core/errors.ts'
 import type { SomnusHooks } from '../../create-somnus-hooks.ts'
+import { claimStopPatternJob, patternSettingsOrOff } from '../../create-somnus-hooks.ts'
 import { fixedClock } from '../../ports/clock.ts'
 import { defaultHookDependencies, type HookDependencies } from './hook-dependencies.ts'
 import {
@@ -19,6 +20,7 @@ import {
   isHookEvent,
   parseHookInput,
 } from './hook-input.ts'
+import { patternJobsFor } from './pattern-jobs.ts'
 
 /** Where a hook runs: the folder and environment of the Claude Code process that started it. */
 export interface HookContext {
@@ -33,6 +35,11 @@ export interface HookContext {
   startedAt?: number
   /** A problem met while reading stdin (it timed out), logged with the run's lines. */
   stdinNote?: string
+  /**
+   * How Claude runs this install (`"<node>" "<package>/bin/somnus.js"`), written into the commands
+   * SessionStart names; plain `somnus` when absent.
+   */
+  somnusCommand?: string
 }
 
 /** What a hook run produced: text for stdout, and the lines it appended to the hook log. */
@@ -108,7 +115,8 @@ export async function runHook(
       lockWaitMs: () => Math.max(0, lockDeadline - Date.now()),
       ...(context.now ? { clock: fixedClock(context.now) } : {}),
     })
-    stdout = await dispatch(event, input, somnus, note)
+    stdout = await dispatch(event, input, somnus, note, context.somnusCommand)
+    startPatternJobs(event, input, { root, cwd: start, env: context.env }, dependencies, note)
   } catch (error) {
     note(`failed: ${describeError(error)}`)
     stdout = ''
@@ -123,6 +131,7 @@ async function dispatch(
   input: Partial<HookInputs[HookEvent]>,
   somnus: SomnusHooks,
   note: (message: string) => void,
+  somnusCommand: string | undefined,
 ): Promise<string> {
   switch (event) {
     case 'stop': {
@@ -139,7 +148,7 @@ async function dispatch(
       return ''
     }
     case 'session-start':
-      return (await somnus.sessionStart()).text
+      return (await somnus.sessionStart(somnusCommand ? { somnusCommand } : {})).text
     case 'user-prompt-submit': {
       const reminder = await somnus.promptReminder()
       return reminder === null ? '' : `${reminder}\n`
@@ -162,6 +171,34 @@ async function dispatch(
     }
     case 'subagent-stop':
       return ''
+  }
+}
+
+/**
+ * Starts the detached pattern runs the event asks for (seed 002); a failure to start is logged and
+ * never fails the hook.
+ */
+function startPatternJobs(
+  event: HookEvent,
+  input: Partial<HookInputs[HookEvent]>,
+  where: { root: string; cwd: string; env: Record<string, string | undefined> },
+  dependencies: HookDependencies,
+  note: (message: string) => void,
+): void {
+  if (event !== 'stop' && event !== 'pre-compact' && event !== 'session-end') return
+  try {
+    const settings = patternSettingsOrOff(where.root, where.env, note)
+    const jobs = patternJobsFor(event, input, {
+      settings,
+      cwd: where.cwd,
+      hookLog: join(where.root, ...BRAIN_HOOK_LOG.split('/')),
+    })
+    if (jobs.length === 0) return
+    if (event === 'stop' && !claimStopPatternJob({ ...where, settings, now: Date.now() })) return
+    for (const job of jobs)
+      (dependencies.startDetached ?? (() => {}))(job, { cwd: where.cwd, env: where.env })
+  } catch (error) {
+    note(`pattern learning not started: ${describeError(error)}`)
   }
 }
 

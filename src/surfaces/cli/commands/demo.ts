@@ -3,7 +3,15 @@
  * It runs the real commands and hooks in-process and prints each one with its output, so the demo
  * doubles as a tour of the CLI.
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Command } from 'commander'
@@ -116,6 +124,15 @@ async function runDemo(io: CliIo, keep: boolean): Promise<void> {
         ),
       ),
     )
+    // Each session is kept whole as a digest; the next SessionStart lists them by one line each.
+    const sessions = join(project, '_agent_context/knowledge/sessions')
+    const digests = existsSync(sessions) ? readdirSync(sessions).sort() : []
+    io.stdout(`$ ls _agent_context/knowledge/sessions/\n${indent(`${digests.join('\n')}\n`)}`)
+    const last = digests.at(-1)
+    if (last) {
+      io.stdout(`$ cat _agent_context/knowledge/sessions/${last}\n`)
+      io.stdout(indent(readFileSync(join(sessions, last), 'utf8')))
+    }
     await somnus('sleep', 'history')
     await somnus('sleep', 'run')
     io.stdout(

@@ -70,6 +70,11 @@ describe('somnus init', () => {
       ])
     }
     expect(existsSync(join(REPO_ROOT, 'dist', 'hook.cjs'))).toBe(true)
+    // The agent that SessionStart names, and the skill, run this install by absolute path too.
+    const cli = `"${process.execPath}" "${join(REPO_ROOT, 'bin', 'somnus.js')}"`
+    expect(run.stdout).toContain('Installed .claude/agents/somnus-rem-sleep.md.')
+    expect(project.read('.claude/agents/somnus-rem-sleep.md')).toContain(`\`${cli} sleep start\``)
+    expect(project.read('.claude/skills/somnus/SKILL.md')).toContain(`\`${cli} sleep status\``)
   })
 
   it('is a no-op the second time, and says what already existed', async () => {

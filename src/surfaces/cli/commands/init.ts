@@ -5,8 +5,10 @@ import { fileURLToPath } from 'node:url'
 import type { Command } from 'commander'
 import { CONTEXT_DIR_NAME } from '../../../app/brain.ts'
 import type { InitBrainResult } from '../../../app/init-brain.ts'
+import { SOMNUS_CLAUDE_FILES } from '../../../core/claude-agent-files.ts'
 import { SOMNUS_HOOKS, type SomnusHookEvent } from '../../../core/claude-settings.ts'
 import { SomnusError } from '../../../core/errors.ts'
+import { shellQuote, somnusCliCommand } from '../../../core/somnus-command.ts'
 import { locateBrain } from '../../../create-somnus.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { openSomnus } from '../open-somnus.ts'
@@ -16,12 +18,12 @@ export function register(program: Command, io: CliIo): void {
   program
     .command('init')
     .description(
-      'Create _agent_context/ (core files, tasks, knowledge, sleep ledger) and wire the Claude Code hooks',
+      'Create _agent_context/ (core files, tasks, knowledge, sleep ledger), wire the Claude Code hooks and install the somnus-rem-sleep agent and the somnus skill',
     )
     .argument('[dir]', 'the project folder (default: the current folder)')
     .option(
       '--plugin',
-      'write no hooks: print how to install the Somnus Claude Code plugin instead',
+      'write no hooks, agent or skill: print how to install the Somnus Claude Code plugin instead',
     )
     .option('--force', 'create the brain even when a folder above already has one')
     .option('--json', 'print the result as JSON')
@@ -30,6 +32,11 @@ export function register(program: Command, io: CliIo): void {
       `
 Existing files are never overwritten: a second run only adds what is missing. The hooks go into
 <dir>/.claude/settings.json next to whatever is there; each runs this Somnus install by absolute path.
+The sub-agent that SessionStart tells Claude to dispatch goes to .claude/agents/somnus-rem-sleep.md
+and the skill to .claude/skills/somnus/SKILL.md; every somnus command in them (and in the
+SessionStart output) is this install's absolute command, so it runs without somnus on PATH (npm i -D).
+A later init refreshes them (a new version, a moved install) unless you edited them: then it leaves
+them and says so.
 
 Examples:
   somnus init                 brain + hooks in the current project
@@ -52,6 +59,12 @@ Examples:
         const result = await somnus.init({
           templates: readTemplates(join(packageRoot, 'templates', 'init')),
           hookCommand: options.plugin ? null : hookCommandFor(packageRoot),
+          claudeFiles: options.plugin
+            ? null
+            : {
+                pluginTexts: readPluginTexts(join(packageRoot, 'plugin')),
+                somnusCommand: somnusCliCommand(process.execPath, packageRoot),
+              },
         })
         if (!options.plugin && !existsSync(join(packageRoot, 'dist', 'hook.cjs'))) {
           result.warnings.push(
@@ -119,9 +132,14 @@ export function hookCommandFor(packageRoot: string): (event: SomnusHookEvent) =>
   }
 }
 
-/** Double quotes, with the characters a POSIX shell still expands inside them escaped. */
-function shellQuote(path: string): string {
-  return `"${path.replace(/["\\$`]/g, (character) => `\\${character}`)}"`
+/** The plugin's agent and skill, by their path in the plugin folder; a missing one is left out. */
+function readPluginTexts(pluginDir: string): Record<string, string> {
+  const texts: Record<string, string> = {}
+  for (const file of SOMNUS_CLAUDE_FILES) {
+    const path = join(pluginDir, ...file.pluginPath.split('/'))
+    if (existsSync(path)) texts[file.pluginPath] = readFileSync(path, 'utf8')
+  }
+  return texts
 }
 
 /** Every template file by its path inside `_agent_context` (`gitignore` ships without its dot). */
@@ -170,7 +188,18 @@ function describe(result: InitBrainResult, projectDir: string, pluginDir: string
   } else {
     lines.push(`Hooks already wired in ${result.settingsPath}.`)
   }
-  if (result.created.length === 0 && result.updated.length === 0 && !result.hooksChanged) {
+  const claudeChanged = result.claudeFiles.filter(
+    (file) => file.action === 'create' || file.action === 'update',
+  )
+  for (const file of claudeChanged) {
+    lines.push(`${file.action === 'create' ? 'Installed' : 'Refreshed'} ${file.path}.`)
+  }
+  if (
+    result.created.length === 0 &&
+    result.updated.length === 0 &&
+    !result.hooksChanged &&
+    claudeChanged.length === 0
+  ) {
     lines.push('Nothing to do.')
   } else {
     lines.push(

@@ -10,23 +10,34 @@ export function registerSleepRun(sleep: Command, io: CliIo): void {
   sleep
     .command('run')
     .description(
-      'Consolidate now: bookmarks first, then session summaries and transcripts; update memory, user preferences, changelog, triggers and feature PRDs; archive overflow; reset the debt',
+      'Consolidate now: bookmarks first, then one digest per session (kept in knowledge/sessions/), routed into memory, user preferences, changelog, triggers and feature PRDs; archive overflow; reset the debt',
     )
     .option('--dry-run', 'show the planned changes as a diff and change nothing')
     .option(
       '--model <spec>',
       'extractive (default, offline), anthropic:<model>, openai:<model> or claude-cli',
     )
-    .option('--no-transcripts', 'use only session summaries and bookmarks, not transcripts')
+    .option(
+      '--no-transcripts',
+      'use only closing messages and bookmarks: no transcripts, no digests',
+    )
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
       `
-Every line it adds cites its sources (bookmark ids, session ids, transcript message ids) and the
+Each session since the last sleep becomes a digest of its transcript (compaction summaries,
+wrap-up, commits, files changed, error -> fix pairs, task state, decisions, the user's words),
+kept whole in _agent_context/knowledge/sessions/<date>-<session8>.md. The core files get what
+belongs there: open problems -> Known Issues, the user's preferences -> 1.user.md, decisions and
+gotchas -> 2.memory.md, what changed -> CHANGELOG.json. Finished work is never filed as open, and
+an open item a session finished is moved to the archive as resolved. With --model, the model
+writes the digests from the same material, citing the same transcript records.
+Every line it adds cites its sources (bookmark ids, session ids, transcript record ids) and the
 model. A second run right after changes nothing. If it is interrupted, the next somnus command
 finishes it: the brain is either as before or as after, never half-written. It clears exactly the
 sessions and bookmarks it read; whatever hooks record while it runs waits for the next sleep.
-Sessions whose transcripts are not readable yet are left for the next sleep. Only one run at a
+Sessions whose transcripts are missing, not readable yet or damaged are left for the next
+sleep (their closing messages stay in the ledger), and the run says why. Only one run at a
 time: a second one exits 1 (SLEEP_RUNNING).
 
 Examples:
@@ -47,6 +58,7 @@ Examples:
           dryRun: options.dryRun === true,
           transcripts: options.transcripts,
           onProgress: (message) => io.stderr(`somnus: ${message}\n`),
+          signal: io.interruptSignal?.(),
         })
         if (options.json) {
           printJson(io, {

@@ -45,7 +45,13 @@ Examples:
         checkBudgetOptions(budget, ratio)
         const text = await readInput(io, file)
         const model = await (await somnusHere(io)).languageModel(options.model)
-        const result = await summarizeText({ text, budget, ratio, model })
+        const result = await summarizeText({
+          text,
+          budget,
+          ratio,
+          model,
+          signal: io.interruptSignal?.(),
+        })
         if (options.json) printJson(io, result)
         else io.stdout(result.summary === '' ? '' : `${result.summary}\n`)
       },

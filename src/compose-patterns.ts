@@ -1,0 +1,90 @@
+/**
+ * Wires pattern learning (seed 002) to the disk: the project root, the user-scope pattern folder,
+ * Claude Code's auto memory, the settings (`patterns` in the brain's `somnus.json`, when there is a
+ * brain) and the lock. Light enough for the hook path: the hooks read the index and roll the gates
+ * through here; encoding and consolidation run in a detached `somnus patterns` process.
+ */
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { findContextRoot } from './adapters/fs/find-context-root.ts'
+import { createFsFolderFiles } from './adapters/fs/fs-folder-files.ts'
+import { withPatternLock } from './adapters/fs/fs-pattern-lock.ts'
+import { createFsProjectFiles } from './adapters/fs/fs-project-files.ts'
+import {
+  autoMemoryDirOf,
+  patternProjectId,
+  patternsBaseDir,
+  projectRootOf,
+} from './adapters/fs/pattern-locations.ts'
+import type { PatternWorkspace } from './app/patterns/pattern-workspace.ts'
+import { SomnusError } from './core/errors.ts'
+import { type PatternSettings, resolvePatternSettings } from './core/patterns/pattern-settings.ts'
+import { type Clock, systemClock } from './ports/clock.ts'
+
+/** How long an encode or consolidation waits for another one of the same project. */
+const LOCK_WAIT_MS = 60_000
+
+/** The `patterns` settings of the brain at `contextRoot` (null: no brain, defaults), with the environment's. */
+export function readPatternSettings(
+  contextRoot: string | null,
+  env: Record<string, string | undefined>,
+): PatternSettings {
+  if (contextRoot === null) return resolvePatternSettings(undefined, env, 'somnus.json')
+  const path = join(contextRoot, 'somnus.json')
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch {
+    return resolvePatternSettings(undefined, env, path)
+  }
+  let parsed: unknown
+  try {
+    parsed = text.trim() === '' ? {} : JSON.parse(text)
+  } catch (error) {
+    throw new SomnusError(
+      'INVALID_INPUT',
+      `${path} is not valid JSON: fix it or delete it to use the defaults.`,
+      { cause: error },
+    )
+  }
+  const value =
+    typeof parsed === 'object' && parsed !== null
+      ? (parsed as Record<string, unknown>).patterns
+      : undefined
+  return resolvePatternSettings(value, env, path)
+}
+
+/** The brain folder for `cwd`, or null: patterns work without one (defaults then). */
+export function findBrainFor(cwd: string, env: Record<string, string | undefined>): string | null {
+  return env.SOMNUS_CONTEXT_DIR || findContextRoot(cwd)
+}
+
+/** The pattern workspace of the project that `cwd` is in. */
+export function openPatternWorkspace(options: {
+  cwd: string
+  env: Record<string, string | undefined>
+  clock?: Clock
+  settings?: PatternSettings
+}): PatternWorkspace {
+  const projectDir = projectRootOf(options.cwd)
+  const settings =
+    options.settings ?? readPatternSettings(findBrainFor(options.cwd, options.env), options.env)
+  const projectId = patternProjectId(projectDir)
+  const patternsDir = join(patternsBaseDir(settings.dir, options.env), projectId)
+  const memoryDir = autoMemoryDirOf(projectDir, options.env)
+  return {
+    projectDir,
+    projectId,
+    patternsDir,
+    patterns: createFsFolderFiles(patternsDir),
+    project: createFsProjectFiles(projectDir),
+    memory: memoryDir === null ? null : createFsFolderFiles(memoryDir),
+    memoryDir,
+    settings,
+    clock: options.clock ?? systemClock,
+    exclusive: (work) => {
+      mkdirSync(patternsDir, { recursive: true })
+      return withPatternLock(join(patternsDir, '.somnus-patterns.lock'), LOCK_WAIT_MS, work)
+    },
+  }
+}

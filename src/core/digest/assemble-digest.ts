@@ -1,0 +1,350 @@
+/**
+ * From gathered material to a SessionDigest: later states replace earlier ones (the last test
+ * figure, a task's last status, a failure fixed later is a gotcha, not an open issue), every item
+ * cites its records, secrets are redacted, and the whole stays within a token budget by dropping
+ * the least useful items first.
+ */
+import { redactSecrets } from '../redact-secrets.ts'
+import { changeAreas } from './change-areas.ts'
+import {
+  compactionSections,
+  sectionBullets,
+  sectionNamed,
+  summaryFileDescriptions,
+} from './compaction-summary.ts'
+import { fitToBudget } from './digest-budget.ts'
+import type { Closing, DigestMaterial, Sourced } from './digest-material.ts'
+import {
+  code,
+  leadingSentences,
+  markdownLines,
+  oneLine,
+  sentencesOf,
+  shortId,
+} from './digest-text.ts'
+import { describeErrorFix, type ErrorFix } from './error-fixes.ts'
+import type { DigestItem, SessionDigest } from './session-digest.ts'
+import { isFinishedStatus } from './task-events.ts'
+import { runsTests } from './test-figures.ts'
+
+/** Words that say a user prompt is a correction or a stated preference. */
+const PREFERENCE_WORDS =
+  /\b(?:don'?t|do not|never|always|instead|prefer|rather|should(?:n'?t)?|must|please|stop|wrong|why|make sure|no,|not|did you)\b/i
+
+/** Wrap-up lines that name something left to do. */
+const OPEN_MARKERS =
+  /\b(?:remaining|not yet|todo|follow-?up|still open|left to|blocked|filed|gap|missing|skipped|not (?:done|tested|implemented|verified)|next steps?)\b/i
+
+/** Commands that only look around: not part of how the user works. */
+const LOOK_AROUND =
+  /^(?:ls|cat|head|tail|grep|rg|find|echo|pwd|wc|sed|awk|which|tree|sleep|git (?:status|diff|log|show|branch|rev-parse)|bd (?:show|list|ready|stats)|br (?:show|list|ready))\b/
+
+/** A sentence about the agent's own next step or state, not about the project. */
+const FIRST_PERSON = /^(?:so,?\s+)?(?:I|I'll|I've|I'm|Expected)\b|\bI (?:haven't|need to|will)\b/
+
+/** A closing text shorter than this (without code blocks) answers a question; it is no wrap-up. */
+const WRAP_UP_CHARS = 300
+
+/** The SessionDigest of `material`, rendered within `maxTokens`. */
+export function assembleDigest(gathered: DigestMaterial, maxTokens: number): SessionDigest {
+  const material = { ...gathered, compactions: uniqueSummaries(gathered.compactions) }
+  const sections = material.compactions.map((summary) => compactionSections(summary.text))
+  const wrapUp = pickWrapUp(material.closings)
+  const digest: SessionDigest = {
+    sessionId: material.sessionId,
+    date: material.endedAt?.slice(0, 10) ?? null,
+    startedAt: material.startedAt,
+    endedAt: material.endedAt,
+    project: material.cwd,
+    branch: material.branch,
+    files: material.files,
+    summary: summaryOf(material, sections, wrapUp),
+    changes: changeAreas([...material.changes.values()], summaryFileDescriptions(sections)),
+    commits: commitsOf(material),
+    decisions: decisionsOf(material, sections),
+    gotchas: gotchasOf(material, sections),
+    done: doneOf(material, wrapUp),
+    open: openOf(material, wrapUp),
+    preferences: preferencesOf(material),
+    workflow: workflowOf(material),
+  }
+  return fitToBudget(redacted(digest), maxTokens)
+}
+
+/** The summaries, each once: a compaction run's answer is also the session's summary record. */
+function uniqueSummaries(summaries: Sourced[]): Sourced[] {
+  const seen = new Set<string>()
+  return summaries.filter((summary) => {
+    const sections = compactionSections(summary.text)
+    const key = oneLine([...sections.values()].slice(0, 2).join(' ')).slice(0, 300)
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
+function item(text: string, ...uuids: string[]): DigestItem {
+  return { text, sources: [...new Set(uuids.filter((uuid) => uuid !== '').map(shortId))] }
+}
+
+/** The last substantive closing text, unless it only answered a late notice. */
+function pickWrapUp(closings: Closing[]): Closing | null {
+  const candidates = closings.filter((closing) => closing.trigger !== 'notice')
+  for (let index = candidates.length - 1; index >= 0; index--) {
+    const closing = candidates[index] as Closing
+    if (markdownLines(closing.text).join(' ').length >= WRAP_UP_CHARS) return closing
+  }
+  return candidates.at(-1) ?? null
+}
+
+function summaryOf(
+  material: DigestMaterial,
+  sections: Array<Map<string, string>>,
+  wrapUp: Closing | null,
+): DigestItem | null {
+  const first = material.prompts[0]
+  const request = first ?? firstRequest(material, sections)
+  const parts: string[] = []
+  const uuids: string[] = []
+  if (request !== null) {
+    parts.push(`Asked: "${leadingSentences(request.text, 160)}"`)
+    uuids.push(request.uuid)
+  }
+  if (wrapUp !== null) {
+    const statements = sentencesOf(markdownLines(wrapUp.text).map(endSentence).join(' ')).filter(
+      (sentence) => sentence.length >= 20 && !sentence.endsWith(':'),
+    )
+    parts.push(leadingSentences(statements.slice(0, 3).join(' '), 280))
+    uuids.push(wrapUp.uuid)
+  }
+  return parts.length === 0 ? null : item(endSentence(parts.join(' ')), ...uuids)
+}
+
+function firstRequest(
+  material: DigestMaterial,
+  sections: Array<Map<string, string>>,
+): Sourced | null {
+  for (const [index, found] of sections.entries()) {
+    const body = sectionNamed(found, 'request', 'intent')
+    if (body !== '') return { text: body, uuid: material.compactions[index]?.uuid ?? '' }
+  }
+  return null
+}
+
+function commitsOf(material: DigestMaterial): DigestItem[] {
+  const bySubject = new Map<string, DigestItem>()
+  for (const commit of material.commits) {
+    bySubject.delete(commit.subject) // a retried commit keeps its last, successful attempt
+    const hash = commit.hash === null ? '' : `${code(commit.hash.slice(0, 7))} `
+    bySubject.set(commit.subject, item(`${hash}${commit.subject}`, commit.uuid))
+  }
+  return [...bySubject.values()]
+}
+
+function decisionsOf(material: DigestMaterial, sections: Array<Map<string, string>>): DigestItem[] {
+  const seen = new Set<string>()
+  const ranked = material.decisions
+    .map((decision, order) => ({ ...decision, order }))
+    .filter((decision) => {
+      const key = decision.text.toLowerCase().slice(0, 80)
+      if (seen.has(key)) return false
+      seen.add(key)
+      return true
+    })
+    .filter((decision) => decision.score > 0 || !FIRST_PERSON.test(decision.text))
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .slice(0, 6)
+    .sort((a, b) => a.order - b.order)
+    .map((decision) => item(leadingSentences(decision.text, 300), decision.uuid))
+  const solved = sections.flatMap((found, index) =>
+    sectionBullets(sectionNamed(found, 'problem solving', 'decisions')).map((bullet) =>
+      item(
+        leadingSentences([bullet.text, ...bullet.children.slice(0, 2)].join('; '), 260),
+        material.compactions[index]?.uuid ?? '',
+      ),
+    ),
+  )
+  return [...solved.slice(0, 3), ...ranked]
+}
+
+function gotchasOf(material: DigestMaterial, sections: Array<Map<string, string>>): DigestItem[] {
+  const tracked = material.errors.all.filter(
+    (failure) =>
+      failure.fixed &&
+      (failure.cause !== '' || failure.edits.length > 0 || failure.fixCommand !== ''),
+  )
+  const latest = material.errors.epoch
+  const recent = tracked.filter((failure) => failure.epoch === latest && !failure.fromHook)
+  const earlier = tracked.filter((failure) => failure.epoch !== latest && !failure.fromHook)
+  const fromSummaries = sections.flatMap((found, index) =>
+    sectionBullets(sectionNamed(found, 'error')).map((bullet) =>
+      item(
+        leadingSentences([bullet.text, ...bullet.children].join(' '), 320),
+        material.compactions[index]?.uuid ?? '',
+      ),
+    ),
+  )
+  const hooks = material.errors.all.filter((failure) => failure.fromHook)
+  const seen = new Set<string>()
+  const fixes = (failures: ErrorFix[]) =>
+    failures.flatMap((failure) => {
+      if (seen.has(failure.errorLine)) return []
+      seen.add(failure.errorLine)
+      return [item(leadingSentences(describeErrorFix(failure), 400), ...failure.sources)]
+    })
+  return [...fixes(recent), ...fromSummaries, ...fixes(earlier), ...fixes(hooks)]
+}
+
+function doneOf(material: DigestMaterial, wrapUp: Closing | null): DigestItem[] {
+  const done: DigestItem[] = []
+  const closed = [...material.tasks.values()].filter((task) => isFinishedStatus(task.status))
+  const withReason = closed.filter((task) => task.note !== '')
+  const bare = closed.filter((task) => task.note === '')
+  if (bare.length > 0)
+    done.push(
+      item(
+        `Closed ${bare.map((task) => code(task.id)).join(', ')}.`,
+        ...bare.flatMap((task) => task.uuids.slice(-1)),
+      ),
+    )
+  for (const task of withReason)
+    done.push(
+      item(`Closed ${code(task.id)}: ${leadingSentences(task.note, 240)}`, ...task.uuids.slice(-1)),
+    )
+  const todos = material.todos?.events.filter((todo) => isFinishedStatus(todo.status)) ?? []
+  if (todos.length > 0 && material.todos !== null)
+    done.push(
+      item(
+        `Todos done: ${leadingSentences(todos.map((todo) => todo.id).join('; '), 300)}`,
+        material.todos.uuid,
+      ),
+    )
+  const lastTest = [...material.testRuns].reverse().find((run) => run.figure !== null)
+  if (lastTest?.ok)
+    done.push(
+      item(
+        `Last test run (${code(leadingSentences(oneLine(lastTest.command), 80))}): ${lastTest.figure}.`,
+        lastTest.uuid,
+      ),
+    )
+  const push = material.pushes.at(-1)
+  if (push !== undefined) done.push(item(`Pushed (${code(push.text)}).`, push.uuid))
+  if (wrapUp !== null) {
+    const lines = markdownLines(wrapUp.text)
+      .slice(1)
+      .filter((line) => !OPEN_MARKERS.test(line))
+    if (lines.length > 0)
+      done.push(
+        item(`Wrap-up: ${leadingSentences(lines.map(endSentence).join(' '), 700)}`, wrapUp.uuid),
+      )
+  }
+  return done
+}
+
+function openOf(material: DigestMaterial, wrapUp: Closing | null): DigestItem[] {
+  const open: DigestItem[] = []
+  for (const task of material.tasks.values()) {
+    if (isFinishedStatus(task.status)) continue
+    const note = task.note === '' ? '' : `: ${leadingSentences(task.note, 200)}`
+    open.push(
+      item(`${code(task.id)} is ${task.status.replace('_', ' ')}${note}`, ...task.uuids.slice(-1)),
+    )
+  }
+  const todos = material.todos?.events.filter((todo) => !isFinishedStatus(todo.status)) ?? []
+  if (todos.length > 0 && material.todos !== null)
+    open.push(
+      item(
+        `Todos not done: ${leadingSentences(todos.map((todo) => `${todo.id} (${todo.status})`).join('; '), 300)}`,
+        material.todos.uuid,
+      ),
+    )
+  const lastRun = material.testRuns.at(-1)
+  if (lastRun !== undefined && !lastRun.ok)
+    open.push(
+      item(
+        `The last test run failed (${code(leadingSentences(oneLine(lastRun.command), 80))})${lastRun.figure === null ? '' : `: ${lastRun.figure}`}.`,
+        lastRun.uuid,
+      ),
+    )
+  const failing = material.errors.all.filter(
+    (failure) =>
+      !failure.fixed &&
+      !failure.fromHook &&
+      material.errors.isOpen(failure.key) &&
+      !runsTests(failure.command),
+  )
+  const lastFailure = failing.at(-1)
+  if (
+    lastFailure !== undefined &&
+    /\b(?:build|compile|lint|check|push|deploy)\b/.test(lastFailure.key)
+  )
+    open.push(
+      item(`Still failing at the end: ${describeErrorFix(lastFailure)}`, ...lastFailure.sources),
+    )
+  if (wrapUp !== null) {
+    for (const line of markdownLines(wrapUp.text)
+      .filter((text) => OPEN_MARKERS.test(text))
+      .slice(0, 3))
+      open.push(item(`From the wrap-up: ${leadingSentences(line, 240)}`, wrapUp.uuid))
+  }
+  return open
+}
+
+function preferencesOf(material: DigestMaterial): DigestItem[] {
+  const prompts = material.prompts
+  const chosen = prompts.filter(
+    (prompt, index) =>
+      index === 0 || index === prompts.length - 1 || PREFERENCE_WORDS.test(prompt.text),
+  )
+  const quoted = chosen
+    .slice(0, 6)
+    .map((prompt) => item(`"${leadingSentences(prompt.text, 200)}"`, prompt.uuid))
+  const answers = material.answers.map((answer) =>
+    item(`The user ${leadingSentences(answer.text, 240)}`, answer.uuid),
+  )
+  return [...quoted, ...answers]
+}
+
+function workflowOf(material: DigestMaterial): DigestItem[] {
+  const runs = [...material.commandCounts]
+    .filter(([key, count]) => count >= 2 && key !== '' && !LOOK_AROUND.test(key))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+  if (runs.length === 0) return []
+  const sources = runs.slice(0, 3).map(([key]) => material.commandSources.get(key) ?? '')
+  return [
+    item(
+      `Commands run most: ${runs.map(([key, count]) => `${code(key)} ×${count}`).join(', ')}.`,
+      ...sources,
+    ),
+  ]
+}
+
+function endSentence(text: string): string {
+  const trimmed = text.trim()
+  return /[.!?…:)`"']$/.test(trimmed) ? trimmed : `${trimmed}.`
+}
+
+/** Every item's text with secrets replaced by markers. */
+function redacted(digest: SessionDigest): SessionDigest {
+  const clean = (items: DigestItem[]) =>
+    items.map((entry) => ({ ...entry, text: redactSecrets(entry.text) }))
+  return {
+    ...digest,
+    summary:
+      digest.summary === null
+        ? null
+        : { ...digest.summary, text: redactSecrets(digest.summary.text) },
+    changes: digest.changes.map((area) => ({
+      area: redactSecrets(area.area),
+      items: clean(area.items),
+    })),
+    commits: clean(digest.commits),
+    decisions: clean(digest.decisions),
+    gotchas: clean(digest.gotchas),
+    done: clean(digest.done),
+    open: clean(digest.open),
+    preferences: clean(digest.preferences),
+    workflow: clean(digest.workflow ?? []),
+  }
+}

@@ -1,0 +1,419 @@
+/**
+ * Builds a SessionDigest from a session's transcript records: the main file, then its sub-agent
+ * and compaction files (`<session>/subagents/agent-*.jsonl`). Pure: the caller reads and parses;
+ * `wantsToolOutput` tells a fast reader which tool results are worth parsing at all (most bytes of
+ * a transcript are tool output the digest never looks at).
+ */
+import { changesFilesOrState } from '../transcript/bash-command-effects.ts'
+import { decisionSentences } from '../transcript/decision-sentences.ts'
+import { type CountWindow, inWindow, isHumanPrompt } from '../transcript/structural-record.ts'
+import { toolResultText } from '../transcript/tool-result-text.ts'
+import { countWindowFor } from '../transcript/transcript-analyzer.ts'
+import { CHANGE_TOOLS, isRecord, NOISE_TOOLS } from '../transcript/transcript-rules.ts'
+import { assembleDigest } from './assemble-digest.ts'
+import { announcedChange, openingDocComment } from './change-notes.ts'
+import { commitHashOf, commitMessageOf } from './commit-command.ts'
+import { isCompactionText } from './compaction-summary.ts'
+import type { DigestMaterial, Sourced, TurnTrigger } from './digest-material.ts'
+import { oneLine } from './digest-text.ts'
+import { ErrorFixTracker } from './error-fixes.ts'
+import type { SessionDigest } from './session-digest.ts'
+import {
+  shellTaskEvents,
+  shellWords,
+  type TaskEvent,
+  taskToolEvent,
+  todoWriteEvents,
+} from './task-events.ts'
+import { runsTests, testFigureOf } from './test-figures.ts'
+
+/** Which kind of transcript file the records come from. */
+export type DigestFileKind = 'main' | 'subagent' | 'compaction'
+
+/** What to digest. */
+export interface DigestBuilderOptions {
+  sessionId: string
+  /** ISO time: records at or before it were consolidated already and are left out. */
+  since?: string
+  /** The rendered digest's budget in tokens (default 2,500). */
+  maxTokens?: number
+}
+
+type Json = Record<string, unknown>
+
+interface ToolCall {
+  name: string
+  input: Json
+  uuid: string
+  /** Program and subcommand for Bash (`mix test`), else the tool's name. */
+  key: string
+  command: string
+  kind: DigestFileKind
+}
+
+/** Shell programs whose commands are recorded as commits or task updates, not as state changes. */
+const TRACKED_PROGRAMS = new Set(['git', 'bd', 'br', 'gh'])
+
+/** Collects a session's records; `build()` returns its digest. */
+export class SessionDigestBuilder {
+  private readonly window: CountWindow
+  private readonly options: DigestBuilderOptions
+  private kind: DigestFileKind = 'main'
+  private readonly calls = new Map<string, ToolCall>()
+  private readonly material: DigestMaterial
+  private trigger: TurnTrigger = 'start'
+  private turnText: Sourced | null = null
+  /** The agent's last text before the next tool call: what that call is about to do. */
+  private announcement = ''
+
+  /** Throws USAGE when `since` is not a date. */
+  constructor(options: DigestBuilderOptions) {
+    this.options = options
+    this.window = countWindowFor(options.since)
+    this.material = {
+      sessionId: options.sessionId,
+      startedAt: null,
+      endedAt: null,
+      cwd: null,
+      branch: null,
+      files: [],
+      prompts: [],
+      answers: [],
+      compactions: [],
+      closings: [],
+      decisions: [],
+      changes: new Map(),
+      readPaths: new Set(),
+      stateCommands: [],
+      commits: [],
+      pushes: [],
+      testRuns: [],
+      tasks: new Map(),
+      todos: null,
+      errors: new ErrorFixTracker(),
+      commandCounts: new Map(),
+      commandSources: new Map(),
+    }
+  }
+
+  /** Records that follow come from the file `name` (relative to the project folder) of `kind`. */
+  beginFile(name: string, kind: DigestFileKind): void {
+    this.closeTurn()
+    this.kind = kind
+    this.material.files.push(name)
+  }
+
+  /** True when the result of tool call `toolUseId` matters beyond whether it failed. */
+  wantsToolOutput(toolUseId: string): boolean {
+    const call = this.calls.get(toolUseId)
+    if (call === undefined) return false
+    if (call.name === 'AskUserQuestion' || call.name === 'TaskCreate' || call.name === 'Write')
+      return true
+    if (call.name !== 'Bash') return false
+    const command = call.command
+    return (
+      runsTests(command) ||
+      /\bgit\b[^\n]*\b(?:commit|push)\b|\b(?:bd|br)\s+create\b|\bgh\s+(?:pr|issue)\b/.test(command)
+    )
+  }
+
+  /** Feeds one parsed record (a tool result's content may be left out when not wanted). */
+  addRecord(record: unknown): void {
+    if (!isRecord(record)) return
+    if (record.type !== 'user' && record.type !== 'assistant') return
+    const message = isRecord(record.message) ? record.message : null
+    if (message === null) return
+    const uuid = typeof record.uuid === 'string' ? record.uuid : ''
+    const counted = inWindow(this.window, record.timestamp)
+    if (counted) this.noteEnvelope(record)
+    if (record.type === 'assistant') this.addAssistant(message, uuid, counted)
+    else if (counted) this.addUser(record, message, uuid)
+  }
+
+  /** The digest of everything fed so far. */
+  build(): SessionDigest {
+    this.closeTurn()
+    return assembleDigest(this.material, this.options.maxTokens ?? 2500)
+  }
+
+  private noteEnvelope(record: Json): void {
+    const material = this.material
+    const timestamp = record.timestamp
+    if (typeof timestamp === 'string') {
+      if (material.startedAt === null || timestamp < material.startedAt)
+        material.startedAt = timestamp
+      if (material.endedAt === null || timestamp > material.endedAt) material.endedAt = timestamp
+    }
+    if (this.kind !== 'main') return
+    if (material.cwd === null && typeof record.cwd === 'string') material.cwd = record.cwd
+    if (typeof record.gitBranch === 'string' && record.gitBranch !== '')
+      material.branch = record.gitBranch
+  }
+
+  private addAssistant(message: Json, uuid: string, counted: boolean): void {
+    if (!Array.isArray(message.content)) return
+    for (const block of message.content) {
+      if (!isRecord(block)) continue
+      if (block.type === 'tool_use') {
+        const call = this.registerCall(block, uuid)
+        if (counted && call !== null) this.addToolUse(call)
+        continue
+      }
+      if (!counted) continue
+      if (block.type === 'text' && typeof block.text === 'string')
+        this.addAgentText(block.text, uuid)
+      else if (
+        block.type === 'thinking' &&
+        typeof block.thinking === 'string' &&
+        this.kind === 'main'
+      )
+        this.addDecisions(block.thinking, uuid, -1)
+    }
+  }
+
+  private addAgentText(text: string, uuid: string): void {
+    if (this.kind === 'compaction') {
+      if (isSummaryAnswer(text)) this.material.compactions.push({ text, uuid })
+      return
+    }
+    this.announcement = text
+    if (this.kind !== 'main') return
+    this.material.errors.agentText(text)
+    if (text.trim() !== '') this.turnText = { text: text.trim(), uuid }
+    this.addDecisions(text, uuid, 0)
+  }
+
+  private addDecisions(text: string, uuid: string, bonus: number): void {
+    for (const sentence of decisionSentences(text.replace(/```[\s\S]*?```/g, ' '))) {
+      if (sentence.length > 400 || /^\W*$/.test(sentence)) continue
+      const score =
+        bonus +
+        (/\b(?:because|so that|to avoid|since|which means|in order to)\b/i.test(sentence) ? 2 : 0) +
+        (/\b(?:instead of|rather than|over|chose|decided|prefer)\b/i.test(sentence) ? 1 : 0)
+      this.material.decisions.push({ text: oneLine(sentence), uuid, score })
+    }
+  }
+
+  private registerCall(block: Json, uuid: string): ToolCall | null {
+    const name = typeof block.name === 'string' ? block.name : '(unnamed)'
+    const input = isRecord(block.input) ? block.input : {}
+    const command = name === 'Bash' && typeof input.command === 'string' ? input.command : ''
+    const call: ToolCall = {
+      name,
+      input,
+      uuid,
+      key: name === 'Bash' ? commandKey(command) : name,
+      command,
+      kind: this.kind,
+    }
+    if (typeof block.id === 'string') this.calls.set(block.id, call)
+    return call
+  }
+
+  private addToolUse(call: ToolCall): void {
+    const announced = this.announcement
+    this.announcement = ''
+    if (this.kind === 'main') {
+      this.turnText = null
+      this.material.errors.toolCalled()
+    }
+    const material = this.material
+    if (CHANGE_TOOLS.has(call.name)) {
+      this.addChange(call, announced === '' ? '' : announcedChange(announced))
+      return
+    }
+    if (call.name === 'Read' && typeof call.input.file_path === 'string')
+      material.readPaths.add(this.relative(call.input.file_path))
+    if (call.name === 'Bash' && call.command !== '') {
+      material.commandCounts.set(call.key, (material.commandCounts.get(call.key) ?? 0) + 1)
+      material.commandSources.set(call.key, call.uuid)
+      return
+    }
+    if (call.name === 'TodoWrite') {
+      const events = todoWriteEvents(call.input)
+      if (events !== null) material.todos = { events, uuid: call.uuid }
+    }
+  }
+
+  private addChange(call: ToolCall, note: string): void {
+    const material = this.material
+    const raw = call.input.file_path ?? call.input.notebook_path
+    if (typeof raw !== 'string' || raw === '') return
+    const path = this.relative(raw)
+    let file = material.changes.get(path)
+    if (file === undefined) {
+      const created = call.name === 'Write' && !material.readPaths.has(path)
+      file = { path, created, uuids: [call.uuid], notes: [], doc: '' }
+      material.changes.set(path, file)
+    } else file.uuids[1] = call.uuid
+    if (note !== '' && !file.notes.includes(note)) file.notes.push(note)
+    if (call.name === 'Write' && file.doc === '' && typeof call.input.content === 'string')
+      file.doc = openingDocComment(path, call.input.content)
+    material.errors.edited(path, note)
+  }
+
+  private addUser(record: Json, message: Json, uuid: string): void {
+    const content = message.content
+    const blocks = Array.isArray(content) ? content.filter(isRecord) : []
+    const results = blocks.filter((block) => block.type === 'tool_result')
+    for (const result of results) {
+      const call = this.calls.get(typeof result.tool_use_id === 'string' ? result.tool_use_id : '')
+      if (call !== undefined)
+        this.addResult(call, result.is_error === true, toolResultText(result.content), uuid)
+    }
+    if (results.length > 0) return
+    const text =
+      typeof content === 'string'
+        ? content
+        : blocks
+            .flatMap((block) =>
+              block.type === 'text' && typeof block.text === 'string' ? [block.text] : [],
+            )
+            .join('\n')
+    if (record.isMeta === true) {
+      if (/hook additional context/i.test(text)) this.material.errors.hookError(text, uuid)
+      return
+    }
+    if (this.kind !== 'main' || record.isSidechain === true) return
+    if (record.isCompactSummary === true || isCompactionText(text)) {
+      this.startTurn('compaction')
+      this.material.compactions.push({ text, uuid })
+      this.material.errors.epoch++
+      return
+    }
+    const human = isHumanPrompt(
+      text,
+      blocks.some((block) => block.type === 'image'),
+    )
+    this.startTurn(human ? 'human' : 'notice')
+    if (human && text.trim() !== '') this.material.prompts.push({ text: text.trim(), uuid })
+  }
+
+  private addResult(call: ToolCall, isError: boolean, output: string, uuid: string): void {
+    const material = this.material
+    if (call.name === 'AskUserQuestion' && !isError) {
+      const answer = userAnswerOf(output)
+      if (answer !== '') material.answers.push({ text: answer, uuid })
+      return
+    }
+    if (isError && /doesn't want to proceed|tool use was rejected/i.test(output)) {
+      material.answers.push({ text: rejectionOf(call, output), uuid })
+      return
+    }
+    if (call.name === 'Write' && !isError) {
+      this.noteWriteResult(call, output)
+      return
+    }
+    const mainOrShell = call.kind === 'main' || call.name === 'Bash'
+    if (isError) {
+      if (!mainOrShell || NOISE_TOOLS.has(call.name) || CHANGE_TOOLS.has(call.name)) return
+      material.errors.fail(call.key, call.command, output, uuid)
+      if (runsTests(call.command))
+        material.testRuns.push({
+          command: call.command,
+          figure: testFigureOf(output),
+          ok: false,
+          uuid,
+        })
+      return
+    }
+    material.errors.succeed(call.key, call.command, uuid)
+    if (call.name === 'TaskCreate' || call.name === 'TaskUpdate') {
+      const event = taskToolEvent(call.name, call.input, output)
+      if (event !== null) this.applyTaskEvents([event], uuid)
+      return
+    }
+    if (call.name !== 'Bash') return
+    this.addShellResult(call, output, uuid)
+  }
+
+  /** Claude Code says whether a Write created the file or replaced one that was there. */
+  private noteWriteResult(call: ToolCall, output: string): void {
+    const raw = call.input.file_path
+    const file = typeof raw === 'string' ? this.material.changes.get(this.relative(raw)) : undefined
+    if (file === undefined || file.uuids[0] !== call.uuid) return
+    if (/^\s*File created successfully/.test(output)) file.created = true
+    else if (/has been updated|updated successfully|overwr/i.test(output)) file.created = false
+  }
+
+  private addShellResult(call: ToolCall, output: string, uuid: string): void {
+    const material = this.material
+    const command = call.command
+    const commit = commitMessageOf(command)
+    if (commit !== null && !/nothing to commit|no changes added/i.test(output))
+      material.commits.push({ ...commit, hash: commitHashOf(output), uuid: call.uuid })
+    if (/\bgit\b[^\n]*\bpush\b/.test(command) && !/Everything up-to-date/.test(output))
+      material.pushes.push({ text: oneLine(command), uuid })
+    if (runsTests(command))
+      material.testRuns.push({ command, figure: testFigureOf(output), ok: true, uuid })
+    this.applyTaskEvents(shellTaskEvents(command, output), call.uuid)
+    const program = shellWords(command.split(/&&|;|\n/)[0] ?? '')[0] ?? ''
+    if (!TRACKED_PROGRAMS.has(program) && commit === null && changesFilesOrState(command))
+      material.stateCommands.push({ text: oneLine(command), uuid: call.uuid })
+  }
+
+  private applyTaskEvents(events: TaskEvent[], uuid: string): void {
+    for (const event of events) {
+      const known = this.material.tasks.get(event.id)
+      if (known === undefined) {
+        this.material.tasks.set(event.id, { ...event, uuids: [uuid] })
+        continue
+      }
+      known.status = event.status
+      if (event.note !== '') known.note = event.note
+      if (!known.uuids.includes(uuid)) known.uuids.push(uuid)
+    }
+  }
+
+  private startTurn(trigger: TurnTrigger): void {
+    this.closeTurn()
+    this.trigger = trigger
+  }
+
+  private closeTurn(): void {
+    if (this.turnText !== null && this.kind === 'main')
+      this.material.closings.push({ ...this.turnText, trigger: this.trigger })
+    this.turnText = null
+  }
+
+  private relative(path: string): string {
+    const cwd = this.material.cwd
+    if (cwd !== null && path.startsWith(`${cwd}/`)) return path.slice(cwd.length + 1)
+    return path
+  }
+}
+
+/** Program and subcommand of a shell command, after `cd dir &&`, variables and wrappers. */
+export function commandKey(command: string): string {
+  const segments = command.split(/&&|;|\n/).map((segment) => segment.trim())
+  const first = segments.find((segment) => !/^(?:cd|export|source|\.)\s/.test(segment)) ?? ''
+  const words = shellWords(first).filter((word) => !/^\w+=/.test(word))
+  while (['sudo', 'env', 'time', 'timeout', 'nohup', 'npx', 'exec'].includes(words[0] ?? ''))
+    words.shift()
+  if (/^\d/.test(words[0] ?? '')) words.shift()
+  const program = (words[0] ?? '').replace(/^.*\//, '')
+  const sub = words.slice(1).find((word) => !word.startsWith('-')) ?? ''
+  const subName = sub.includes('/') ? sub.replace(/^.*\//, '') : sub
+  return subName === '' || subName.length > 30 ? program : `${program} ${subName}`
+}
+
+/** The answer text of an AskUserQuestion result: `"question"="answer"` pairs. */
+function userAnswerOf(output: string): string {
+  const pairs = [...output.matchAll(/"([^"]+)"="([^"]*)"/g)]
+  if (pairs.length === 0) return ''
+  return pairs.map((pair) => `asked "${oneLine(pair[1] as string)}": "${pair[2]}"`).join('; ')
+}
+
+/** A rejected call, with the reason the user typed when there is one. */
+function rejectionOf(call: ToolCall, output: string): string {
+  const said = /the user said:\s*([\s\S]+)$/i.exec(output)?.[1]
+  const what =
+    call.command !== '' ? `\`${oneLine(call.command).slice(0, 80)}\`` : `a ${call.name} call`
+  const input = call.command === '' ? ` (${oneLine(JSON.stringify(call.input)).slice(0, 80)})` : ''
+  return `rejected ${what}${input}${said === undefined ? '' : `: "${oneLine(said)}"`}`
+}
+
+/** The answer of a compaction run: the summary, in `<summary>` tags or after "Summary:". */
+function isSummaryAnswer(text: string): boolean {
+  return /<summary>|^\s*Summary:\s*$/m.test(text)
+}

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest'
+import type { SessionDigest } from '../digest/session-digest.ts'
+import { freshSleepState, type SessionRecord, SessionRecordSchema } from '../sleep-state.ts'
+import { digestEntries, entryText, resolvedIssues, sameIssue } from './digest-entries.ts'
+import { planSleepRun } from './plan-sleep-run.ts'
+
+const SESSION = '11111111-2222-3333-4444-555555555555'
+
+function digest(partial: Partial<SessionDigest>): SessionDigest {
+  return {
+    sessionId: SESSION,
+    date: '2026-03-02',
+    startedAt: '2026-03-02T09:00:00Z',
+    endedAt: '2026-03-02T11:00:00Z',
+    project: null,
+    branch: null,
+    files: [`${SESSION}.jsonl`],
+    summary: null,
+    changes: [],
+    commits: [],
+    decisions: [],
+    gotchas: [],
+    done: [],
+    open: [],
+    preferences: [],
+    ...partial,
+  }
+}
+
+const item = (text: string, ...sources: string[]) => ({ text, sources })
+
+describe('digestEntries', () => {
+  it('routes by kind, and lets into the core files only what belongs there', () => {
+    const entries = digestEntries([
+      digest({
+        open: [item('- `billing-7.2` is open: the CSV export rounds half-up', 'aa000001')],
+        preferences: [
+          item('"Add the export. I always want a test next to every endpoint."', 'aa000002'),
+          item('"continue"', 'aa000003'),
+        ],
+        decisions: [
+          item('Round half-even, as the tax office does.', 'aa000004'),
+          item("Let me check the tests first, I'll decide after.", 'aa000005'),
+        ],
+        gotchas: [
+          item('`RangeError: precision` → pass 2 digits, not 20', 'aa000006'),
+          item('`TypeError: x is undefined` (reported by a hook after an edit)', 'aa000007'),
+        ],
+      }),
+    ])
+    expect(entries.map((entry) => [entry.destination.section, entry.text])).toEqual([
+      ['Known Issues', '`billing-7.2` is open: the CSV export rounds half-up'],
+      ['Preferences', 'I always want a test next to every endpoint.'],
+      ['Technical Decisions', 'Round half-even, as the tax office does.'],
+      ['Gotchas', '`RangeError: precision` → pass 2 digits, not 20'],
+    ])
+    expect(entries[0]?.sources).toEqual(['session:11111111', 'aa000001'])
+    expect(entries[1]?.authoritative).toBe(true)
+  })
+
+  it('writes one line per entry: no bullet of its own, no escaped newlines, no cut sentence', () => {
+    expect(entryText('  - - 1. item\nnext ')).toBe('item next')
+    expect(entryText('`Failed:\\n\\n[FORMAT] x`')).toBe('`Failed: [FORMAT] x`')
+    const [cut] = digestEntries([
+      digest({ decisions: [item('Use ETS for tokens. They live 120 s and are deleted…', 'a1')] }),
+    ])
+    expect(cut?.text).toBe('Use ETS for tokens.')
+  })
+
+  it('closes an open item that finished work names, and only that one', () => {
+    const lines = [
+      '- spotter-gqc.6: closing a review session is not implemented <!-- sources: s1 -->',
+      '- The CSV export still rounds half-up <!-- sources: s2 -->',
+    ]
+    expect(
+      resolvedIssues(lines, [item('Closed `spotter-gqc.6`: close review session', 'x')]),
+    ).toEqual([lines[0]])
+    expect(
+      sameIssue('`spotter-fum.5` is open: drops agent_id', 'filed `spotter-fum.5`: a bug'),
+    ).toBe(true)
+    expect(sameIssue('the export is slow', 'the import is slow')).toBe(false)
+  })
+})
+
+describe('planSleepRun with digests', () => {
+  const memory = [
+    '# Memory',
+    '',
+    '## Known Issues',
+    '',
+    '- spotter-gqc.6: closing a review session is not implemented <!-- sources: s1 -->',
+    '',
+  ].join('\n')
+  const session: SessionRecord = SessionRecordSchema.parse({
+    session_id: SESSION,
+    transcript_path: `/t/${SESSION}.jsonl`,
+    stopped_at: '2026-03-02T11:00:00Z',
+    score: 2,
+    change_count: 5,
+    tool_count: 20,
+    last_assistant_message: 'All done.',
+  })
+  const landing = digest({
+    summary: item('Closed the review epic.', 'bb000001'),
+    changes: [{ area: 'lib/', items: [item('`review.ex` (new)', 'bb000002')] }],
+    commits: [item('`05fd186` feat: close review session (spotter-gqc.6)', 'bb000003')],
+    open: [item('The launch hook was never tried by hand', 'bb000004')],
+    done: [item('Closed `spotter-gqc.6`', 'bb000005')],
+  })
+  const plan = planSleepRun({
+    now: new Date('2026-03-03T08:00:00Z'),
+    state: { ...freshSleepState(), sessions: [session] },
+    observations: [],
+    unitKinds: new Map(),
+    model: 'extractive',
+    files: new Map([
+      ['core/1.user.md', '# User\n'],
+      ['core/2.memory.md', memory],
+      ['core/CHANGELOG.json', '[]\n'],
+    ]),
+    tasks: [],
+    features: [],
+    digests: [{ digest: landing, text: '# the digest\n' }],
+    existingDigests: ['2026-03-02-11111111'],
+  })
+  const planned = (path: string) => plan.files.find((file) => file.path === path)?.after ?? ''
+
+  it('keeps the digest whole under a new dated name, and files only what is still open', () => {
+    expect(planned('knowledge/sessions/2026-03-02-11111111-2.md')).toBe('# the digest\n')
+    const memoryAfter = planned('core/2.memory.md')
+    expect(memoryAfter).toContain(
+      '- The launch hook was never tried by hand <!-- sources: session:11111111, bb000004; extractive 2026-03-03 -->',
+    )
+    expect(memoryAfter).not.toContain('spotter-gqc.6')
+    expect(planned('knowledge/2.memory-archive.md')).toContain(
+      '## Known Issues (resolved 2026-03-03)\n- spotter-gqc.6',
+    )
+  })
+
+  it('says in the changelog what changed (the commits), not the closing formula', () => {
+    expect(JSON.parse(planned('core/CHANGELOG.json'))).toEqual([
+      {
+        date: '2026-03-02',
+        type: 'feat',
+        message: 'feat: close review session (spotter-gqc.6)',
+        sources: [SESSION, 'bb000003', 'bb000001'],
+      },
+    ])
+    expect(plan.counts.digests).toBe(1)
+  })
+})

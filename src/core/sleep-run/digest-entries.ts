@@ -1,0 +1,181 @@
+/**
+ * Routing a session digest into the core files, by what each item is: decisions and gotchas to
+ * memory, what is still open to Known Issues, the user's preferences to the user file. Finished
+ * work never becomes an open item: it goes to the changelog (changelog-entries.ts) and closes the
+ * open items it finishes (resolvedIssues).
+ */
+import type { DigestItem, SessionDigest } from '../digest/session-digest.ts'
+import type { Priority } from '../model-results.ts'
+import { sentencesOf } from './changelog-entries.ts'
+import { CORE_FILES, type Destination, isNarration } from './route-observation.ts'
+import { factsOf, lineText, overlap } from './similar-lines.ts'
+
+/** The `## ` sections of the memory file a digest fills. */
+export const MEMORY_SECTIONS = {
+  decisions: 'Technical Decisions',
+  gotchas: 'Gotchas',
+  open: 'Known Issues',
+} as const
+
+/** One line a digest contributes to a core file, before deduplication and caps. */
+export interface DigestEntry {
+  text: string
+  /** `session:<first 8 of the session id>`, then the transcript record ids of the item. */
+  sources: string[]
+  destination: Destination
+  priority: Priority
+  /** The user's own words: may correct a value an older line states. */
+  authoritative: boolean
+}
+
+/**
+ * What each kind must show to earn a line in a core file; the rest stays in the digest, which
+ * keeps everything. A preference or correction says so (a prompt like "continue" is neither); a
+ * decision is stated as a fact, not the agent's narration of its next step; a gotcha says what
+ * fixed it (an error alone is in the digest).
+ */
+const PREFERENCE_OR_CORRECTION =
+  /\b(?:prefers?|preferred|always|never|please|rather|instead|don'?t|do not|stop|avoid|must|should|rejected|wants?|likes?|dislikes?)\b/i
+const FIRST_PERSON = /\b(?:I|I'm|I'll|I've|I'd|me|my|let's)\b/
+const RESOLUTION = /→|\b(?:fix(?:ed|es)?|resolved?|solved|workaround|instead)\b/i
+
+/** True when a digest item of `kind` belongs in a core file (see the rules above). */
+export function belongsInCore(
+  kind: 'open' | 'preferences' | 'decisions' | 'gotchas',
+  text: string,
+): boolean {
+  if (kind === 'preferences') return PREFERENCE_OR_CORRECTION.test(text)
+  if (kind === 'decisions') return !FIRST_PERSON.test(text) && !isNarration(text)
+  if (kind === 'gotchas') return RESOLUTION.test(text)
+  return true
+}
+
+/**
+ * The part of an item a core file keeps: whole sentences only; of a preference quoted from a prompt ("Add a /health
+ * endpoint. I prefer small modules."), the sentences that state the preference, unquoted.
+ */
+function coreText(kind: 'open' | 'preferences' | 'decisions' | 'gotchas', whole: string): string {
+  // A text cut short (`…`) keeps its whole sentences only; a line never ends mid-sentence.
+  const text = whole.endsWith('…') ? sentencesOf(whole).slice(0, -1).join(' ') : whole
+  if (kind !== 'preferences' || text === '') return text
+  // Only a prompt quoted whole is taken apart; a reported exchange stays as it was said.
+  const quoted = /^"([^"]*)"$/.exec(text)?.[1]
+  if (quoted === undefined) return text
+  const stated = sentencesOf(quoted).filter((sentence) => PREFERENCE_OR_CORRECTION.test(sentence))
+  return stated.length > 0 ? stated.join(' ') : text
+}
+
+/** How a core-file line cites the session a digest item came from. */
+export function sessionSource(sessionId: string): string {
+  return `session:${sessionId.slice(0, 8)}`
+}
+
+/**
+ * The core-file lines of `digests`, most important first: what is still open (a next session must
+ * not miss it), then the user's preferences, decisions and gotchas. Newer sessions come first
+ * within each kind, so a per-section cap keeps the freshest.
+ */
+export function digestEntries(digests: readonly SessionDigest[]): DigestEntry[] {
+  const newestFirst = [...digests].sort((left, right) =>
+    (right.endedAt ?? '').localeCompare(left.endedAt ?? ''),
+  )
+  const entries: DigestEntry[] = []
+  const add = (
+    digest: SessionDigest,
+    kind: 'open' | 'preferences' | 'decisions' | 'gotchas',
+    destination: Destination,
+    priority: Priority,
+    authoritative: boolean,
+  ) => {
+    for (const item of digest[kind]) {
+      const text = coreText(kind, entryText(item.text))
+      if (text === '' || !belongsInCore(kind, text)) continue
+      entries.push({
+        text,
+        sources: [sessionSource(digest.sessionId), ...item.sources],
+        destination,
+        priority,
+        authoritative,
+      })
+    }
+  }
+  const memory = (section: string) => ({ path: CORE_FILES.memory, section })
+  for (const digest of newestFirst) add(digest, 'open', memory(MEMORY_SECTIONS.open), 'RED', false)
+  for (const digest of newestFirst)
+    add(digest, 'preferences', { path: CORE_FILES.user, section: 'Preferences' }, 'RED', true)
+  for (const digest of newestFirst)
+    add(digest, 'decisions', memory(MEMORY_SECTIONS.decisions), 'YLW', false)
+  for (const digest of newestFirst)
+    add(digest, 'gotchas', memory(MEMORY_SECTIONS.gotchas), 'YLW', false)
+  return entries
+}
+
+/**
+ * An item's text as one list entry: one line, without a bullet, number or checkbox of its own
+ * (a digest item quoted from a list must not become `- - item`), without the `\n` escapes of a
+ * quoted error output, and without a dangling colon.
+ */
+export function entryText(text: string): string {
+  return text
+    .replace(/\\n/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^(?:(?:[-*+•]|\d+[.)]|\[[ xX]\])\s+)+/, '')
+    .replace(/\s*:$/, '')
+    .trim()
+}
+
+/** What finished during the digested sessions: closed tasks, passing checks, fixed errors. */
+export function finishedItems(digests: readonly SessionDigest[]): DigestItem[] {
+  return digests.flatMap((digest) => [...digest.done, ...digest.gotchas, ...digest.commits])
+}
+
+/**
+ * The open-issue lines (`- ...` in Known Issues) that finished work closes. A line is closed when a
+ * finished item names the same specific identifier (a task id like `spotter-4te.6`, a file path,
+ * a version) or says mostly the same thing. Closed lines are archived, never dropped.
+ */
+export function resolvedIssues(
+  lines: readonly string[],
+  finished: readonly DigestItem[],
+): string[] {
+  if (finished.length === 0) return []
+  const done = finished.map((item) => factsOf(item.text))
+  return lines.filter((line) => {
+    if (!/^\s*[-*] /.test(line)) return false
+    const issue = factsOf(line)
+    if (issue.words.size === 0) return false
+    const identifiers = identifiersOf(issue)
+    return done.some(
+      (item) =>
+        identifiers.some((identifier) => item.tokens.has(identifier)) ||
+        (issue.subject.size >= 3 && overlap(issue.subject, item.subject) >= 0.6),
+    )
+  })
+}
+
+/**
+ * True when two open-issue lines name the same specific piece of work (a task id like
+ * `spotter-fum.5`, a file path): one issue said twice, to be merged into one line.
+ */
+export function sameIssue(left: string, right: string): boolean {
+  const ids = identifiersOf(factsOf(left))
+  if (ids.length === 0) return false
+  const tokens = factsOf(right).tokens
+  return ids.some((id) => tokens.has(id))
+}
+
+/**
+ * Names and numbers specific enough to identify one piece of work: a letter and a digit, dot or
+ * slash (`spotter-fum.5`, `src/auth.ts`), not a bare number or word.
+ */
+function identifiersOf(facts: ReturnType<typeof factsOf>): string[] {
+  return [...facts.names, ...facts.numbers].filter(
+    (token) => token.length >= 4 && /\p{L}/u.test(token) && /[0-9./]/.test(token),
+  )
+}
+
+/** The text of an item without list marker or provenance (for messages and comparisons). */
+export function plainItemText(line: string): string {
+  return entryText(lineText(line))
+}

@@ -1,0 +1,43 @@
+/**
+ * The snapshot's Recent Sessions: one line per recent session digest, newest first, so a new
+ * session knows what the last ones did and where the whole digest is.
+ */
+import { clip, inlineText } from '../markdown-text.ts'
+import { block, moreLine, plural } from './section-text.ts'
+import type { SectionDraft } from './snapshot-types.ts'
+
+/** A session digest as the snapshot lists it. */
+export interface DigestSummary {
+  /** `2026-02-11-258c7280`: the day and the session's first 8 characters. */
+  slug: string
+  /** The digest's one-liner (its frontmatter `summary`), when it has one. */
+  summary: string | null
+}
+
+/** Digests the full form lists; the summary form keeps fewer. */
+export const RECENT_DIGESTS = 5
+const SUMMARY_DIGESTS = 3
+/** Longest one-liner shown. */
+const ONE_LINER_CHARS = 300
+
+/** Recent digests, newest first (the caller passes at most a few, newest first). */
+export function recentSessionsSection(
+  digests: readonly DigestSummary[],
+  total: number,
+): SectionDraft {
+  const draft = { name: 'Recent Sessions', importance: 8.5, head: false }
+  if (digests.length === 0) return { ...draft, full: '', summary: '', line: '' }
+  const folder = '_agent_context/knowledge/sessions/'
+  const render = (digest: DigestSummary) =>
+    `- ${digest.slug}: ${digest.summary ? clip(inlineText(digest.summary), ONE_LINER_CHARS) : 'no summary'}`
+  const more = (shown: number) =>
+    total > shown ? [moreLine(total - shown, 'session digests', `read ${folder}`)] : []
+  const title = `Recent Sessions (digests in ${folder})`
+  const fewer = digests.slice(0, SUMMARY_DIGESTS)
+  return {
+    ...draft,
+    full: block(title, [...digests.map(render), ...more(digests.length)]),
+    summary: block(title, [...fewer.map(render), ...more(fewer.length)]),
+    line: `- Recent Sessions: ${plural(total, 'session digest')} in ${folder} (newest: ${digests[0]?.slug})`,
+  }
+}

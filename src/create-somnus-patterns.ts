@@ -1,0 +1,106 @@
+/**
+ * `createSomnusPatterns(options)`: the front door of pattern learning (seed 002), for the CLI, the
+ * detached encode a hook starts, and library users. It opens the project's pattern workspace and
+ * binds the use cases to it; the model loads only for the verbs that need it.
+ */
+import type { ConsolidateResult } from './app/patterns/consolidate-patterns.ts'
+import type { EncodeResult } from './app/patterns/encode-patterns.ts'
+import type { PatternWorkspace } from './app/patterns/pattern-workspace.ts'
+import type { PruneResult } from './app/patterns/prune-patterns.ts'
+import { findBrainFor, openPatternWorkspace } from './compose-patterns.ts'
+import type { PatternEntry } from './core/patterns/pattern-entry.ts'
+import type { Clock } from './ports/clock.ts'
+import type { LanguageModel } from './ports/language-model.ts'
+
+/** Where and how pattern learning runs. */
+export interface SomnusPatternsOptions {
+  /** A folder of the project (default: the current folder); its git root is the project. */
+  cwd?: string
+  env?: Record<string, string | undefined>
+  clock?: Clock
+  /** A model or a spec (`extractive`, `anthropic:<model>`...); default: the brain's setting, else extractive. */
+  model?: LanguageModel | string
+}
+
+/** Pattern learning's use cases, bound to one project. */
+export interface SomnusPatterns {
+  readonly workspace: PatternWorkspace
+  /** Encodes a session from its transcript file (and its `<session>/subagents/*.jsonl`). */
+  encode(request: {
+    transcriptPath: string
+    sessionId?: string
+    dryRun?: boolean
+  }): Promise<EncodeResult>
+  /** Prunes, counts, groups and crystallizes (seed 002 items 5-8, 10). */
+  consolidate(request?: { dryRun?: boolean }): Promise<ConsolidateResult>
+  /** Drops entries older than `days` (default: the `prune_days` setting). */
+  prune(request?: { days?: number; dryRun?: boolean }): Promise<PruneResult>
+  /** Entries, newest first. */
+  list(options?: { domain?: string; all?: boolean }): Promise<PatternEntry[]>
+  /** A domain file's text, or one entry by id. */
+  show(domainOrId: string): Promise<string | null>
+  /** The SessionStart index. */
+  index(): Promise<string>
+}
+
+/** Opens the pattern workspace of the project `options.cwd` is in. */
+export async function createSomnusPatterns(
+  options: SomnusPatternsOptions = {},
+): Promise<SomnusPatterns> {
+  const env = options.env ?? process.env
+  const cwd = options.cwd ?? process.cwd()
+  const workspace = openPatternWorkspace({
+    cwd,
+    env,
+    ...(options.clock ? { clock: options.clock } : {}),
+  })
+  const model = async (): Promise<LanguageModel> => {
+    if (options.model !== undefined && typeof options.model !== 'string') return options.model
+    const [{ resolveConfig }, { composeLanguageModel }, { readFileSync }, { join }] =
+      await Promise.all([
+        import('./core/config.ts'),
+        import('./compose-model.ts'),
+        import('node:fs'),
+        import('node:path'),
+      ])
+    const brain = findBrainFor(cwd, env)
+    const path = brain === null ? 'somnus.json' : join(brain, 'somnus.json')
+    let fileText: string | null = null
+    try {
+      fileText = brain === null ? null : readFileSync(path, 'utf8')
+    } catch {
+      fileText = null
+    }
+    const config = resolveConfig({ fileText, filePath: path, env })
+    return composeLanguageModel(options.model, { config, env })
+  }
+  const app = {
+    encode: () => import('./app/patterns/encode-patterns.ts'),
+    consolidate: () => import('./app/patterns/consolidate-patterns.ts'),
+    prune: () => import('./app/patterns/prune-patterns.ts'),
+    list: () => import('./app/patterns/list-patterns.ts'),
+  }
+  return {
+    workspace,
+    async encode(request) {
+      const { sessionLines } = await import('./compose-pattern-transcripts.ts')
+      const lines = await sessionLines(request.transcriptPath)
+      const sessionId = request.sessionId ?? lines.sessionId
+      return (await app.encode()).encodePatterns(workspace, {
+        sessionId,
+        lines: lines.lines,
+        model: await model(),
+        ...(request.dryRun ? { dryRun: true } : {}),
+      })
+    },
+    consolidate: async (request = {}) =>
+      (await app.consolidate()).consolidatePatterns(workspace, {
+        model: await model(),
+        ...request,
+      }),
+    prune: async (request = {}) => (await app.prune()).prunePatterns(workspace, request),
+    list: async (listOptions = {}) => (await app.list()).listPatterns(workspace, listOptions),
+    show: async (domainOrId) => (await app.list()).showPatterns(workspace, domainOrId),
+    index: async () => (await app.list()).patternIndex(workspace),
+  }
+}

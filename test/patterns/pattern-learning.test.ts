@@ -1,0 +1,298 @@
+/**
+ * Seed 002's items on crafted sessions, through the use cases with in-memory folders: encode
+ * (items 2, 4, 7), contradiction (3), consolidation into one skill with three citations (7, 8, 10),
+ * MEMORY.md lines (5, 6) and the read-before-act index (1).
+ */
+import { describe, expect, it } from 'vitest'
+import { consolidatePatterns } from '../../src/app/patterns/consolidate-patterns.ts'
+import { encodePatterns } from '../../src/app/patterns/encode-patterns.ts'
+import { listPatterns, patternIndex } from '../../src/app/patterns/list-patterns.ts'
+import { prunePatterns } from '../../src/app/patterns/prune-patterns.ts'
+import { parseFrontmatter } from '../../src/core/frontmatter.ts'
+import { parsePatternFile } from '../../src/core/patterns/pattern-entry.ts'
+import { createExtractiveLanguageModel } from '../../src/index.ts'
+import { craftedSession, linesOf, memoryPatternWorkspace } from '../support/pattern-workspace.ts'
+
+const model = createExtractiveLanguageModel()
+
+/** A session that hits the gitignored-asset gotcha and fixes it with a force-add. */
+function gitignoreSession(sessionId: string, branch: string): string[] {
+  return craftedSession(sessionId, `Ship the new styles on ${branch}`, [
+    {
+      run: 'git add priv/static/assets/app.css',
+      output:
+        'Exit code 1\nThe following paths are ignored by one of your .gitignore files:\npriv/static/assets\nhint: Use -f if you really want to add them.',
+      error: true,
+    },
+    {
+      say: 'The file is ignored because priv/static/assets/ is in .gitignore, but app.css is tracked, so it must be force-added.',
+    },
+    { run: 'git add -f priv/static/assets/app.css', output: '' },
+    { say: 'Staged the stylesheet with a force-add and committed.' },
+  ])
+}
+
+describe('encode', () => {
+  it('writes complete entries with frontmatter into the domain file, citing the session first', async () => {
+    const { workspace, patterns } = memoryPatternWorkspace('2026-02-11')
+    const result = await encodePatterns(workspace, {
+      sessionId: 'aaaa1111',
+      lines: linesOf(gitignoreSession('aaaa1111', 'main')),
+    })
+    expect(result.added).toHaveLength(1)
+    const text = (await patterns.read('git.md')) ?? ''
+    const { data } = parseFrontmatter(text)
+    expect(data).toMatchObject({
+      domain: 'git',
+      date: '2026-02-11',
+      category: 'tool-failure',
+      status: 'active',
+    })
+    expect((data.sources as string[])[0]).toBe('aaaa1111')
+    const [entry] = parsePatternFile(text, 'git').entries
+    // Symptom, cause and fix: the real error line, the agent's reason, the command that worked.
+    expect(entry?.observation).toContain('ignored by one of your .gitignore files')
+    expect(entry?.details).toMatch(/Cause: .*because priv\/static\/assets\/ is in \.gitignore/)
+    expect(entry?.details).toContain('git add -f priv/static/assets/app.css')
+    expect(entry?.context).toContain('Ship the new styles')
+    expect(text).toMatch(/- \*\*Observation\*\*: .+\n- \*\*Details\*\*: .+\n- \*\*Context\*\*: .+/)
+  })
+
+  it('encoding the same session twice (Stop, then SessionEnd) updates its entries instead of repeating them', async () => {
+    const { workspace } = memoryPatternWorkspace('2026-02-11')
+    const lines = gitignoreSession('aaaa1111', 'main')
+    await encodePatterns(workspace, { sessionId: 'aaaa1111', lines: linesOf(lines.slice(0, 4)) })
+    const second = await encodePatterns(workspace, { sessionId: 'aaaa1111', lines: linesOf(lines) })
+    expect(second.added).toEqual([])
+    expect(second.updated).toHaveLength(1)
+    expect(await listPatterns(workspace)).toHaveLength(1)
+  })
+
+  it('two encodes started together never interleave: both sessions land whole', async () => {
+    const { workspace } = memoryPatternWorkspace('2026-02-11')
+    await Promise.all([
+      encodePatterns(workspace, {
+        sessionId: 'aaaa1111',
+        lines: linesOf(gitignoreSession('aaaa1111', 'a')),
+      }),
+      encodePatterns(workspace, {
+        sessionId: 'bbbb2222',
+        lines: linesOf(gitignoreSession('bbbb2222', 'b')),
+      }),
+    ])
+    const sessions = (await listPatterns(workspace)).map((entry) => entry.sources[0]).sort()
+    expect(sessions).toEqual(['aaaa1111', 'bbbb2222'])
+  })
+})
+
+describe('contradiction (item 3)', () => {
+  it('a later session that contradicts an entry supersedes it: kept, marked, linked, never both active', async () => {
+    const { workspace, setDay } = memoryPatternWorkspace('2026-02-02')
+    const first = craftedSession('cccc3333', 'Fix the N+1 on the comments page', [
+      {
+        run: 'bundle exec rspec spec/comments_spec.rb',
+        output: 'Exit code 1\nFAILED: expected 1 query for comments, got 201 (N+1)',
+        error: true,
+      },
+      {
+        say: 'The N+1 is there because the polymorphic commentable association is not eager loaded; includes(:commentable) eager loads it.',
+      },
+      {
+        run: 'bundle exec rspec spec/comments_spec.rb --seed 1',
+        output: '12 examples, 0 failures',
+      },
+    ])
+    await encodePatterns(workspace, { sessionId: 'cccc3333', lines: linesOf(first) })
+    setDay('2026-02-05')
+    const second = craftedSession('dddd4444', 'The comments page is slow again', [
+      {
+        run: 'bundle exec rspec spec/comments_spec.rb',
+        output: 'Exit code 1\nFAILED: expected 1 query for comments, got 201 (N+1)',
+        error: true,
+      },
+      {
+        say: 'Actually includes(:commentable) does not eager load the polymorphic commentable association here; preload(:commentable) is needed instead.',
+      },
+      {
+        run: 'bundle exec rspec spec/comments_spec.rb --seed 2',
+        output: '12 examples, 0 failures',
+      },
+    ])
+    const result = await encodePatterns(workspace, {
+      sessionId: 'dddd4444',
+      lines: linesOf(second),
+    })
+    expect(result.superseded).toHaveLength(1)
+    const all = await listPatterns(workspace, { all: true })
+    const old = all.find((entry) => entry.sources[0] === 'cccc3333')
+    const fresh = all.find((entry) => entry.sources[0] === 'dddd4444')
+    expect(old).toMatchObject({ status: 'superseded', supersededBy: fresh?.id })
+    expect(fresh).toMatchObject({ status: 'active', supersedes: old?.id })
+    expect((await listPatterns(workspace)).map((entry) => entry.id)).toEqual([fresh?.id])
+  })
+})
+
+describe('consolidate (items 5-8, 10)', () => {
+  it('three sessions with the same gotcha crystallize into one skill with three citations and a MEMORY.md line', async () => {
+    const { workspace, patterns, project, memory, setDay } = memoryPatternWorkspace('2026-02-11', {
+      memory: {
+        'MEMORY.md':
+          '# Memory\n- [Prefers small commits](feedback_commits.md) — one fix per commit\n',
+      },
+    })
+    for (const [day, session] of [
+      ['2026-02-11', 'aaaa1111'],
+      ['2026-02-12', 'bbbb2222'],
+      ['2026-02-14', 'cccc3333'],
+    ] as const) {
+      setDay(day)
+      await encodePatterns(workspace, {
+        sessionId: session,
+        lines: linesOf(gitignoreSession(session, day)),
+      })
+    }
+    setDay('2026-02-15')
+    const result = await consolidatePatterns(workspace, { model })
+    expect(result.bailOut).toBeNull()
+    expect(result.skills).toHaveLength(1)
+    const [skill] = result.skills
+    expect(skill?.path).toMatch(/^\.claude\/skills\/git-[a-z0-9-]+\/SKILL\.md$/)
+    expect(skill?.citations).toHaveLength(3)
+    const text = (await project.read(skill?.path ?? '')) ?? ''
+    const { data } = parseFrontmatter(text)
+    expect(data.name).toBe(skill?.name)
+    expect(String(data.description)).toMatch(/seen in 3 sessions/)
+    expect(text).toContain('<!-- consolidated from: git.md 2026-02-11, 2026-02-12, 2026-02-14 -->')
+    for (const session of ['aaaa1111', 'bbbb2222', 'cccc3333'])
+      expect(text).toContain(`(session ${session})`)
+    expect(text).toContain('git add -f')
+    // The crystallized entries leave the pattern file; the skill keeps their provenance.
+    expect(parsePatternFile((await patterns.read('git.md')) ?? '', 'git').entries).toEqual([])
+    const memoryText = (await memory.read('MEMORY.md')) ?? ''
+    expect(
+      memoryText.startsWith(
+        '# Memory\n- [Prefers small commits](feedback_commits.md) — one fix per commit\n',
+      ),
+    ).toBe(true)
+    expect(memoryText).toContain(`- [${skill?.name}](${skill?.path}) — `)
+    expect(memoryText).toContain(`<!-- somnus:skill ${skill?.name} -->`)
+  })
+
+  it('bails out before grouping when no domain has three entries, and prunes entries past 30 days', async () => {
+    const { workspace, setDay } = memoryPatternWorkspace('2026-01-01')
+    await encodePatterns(workspace, {
+      sessionId: 'aaaa1111',
+      lines: linesOf(gitignoreSession('aaaa1111', 'x')),
+    })
+    setDay('2026-02-11')
+    await encodePatterns(workspace, {
+      sessionId: 'bbbb2222',
+      lines: linesOf(gitignoreSession('bbbb2222', 'y')),
+    })
+    let grouped = false
+    const counting = {
+      ...model,
+      groupSimilar: (request: Parameters<typeof model.groupSimilar>[0]) => {
+        grouped = true
+        return model.groupSimilar(request)
+      },
+    }
+    const result = await consolidatePatterns(workspace, { model: counting })
+    expect(result.bailOut).toMatch(/no domain has 3 or more active entries \(git 1\)/)
+    expect(grouped).toBe(false)
+    expect(result.pruned).toHaveLength(1)
+    expect((await listPatterns(workspace)).map((entry) => entry.sources[0])).toEqual(['bbbb2222'])
+  })
+
+  it('puts every-task rules (conventions, preferences) in a marked CLAUDE.md section, keeping the rest of the file', async () => {
+    const { workspace, project, setDay } = memoryPatternWorkspace('2026-02-11', {
+      project: { 'CLAUDE.md': '# Project\nRun mix test before committing.\n' },
+    })
+    for (const [day, session] of [
+      ['2026-02-11', 'aaaa1111'],
+      ['2026-02-12', 'bbbb2222'],
+      ['2026-02-13', 'cccc3333'],
+    ] as const) {
+      setDay(day)
+      const lines = craftedSession(
+        session,
+        'Please never use git commit --amend on shared branches; always make a new commit instead.',
+        [
+          {
+            say: 'Understood: I will make a new commit instead of amending, since the branch is shared.',
+          },
+        ],
+      )
+      await encodePatterns(workspace, { sessionId: session, lines: linesOf(lines) })
+    }
+    const result = await consolidatePatterns(workspace, { model })
+    expect(result.skills).toEqual([])
+    expect(result.claudeMdRules).toHaveLength(1)
+    const claudeMd = (await project.read('CLAUDE.md')) ?? ''
+    expect(claudeMd.startsWith('# Project\nRun mix test before committing.\n')).toBe(true)
+    expect(claudeMd).toMatch(
+      /<!-- somnus:patterns:start[^\n]*-->\n## Learned rules \(Somnus\)\n\n- .*amend.*<!-- consolidated from: .*aaaa|<!-- somnus:patterns:start/,
+    )
+    expect(claudeMd).toContain('<!-- somnus:patterns:end -->')
+  })
+
+  it('--dry-run plans the same files and writes nothing', async () => {
+    const { workspace, project, setDay } = memoryPatternWorkspace('2026-02-11')
+    for (const [day, session] of [
+      ['2026-02-11', 'aaaa1111'],
+      ['2026-02-12', 'bbbb2222'],
+      ['2026-02-14', 'cccc3333'],
+    ] as const) {
+      setDay(day)
+      await encodePatterns(workspace, {
+        sessionId: session,
+        lines: linesOf(gitignoreSession(session, day)),
+      })
+    }
+    const result = await consolidatePatterns(workspace, { model, dryRun: true })
+    expect(result.files.map((file) => file.path)).toContain(`project:${result.skills[0]?.path}`)
+    expect(project.snapshot()).toEqual({})
+    expect(await listPatterns(workspace)).toHaveLength(3)
+  })
+})
+
+describe('read-before-act index (item 1) and prune', () => {
+  it('lists recent titles only, newest first, at most index_entries lines', async () => {
+    const { workspace, setDay } = memoryPatternWorkspace('2026-02-11', {
+      settings: { index_entries: 2 },
+    })
+    for (const [day, session] of [
+      ['2026-02-11', 'aaaa1111'],
+      ['2026-02-12', 'bbbb2222'],
+      ['2026-02-14', 'cccc3333'],
+    ] as const) {
+      setDay(day)
+      await encodePatterns(workspace, {
+        sessionId: session,
+        lines: linesOf(gitignoreSession(session, day)),
+      })
+    }
+    const index = await patternIndex(workspace)
+    const lines = index.split('\n').filter((line) => line.startsWith('- '))
+    expect(lines).toHaveLength(2)
+    expect(lines[0]).toMatch(/^- 2026-02-14 git: /)
+    expect(index).not.toContain('**Details**')
+  })
+
+  it('prune drops only entries older than the given age', async () => {
+    const { workspace, setDay } = memoryPatternWorkspace('2026-01-01')
+    await encodePatterns(workspace, {
+      sessionId: 'aaaa1111',
+      lines: linesOf(gitignoreSession('aaaa1111', 'x')),
+    })
+    setDay('2026-01-20')
+    await encodePatterns(workspace, {
+      sessionId: 'bbbb2222',
+      lines: linesOf(gitignoreSession('bbbb2222', 'y')),
+    })
+    setDay('2026-01-25')
+    expect((await prunePatterns(workspace, { days: 30 })).pruned).toEqual([])
+    expect((await prunePatterns(workspace, { days: 10 })).pruned).toHaveLength(1)
+    expect((await listPatterns(workspace)).map((entry) => entry.sources[0])).toEqual(['bbbb2222'])
+  })
+})

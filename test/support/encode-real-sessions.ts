@@ -1,0 +1,39 @@
+/** Encodes real Claude Code sessions into a throw-away user scope, as `somnus patterns encode` does. */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { encodePatterns } from '../../src/app/patterns/encode-patterns.ts'
+import { sessionLines } from '../../src/compose-pattern-transcripts.ts'
+import { openPatternWorkspace } from '../../src/compose-patterns.ts'
+import { fixedClock } from '../../src/ports/clock.ts'
+
+/** The three UUID-named sessions of the shared dataset (those `session-facts.json` covers). */
+export const FACT_SESSIONS = [
+  '258c7280-ae70-4798-800f-63464d01a85d',
+  '4d5611e5-241a-462a-8d15-5122611a9569',
+  '8463c716-a2ea-4c14-9efa-87158ebd9f20',
+]
+
+/** Encodes `transcripts` (paths) in order into a temp HOME; returns the workspace and the pattern files' text. */
+export async function encodeRealSessions(transcripts: readonly string[], day = '2026-02-11') {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'somnus-patterns-real-')))
+  const home = join(base, 'home')
+  const project = join(base, 'project')
+  mkdirSync(home)
+  mkdirSync(join(project, '.git'), { recursive: true })
+  const env = { HOME: home }
+  const workspace = openPatternWorkspace({
+    cwd: project,
+    env,
+    clock: fixedClock(`${day}T12:00:00Z`),
+  })
+  for (const path of transcripts) {
+    const { sessionId, lines } = await sessionLines(path)
+    await encodePatterns(workspace, { sessionId, lines })
+  }
+  const names = readdirSync(workspace.patternsDir).filter((name) => name.endsWith('.md'))
+  const files = Object.fromEntries(
+    names.map((name) => [name, readFileSync(join(workspace.patternsDir, name), 'utf8')]),
+  )
+  return { base, home, project, env, workspace, files }
+}

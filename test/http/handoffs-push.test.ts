@@ -3,6 +3,8 @@
  * once, in the pushing key's tenant, with secrets redacted; a wrong key stops the push at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { SessionDigest } from '../../src/core/digest/session-digest.ts'
+import { renderDigestDocument } from '../../src/core/sleep-run/digest-document.ts'
 import { type BrainCliProject, createBrainCliProject } from '../support/brain-cli.ts'
 import { type HttpServiceFixture, openHttpService } from '../support/http-service.ts'
 
@@ -44,6 +46,30 @@ const HISTORY = [
   },
 ]
 
+/** The second session, slept and digested: its digest wins over its ledger entry. */
+const DIGEST: SessionDigest = {
+  sessionId: SESSIONS[1]?.session_id as string,
+  date: '2026-03-03',
+  startedAt: '2026-03-03T08:00:00.000Z',
+  endedAt: '2026-03-03T09:30:00.000Z',
+  project: '/work/somnus',
+  branch: 'i-http',
+  files: ['s2.jsonl'],
+  summary: { text: 'Wrote tenant isolation tests for every endpoint.', sources: ['a1b2c3d4'] },
+  changes: [
+    {
+      area: 'test/http/',
+      items: [{ text: 'http-api-suite.ts: 404 for another tenant', sources: ['e5f6'] }],
+    },
+  ],
+  commits: [],
+  decisions: [{ text: 'Another tenant’s object answers 404, not 403.', sources: ['0a0b'] }],
+  gotchas: [{ text: 'A 413 left the socket unusable → Connection: close.', sources: ['0c0d'] }],
+  done: [{ text: '40 API tests pass on both databases.', sources: ['0e0f'] }],
+  open: [{ text: 'Ingest below target on a loaded machine.', sources: ['1a1b'] }],
+  preferences: [{ text: 'Measure before tuning.', sources: ['1c1d'] }],
+}
+
 describe('somnus handoffs push', () => {
   let service: HttpServiceFixture
   let project: BrainCliProject
@@ -56,6 +82,10 @@ describe('somnus handoffs push', () => {
       JSON.stringify({ debt: 3, sessions: SESSIONS, sessions_since_last_sleep: 2 }),
     )
     project.write('_agent_context/state/.sleep-history.json', JSON.stringify(HISTORY))
+    project.write(
+      '_agent_context/knowledge/sessions/2026-03-03-1f0c2a9e.md',
+      renderDigestDocument(DIGEST),
+    )
     url = service.url as string
   })
   afterAll(async () => {
@@ -77,6 +107,21 @@ describe('somnus handoffs push', () => {
     expect(session?.created_at).toBe('2026-03-02T10:00:00.000Z')
     expect(session?.remember).toBe('Tasks: ingest-speed')
     expect(session?.sources).toEqual([SESSIONS[0]?.session_id])
+    const digested = bySession.get(DIGEST.sessionId)
+    expect(digested).toMatchObject({
+      experienced: expect.stringContaining('Wrote tenant isolation tests for every endpoint.'),
+      learned: '- Another tenant’s object answers 404, not 403.',
+      noticed: '- A 413 left the socket unusable → Connection: close.',
+      story: '- Done: 40 API tests pass on both databases.',
+      remember: '- Open: Ingest below target on a loaded machine.',
+      becoming: '- Measure before tuning.',
+      created_at: '2026-03-03T00:00:00.000Z',
+    })
+    expect(digested?.experienced).toContain('http-api-suite.ts: 404 for another tenant')
+    expect(digested?.experienced).not.toContain('<!--')
+    expect(digested?.sources).toEqual(
+      expect.arrayContaining([DIGEST.sessionId, 'a1b2c3d4', 'e5f6', '0a0b', '1c1d']),
+    )
     const sleep = stored.items.find((handoff) => handoff.with_whom === 'somnus')
     expect(sleep?.story).toContain('PGlite by default')
     expect(sleep?.sources).toEqual(['s-old-1', 's-old-2', 's-old-3', 'bm_1'])
@@ -91,9 +136,10 @@ describe('somnus handoffs push', () => {
     const run = await project.run(['handoffs', 'push', '--url', url, '--dry-run'])
     expect(run.code).toBe(0)
     const handoffs = JSON.parse(run.stdout) as Array<{ handoff_id: string }>
+    // The digested session first (from its digest), then the ledger's other session, then sleeps.
     expect(handoffs.map((handoff) => handoff.handoff_id)).toEqual([
-      `cc-${SESSIONS[0]?.session_id}`,
       `cc-${SESSIONS[1]?.session_id}`,
+      `cc-${SESSIONS[0]?.session_id}`,
       'sleep-2026-03-01T18:00:00.000Z',
     ])
   })

@@ -1,13 +1,13 @@
 /**
  * What a project's brain sends to the consolidation service (`somnus handoffs push`): one handoff
- * per session. A session digest (what the session did, decided, fixed and left open) makes the
- * richest handoff; a session known only from the sleep ledger sends Claude's closing message; each
- * past consolidation sends its summary. Ids are derived from the session or consolidation, so
- * pushing twice sends nothing new.
+ * per session. A session digest (what the session did, decided, fixed and left open; kept once a
+ * sleep has run) makes the richest handoff; a session known only from the sleep ledger sends
+ * Claude's closing message; each past consolidation sends its summary. Ids are derived from the
+ * session or consolidation, so pushing twice sends nothing new.
  */
-import type { DigestItem, SessionDigest } from '../digest/session-digest.ts'
 import type { HandoffInput } from '../service/handoff.ts'
 import type { SessionRecord, SleepHistoryEntry } from '../sleep-state.ts'
+import { handoffFromDigestDocument } from './digest-document-handoff.ts'
 
 /** The id a session's handoff gets (ids allow letters, digits and `. : @ / # _ -`). */
 export function sessionHandoffId(sessionId: string): string {
@@ -19,47 +19,6 @@ function createdAt(value: string | null): { created_at?: string } {
   if (value === null) return {}
   const time = Date.parse(value)
   return Number.isNaN(time) ? {} : { created_at: new Date(time).toISOString() }
-}
-
-const lines = (items: readonly DigestItem[]) =>
-  items.length === 0 ? null : items.map((item) => `- ${item.text}`).join('\n')
-
-const joined = (...parts: Array<string | null>) => {
-  const present = parts.filter((part): part is string => part !== null && part.trim() !== '')
-  return present.length === 0 ? null : present.join('\n\n')
-}
-
-/** A session digest as a handoff: the seed's fields filled from the digest's sections. */
-export function handoffFromDigest(digest: SessionDigest, tags: readonly string[]): HandoffInput {
-  const changes = digest.changes.flatMap((area) =>
-    area.items.map((item) => ({ ...item, text: `${area.area}: ${item.text}` })),
-  )
-  const items = [
-    ...(digest.summary ? [digest.summary] : []),
-    ...changes,
-    ...digest.commits,
-    ...digest.decisions,
-    ...digest.gotchas,
-    ...digest.done,
-    ...digest.open,
-    ...digest.preferences,
-  ]
-  const when = digest.endedAt ?? digest.startedAt ?? digest.date
-  return {
-    handoff_id: sessionHandoffId(digest.sessionId),
-    session_id: digest.sessionId,
-    with_whom: 'claude-code',
-    experienced: joined(digest.summary?.text ?? null, lines(changes), lines(digest.commits)),
-    noticed: lines(digest.gotchas),
-    learned: lines(digest.decisions),
-    story: lines(digest.done),
-    // The user's corrections are what the agent is asked to become.
-    becoming: lines(digest.preferences),
-    remember: lines(digest.open),
-    tags: [...tags, ...(digest.branch ? [`branch:${digest.branch}`] : [])],
-    ...createdAt(when),
-    sources: [digest.sessionId, ...new Set(items.flatMap((item) => item.sources))],
-  }
 }
 
 /** A ledger session as a handoff: Claude's closing message is what the session experienced. */
@@ -96,16 +55,21 @@ export function handoffFromSleep(entry: SleepHistoryEntry, tags: readonly string
   }
 }
 
-/** Everything a brain knows, as handoffs: a digest wins over the ledger for its session. */
+/** Everything a brain knows, as handoffs: a session's digest wins over its ledger entry. */
 export function brainHandoffs(brain: {
-  digests: readonly SessionDigest[]
+  /** The digest documents' texts (`knowledge/sessions/*.md`). */
+  digests: readonly string[]
   sessions: readonly SessionRecord[]
   history: readonly SleepHistoryEntry[]
   tags: readonly string[]
 }): HandoffInput[] {
-  const digested = new Set(brain.digests.map((digest) => digest.sessionId))
+  const digests = brain.digests.flatMap((document) => {
+    const handoff = handoffFromDigestDocument(document, brain.tags, sessionHandoffId)
+    return handoff === null ? [] : [handoff]
+  })
+  const digested = new Set(digests.map((handoff) => handoff.session_id))
   return [
-    ...brain.digests.map((digest) => handoffFromDigest(digest, brain.tags)),
+    ...digests,
     ...brain.sessions
       .filter((session) => !digested.has(session.session_id))
       .map((session) => handoffFromSession(session, brain.tags)),

@@ -35,9 +35,11 @@ export function register(program: Command, io: CliIo): void {
     .addHelpText(
       'after',
       `
-One handoff per session: a session digest when the brain has one, else the session's ledger
-entry (Claude's closing message), plus one per past consolidation (its summary). Ids come from
-the session ids, so pushing again sends only what is new.
+One handoff per session: its digest (knowledge/sessions/, written by somnus sleep run) when the
+brain has one, else its ledger entry (Claude's closing message), plus one per past consolidation
+(its summary). Ids come from the session ids, so pushing again sends only what is new; a session
+pushed from the ledger is not sent again once digested, so push after a sleep for the richest
+handoffs.
 
 Examples:
   somnus handoffs push --url http://127.0.0.1:3456 --key smn_…
@@ -63,15 +65,14 @@ async function push(io: CliIo, options: PushOptions): Promise<void> {
     )
   }
   const somnus = await openSomnus(io)
-  const [{ brainHandoffs }, status, history] = await Promise.all([
+  const [{ brainHandoffs }, { readDigestDocuments }, status, history] = await Promise.all([
     import('../../../core/push/brain-handoffs.ts'),
+    import('../../../app/read-digest-documents.ts'),
     somnus.sleepStatus(),
     somnus.sleepHistory(ALL_HISTORY),
   ])
   const handoffs = brainHandoffs({
-    // Session digests are being built as brain documents in parallel (issue 8); once the brain
-    // lists them, they go here and win over the ledger entry of the same session.
-    digests: [],
+    digests: await readDigestDocuments(somnus.brain),
     sessions: status.sessions,
     history,
     tags: options.tag ?? [basename(io.cwd)],

@@ -116,6 +116,8 @@ export function describeHttpApi(name: string, setup: () => Promise<ApiFixture>):
         significance: 0.7,
       })
       expect(new Date(handoff.created_at).toISOString()).toBe('2026-01-02T03:04:05.000Z')
+      // 64 random bits: a service holds millions of handoffs, where 32-bit ids would collide.
+      expect(handoff.handoff_id).toMatch(/^ho_[0-9a-f]{16}$/)
       const read = await send(`/api/v1/handoffs/${handoff.handoff_id}`, {
         headers: { 'x-api-key': api.keys.first },
       })

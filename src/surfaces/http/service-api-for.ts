@@ -15,9 +15,20 @@ import type { ServiceApi } from './service-api.ts'
 /** How many handoff inserts run at once (the PostgreSQL pool holds a few connections). */
 const INSERT_CONCURRENCY = 2
 
+/**
+ * A service-wide id with 64 random bits. The engine's 32-bit ids (`ho_3fa9c01e`) suit a brain's
+ * handful of items; among a service's millions of handoffs they collide (at 100,000 rows about
+ * one pair is expected), and a collision would refuse a client's valid handoff.
+ */
+export function serviceId(prefix: string): string {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(8))
+  return `${prefix}_${Buffer.from(bytes).toString('hex')}`
+}
+
 /** A ServiceApi on `service`, and `drain()` to wait for inserts in flight (before closing). */
 export function serviceApiFor(
   service: Pick<SomnusService, 'stores' | 'dependencies' | 'runConsolidation' | 'stats' | 'jobs'>,
+  newId: (prefix: string) => string = serviceId,
 ): ServiceApi & { drain(): Promise<void> } {
   const { stores, dependencies } = service
   const handoffWriter = insertBatcher<Handoff>({
@@ -28,7 +39,10 @@ export function serviceApiFor(
     tenantForKey: (key) => tenantForApiKey(stores.tenants, key),
     tenantExists: async (tenantId) => (await stores.tenants.get(tenantId)) !== null,
     createHandoff: async (tenantId, input) => {
-      const handoff = newHandoff(dependencies, tenantId, input)
+      const handoff = newHandoff(dependencies, tenantId, {
+        ...input,
+        handoff_id: input.handoff_id ?? newId('ho'),
+      })
       await handoffWriter.add(handoff)
       return handoff
     },
@@ -37,7 +51,7 @@ export function serviceApiFor(
     createDecision: async (tenantId, input) => {
       const now = dependencies.clock.now().toISOString()
       const decision: Decision = {
-        decision_id: input.decision_id ?? dependencies.ids.next('dc'),
+        decision_id: input.decision_id ?? newId('dc'),
         tenant_id: tenantId,
         kind: 'decision',
         decision: redactSecrets(input.decision),

@@ -3,6 +3,20 @@
  * PostgreSQL) and over every transport (app.request in-process, fetch over a real socket).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ErrorResponseSchema } from '../../src/surfaces/http/schemas/common-schemas.ts'
+import {
+  JobsResponseSchema,
+  RunResponseSchema,
+  StatsResponseSchema,
+} from '../../src/surfaces/http/schemas/consolidation-schemas.ts'
+import {
+  DecisionPageSchema,
+  DecisionResponseSchema,
+} from '../../src/surfaces/http/schemas/decision-schemas.ts'
+import {
+  HandoffPageSchema,
+  HandoffResponseSchema,
+} from '../../src/surfaces/http/schemas/handoff-schemas.ts'
 import type { ServiceApi } from '../../src/surfaces/http/service-api.ts'
 
 /** Sends one request: in-process or over a socket, the suite does not care. */
@@ -249,6 +263,40 @@ export function describeHttpApi(name: string, setup: () => Promise<ApiFixture>):
       const stats = await (await send('/api/v1/consolidation/stats', get(api.keys.first))).json()
       expect(stats).toMatchObject({ success: true, tenant_id: api.tenants.first })
       expect(typeof stats.total_tokens_saved).toBe('number')
+    })
+
+    it('answers with the shapes /openapi.json promises', async () => {
+      const key = api.keys.first
+      const created = await (
+        await send('/api/v1/handoffs', json(key, handoffBody('s-shape')))
+      ).json()
+      HandoffResponseSchema.parse(created)
+      HandoffResponseSchema.parse(
+        await (await send(`/api/v1/handoffs/${created.handoff.handoff_id}`, get(key))).json(),
+      )
+      HandoffPageSchema.parse(await (await send('/api/v1/handoffs?limit=3', get(key))).json())
+      const decision = await (
+        await send('/api/v1/decisions', json(key, { decision: 'Shapes are promises' }))
+      ).json()
+      DecisionResponseSchema.parse(decision)
+      DecisionPageSchema.parse(await (await send('/api/v1/decisions', get(key))).json())
+      DecisionPageSchema.parse(await (await send('/api/v1/principles', get(key))).json())
+      RunResponseSchema.parse(
+        await (
+          await send('/api/v1/consolidation/run', json(key, { job_type: 'decision_archival' }))
+        ).json(),
+      )
+      StatsResponseSchema.parse(await (await send('/api/v1/consolidation/stats', get(key))).json())
+      JobsResponseSchema.parse(await (await send('/api/v1/consolidation/jobs', get(key))).json())
+      ErrorResponseSchema.parse(await (await send('/api/v1/handoffs', get(null))).json())
+      // Every reference in the document names a component it defines.
+      const document = await (await send('/openapi.json')).json()
+      const references = [
+        ...JSON.stringify(document).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g),
+      ]
+      expect(references.length).toBeGreaterThan(20)
+      for (const [, name] of references)
+        expect(document.components.schemas).toHaveProperty(name as string)
     })
 
     it('answers 400 naming the field for every kind of bad input, never 500', async () => {

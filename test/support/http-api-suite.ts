@@ -334,6 +334,38 @@ export function describeHttpApi(name: string, setup: () => Promise<ApiFixture>):
       expect(unknownType.error.valid_values).toContain('handoff_compression')
     })
 
+    it('refuses a taken handoff_id and another tenant’s parent with 400 naming the field', async () => {
+      const first = api.keys.first
+      const body = handoffBody('s-dup', { handoff_id: 'client-chosen-id-1' })
+      expect((await send('/api/v1/handoffs', json(first, body))).status).toBe(201)
+      const again = await send('/api/v1/handoffs', json(first, body))
+      expect(again.status).toBe(400)
+      expect((await again.json()).error.field).toBe('handoff_id')
+      // The second tenant cannot hang its handoff under the first tenant's, nor learn it exists.
+      const foreign = await send(
+        '/api/v1/handoffs',
+        json(api.keys.second, handoffBody('s-child', { parent_handoff_id: 'client-chosen-id-1' })),
+      )
+      const missing = await send(
+        '/api/v1/handoffs',
+        json(api.keys.second, handoffBody('s-child', { parent_handoff_id: 'no-such-handoff' })),
+      )
+      expect(foreign.status).toBe(400)
+      expect(missing.status).toBe(400)
+      const foreignError = (await foreign.json()).error
+      const missingError = (await missing.json()).error
+      expect(foreignError.field).toBe('parent_handoff_id')
+      // Word for word the answer for an id that exists nowhere.
+      expect(foreignError.message.replace('client-chosen-id-1', 'X')).toBe(
+        missingError.message.replace('no-such-handoff', 'X'),
+      )
+      const child = await send(
+        '/api/v1/handoffs',
+        json(first, handoffBody('s-child', { parent_handoff_id: 'client-chosen-id-1' })),
+      )
+      expect(child.status).toBe(201)
+    })
+
     it('answers 413 for an oversized body and 415 for one that is not JSON', async () => {
       const huge = handoffBody('s-huge', { story: 'x'.repeat(2 * 1024 * 1024) })
       const tooLarge = await send('/api/v1/handoffs', json(api.keys.first, huge))

@@ -5,6 +5,7 @@
  */
 import { tenantForApiKey } from '../../app/manage-tenants.ts'
 import { newHandoff } from '../../app/service/create-handoffs.ts'
+import { isSomnusError, SomnusError } from '../../core/errors.ts'
 import { redactSecrets } from '../../core/redact-secrets.ts'
 import type { Decision } from '../../core/service/decision.ts'
 import type { Handoff } from '../../core/service/handoff.ts'
@@ -25,6 +26,19 @@ export function serviceId(prefix: string): string {
   return `${prefix}_${Buffer.from(bytes).toString('hex')}`
 }
 
+/** The store's refusal of one handoff, naming the field it was about (a client's mistake). */
+function withField(error: unknown): unknown {
+  if (!isSomnusError(error) || error.code !== 'INVALID_INPUT') return error
+  const sqlState = (error.cause as { code?: unknown } | undefined)?.code
+  const field =
+    sqlState === '23505' ? 'handoff_id' : sqlState === '23503' ? 'parent_handoff_id' : undefined
+  if (field === undefined) return error
+  return new SomnusError('INVALID_INPUT', `${field}: ${error.message}`, {
+    cause: error,
+    details: { field },
+  })
+}
+
 /** A ServiceApi on `service`, and `drain()` to wait for inserts in flight (before closing). */
 export function serviceApiFor(
   service: Pick<SomnusService, 'stores' | 'dependencies' | 'runConsolidation' | 'stats' | 'jobs'>,
@@ -39,11 +53,25 @@ export function serviceApiFor(
     tenantForKey: (key) => tenantForApiKey(stores.tenants, key),
     tenantExists: async (tenantId) => (await stores.tenants.get(tenantId)) !== null,
     createHandoff: async (tenantId, input) => {
+      const parent = input.parent_handoff_id
+      // The parent must be the tenant's own: the column's foreign key alone would accept another
+      // tenant's handoff, and its error would tell a key that the id exists elsewhere.
+      if (parent && (await stores.handoffs.get(tenantId, parent)) === null) {
+        throw new SomnusError(
+          'INVALID_INPUT',
+          `parent_handoff_id: no handoff "${parent}" for this tenant; name one of its own handoffs.`,
+          { details: { field: 'parent_handoff_id' } },
+        )
+      }
       const handoff = newHandoff(dependencies, tenantId, {
         ...input,
         handoff_id: input.handoff_id ?? newId('ho'),
       })
-      await handoffWriter.add(handoff)
+      try {
+        await handoffWriter.add(handoff)
+      } catch (error) {
+        throw withField(error)
+      }
       return handoff
     },
     listHandoffs: (tenantId, page) => stores.handoffs.list(tenantId, page),

@@ -22,7 +22,7 @@ const IMPORT_CHUNK = 1000
 export function register(program: Command, io: CliIo): void {
   const handoffs = program
     .command('handoffs')
-    .description('Session handoffs in the consolidation service: import, export, list')
+    .description('Session handoffs in the consolidation service: import, export, list, push')
 
   withServiceOptions(
     handoffs

@@ -84,6 +84,16 @@ async function serve(io: CliIo, options: ServeOptions): Promise<void> {
   checkBindAddress(options.host, options.auth)
   const service = await openService(io, options)
   io.stdout(`somnus serve: data: ${service.description}\n`)
+  // From here a signal stops the server cleanly, even one that arrives while it starts.
+  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
+    const stop = (received: NodeJS.Signals) => {
+      process.off('SIGTERM', stop)
+      process.off('SIGINT', stop)
+      resolve(received)
+    }
+    process.on('SIGTERM', stop)
+    process.on('SIGINT', stop)
+  })
   const log = (line: string) => io.stderr(line)
   const api = serviceApiFor(service)
   const app = createHttpApp({
@@ -123,15 +133,7 @@ async function serve(io: CliIo, options: ServeOptions): Promise<void> {
     : Promise.resolve()
   if (options.worker) io.stdout('somnus serve: a worker runs jobs in this process\n')
 
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    const stop = (received: NodeJS.Signals) => {
-      process.off('SIGTERM', stop)
-      process.off('SIGINT', stop)
-      resolve(received)
-    }
-    process.on('SIGTERM', stop)
-    process.on('SIGINT', stop)
-  })
+  const signal = await stopSignal
   io.stdout(`somnus serve: ${signal}: stopping\n`)
   stopScheduler()
   await server.close()

@@ -13,6 +13,7 @@ import {
   summaryFileDescriptions,
 } from './compaction-summary.ts'
 import { fitToBudget } from './digest-budget.ts'
+import { decisionCandidates, pickDecisions } from './digest-decisions.ts'
 import type { Closing, DigestMaterial, Sourced } from './digest-material.ts'
 import {
   code,
@@ -39,8 +40,8 @@ const OPEN_MARKERS =
 const LOOK_AROUND =
   /^(?:ls|cat|head|tail|grep|rg|find|echo|pwd|wc|sed|awk|which|tree|sleep|git (?:status|diff|log|show|branch|rev-parse)|bd (?:show|list|ready|stats)|br (?:show|list|ready))\b/
 
-/** A sentence about the agent's own next step or state, not about the project. */
-const FIRST_PERSON = /^(?:so,?\s+)?(?:I|I'll|I've|I'm|Expected)\b|\bI (?:haven't|need to|will)\b/
+/** Decisions kept: a few real choices beat many sentences that merely give a reason. */
+const MAX_DECISIONS = 5
 
 /** A closing text shorter than this (without code blocks) answers a question; it is no wrap-up. */
 const WRAP_UP_CHARS = 300
@@ -142,29 +143,20 @@ function commitsOf(material: DigestMaterial): DigestItem[] {
 }
 
 function decisionsOf(material: DigestMaterial, sections: Array<Map<string, string>>): DigestItem[] {
-  const seen = new Set<string>()
-  const ranked = material.decisions
-    .map((decision, order) => ({ ...decision, order }))
-    .filter((decision) => {
-      const key = decision.text.toLowerCase().slice(0, 80)
-      if (seen.has(key)) return false
-      seen.add(key)
-      return true
-    })
-    .filter((decision) => decision.score > 0 || !FIRST_PERSON.test(decision.text))
-    .sort((a, b) => b.score - a.score || a.order - b.order)
-    .slice(0, 6)
-    .sort((a, b) => a.order - b.order)
-    .map((decision) => item(leadingSentences(decision.text, 300), decision.uuid))
-  const solved = sections.flatMap((found, index) =>
-    sectionBullets(sectionNamed(found, 'problem solving', 'decisions')).map((bullet) =>
-      item(
-        leadingSentences([bullet.text, ...bullet.children.slice(0, 2)].join('; '), 260),
-        material.compactions[index]?.uuid ?? '',
+  const fromSummaries = sections.flatMap((found, index) =>
+    ['problem solving', 'decisions', 'key technical concepts'].flatMap((title) =>
+      sectionBullets(sectionNamed(found, title)).flatMap((bullet) =>
+        decisionCandidates(
+          [bullet.text, ...bullet.children].join('\n'),
+          material.compactions[index]?.uuid ?? '',
+          1,
+        ),
       ),
     ),
   )
-  return [...solved.slice(0, 3), ...ranked]
+  return pickDecisions([...fromSummaries, ...material.decisions], MAX_DECISIONS).map((decision) =>
+    item(decision.text, decision.uuid),
+  )
 }
 
 function gotchasOf(material: DigestMaterial, sections: Array<Map<string, string>>): DigestItem[] {

@@ -5,13 +5,13 @@
  * a transcript are tool output the digest never looks at).
  */
 import { changesFilesOrState } from '../transcript/bash-command-effects.ts'
-import { decisionSentences } from '../transcript/decision-sentences.ts'
 import { type CountWindow, inWindow, isHumanPrompt } from '../transcript/structural-record.ts'
 import { toolResultText } from '../transcript/tool-result-text.ts'
 import { countWindowFor } from '../transcript/transcript-analyzer.ts'
 import { CHANGE_TOOLS, isRecord, NOISE_TOOLS } from '../transcript/transcript-rules.ts'
 import { assembleDigest } from './assemble-digest.ts'
 import { announcedChange, openingDocComment } from './change-notes.ts'
+import { decisionCandidates } from './digest-decisions.ts'
 import { commitHashOf, commitMessageOf } from './commit-command.ts'
 import { isCompactionText } from './compaction-summary.ts'
 import type { DigestMaterial, Sourced, TurnTrigger } from './digest-material.ts'
@@ -184,14 +184,7 @@ export class SessionDigestBuilder {
   }
 
   private addDecisions(text: string, uuid: string, bonus: number): void {
-    for (const sentence of decisionSentences(text.replace(/```[\s\S]*?```/g, ' '))) {
-      if (sentence.length > 400 || /^\W*$/.test(sentence)) continue
-      const score =
-        bonus +
-        (/\b(?:because|so that|to avoid|since|which means|in order to)\b/i.test(sentence) ? 2 : 0) +
-        (/\b(?:instead of|rather than|over|chose|decided|prefer)\b/i.test(sentence) ? 1 : 0)
-      this.material.decisions.push({ text: oneLine(sentence), uuid, score })
-    }
+    this.material.decisions.push(...decisionCandidates(text, uuid, bonus))
   }
 
   private registerCall(block: Json, uuid: string): ToolCall | null {

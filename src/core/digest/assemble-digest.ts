@@ -13,6 +13,8 @@ import {
   summaryFileDescriptions,
 } from './compaction-summary.ts'
 import { fitToBudget } from './digest-budget.ts'
+import { gotchasOf } from './digest-gotchas.ts'
+import { summaryOf } from './digest-summary.ts'
 import { decisionCandidates, pickDecisions } from './digest-decisions.ts'
 import type { Closing, DigestMaterial, Sourced } from './digest-material.ts'
 import {
@@ -98,40 +100,6 @@ function pickWrapUp(closings: Closing[]): Closing | null {
   return candidates.at(-1) ?? null
 }
 
-function summaryOf(
-  material: DigestMaterial,
-  sections: Array<Map<string, string>>,
-  wrapUp: Closing | null,
-): DigestItem | null {
-  const first = material.prompts[0]
-  const request = first ?? firstRequest(material, sections)
-  const parts: string[] = []
-  const uuids: string[] = []
-  if (request !== null) {
-    parts.push(`Asked: "${leadingSentences(request.text, 160)}"`)
-    uuids.push(request.uuid)
-  }
-  if (wrapUp !== null) {
-    const statements = sentencesOf(markdownLines(wrapUp.text).map(endSentence).join(' ')).filter(
-      (sentence) => sentence.length >= 20 && !sentence.endsWith(':'),
-    )
-    parts.push(leadingSentences(statements.slice(0, 3).join(' '), 280))
-    uuids.push(wrapUp.uuid)
-  }
-  return parts.length === 0 ? null : item(endSentence(parts.join(' ')), ...uuids)
-}
-
-function firstRequest(
-  material: DigestMaterial,
-  sections: Array<Map<string, string>>,
-): Sourced | null {
-  for (const [index, found] of sections.entries()) {
-    const body = sectionNamed(found, 'request', 'intent')
-    if (body !== '') return { text: body, uuid: material.compactions[index]?.uuid ?? '' }
-  }
-  return null
-}
-
 function commitsOf(material: DigestMaterial): DigestItem[] {
   const bySubject = new Map<string, DigestItem>()
   for (const commit of material.commits) {
@@ -157,34 +125,6 @@ function decisionsOf(material: DigestMaterial, sections: Array<Map<string, strin
   return pickDecisions([...fromSummaries, ...material.decisions], MAX_DECISIONS).map((decision) =>
     item(decision.text, decision.uuid),
   )
-}
-
-function gotchasOf(material: DigestMaterial, sections: Array<Map<string, string>>): DigestItem[] {
-  const tracked = material.errors.all.filter(
-    (failure) =>
-      failure.fixed &&
-      (failure.cause !== '' || failure.edits.length > 0 || failure.fixCommand !== ''),
-  )
-  const latest = material.errors.epoch
-  const recent = tracked.filter((failure) => failure.epoch === latest && !failure.fromHook)
-  const earlier = tracked.filter((failure) => failure.epoch !== latest && !failure.fromHook)
-  const fromSummaries = sections.flatMap((found, index) =>
-    sectionBullets(sectionNamed(found, 'error')).map((bullet) =>
-      item(
-        leadingSentences([bullet.text, ...bullet.children].join(' '), 320),
-        material.compactions[index]?.uuid ?? '',
-      ),
-    ),
-  )
-  const hooks = material.errors.all.filter((failure) => failure.fromHook)
-  const seen = new Set<string>()
-  const fixes = (failures: ErrorFix[]) =>
-    failures.flatMap((failure) => {
-      if (seen.has(failure.errorLine)) return []
-      seen.add(failure.errorLine)
-      return [item(leadingSentences(describeErrorFix(failure), 400), ...failure.sources)]
-    })
-  return [...fixes(recent), ...fromSummaries, ...fixes(earlier), ...fixes(hooks)]
 }
 
 function doneOf(material: DigestMaterial, wrapUp: Closing | null): DigestItem[] {
@@ -317,16 +257,18 @@ function endSentence(text: string): string {
   return /[.!?…:)`"']$/.test(trimmed) ? trimmed : `${trimmed}.`
 }
 
-/** Every item's text with secrets replaced by markers. */
+/** Every item's text with secrets replaced by markers and project paths made relative. */
 function redacted(digest: SessionDigest): SessionDigest {
-  const clean = (items: DigestItem[]) =>
-    items.map((entry) => ({ ...entry, text: redactSecrets(entry.text) }))
+  const cwd = digest.project
+  const tidy = (text: string) => {
+    const clean = redactSecrets(text)
+    if (cwd === null || cwd.length < 2) return clean
+    return clean.replaceAll(`${cwd}/`, '').replaceAll(cwd, '.')
+  }
+  const clean = (items: DigestItem[]) => items.map((entry) => ({ ...entry, text: tidy(entry.text) }))
   return {
     ...digest,
-    summary:
-      digest.summary === null
-        ? null
-        : { ...digest.summary, text: redactSecrets(digest.summary.text) },
+    summary: digest.summary === null ? null : { ...digest.summary, text: tidy(digest.summary.text) },
     changes: digest.changes.map((area) => ({
       area: redactSecrets(area.area),
       items: clean(area.items),

@@ -13,10 +13,10 @@ import {
   summaryFileDescriptions,
 } from './compaction-summary.ts'
 import { fitToBudget } from './digest-budget.ts'
-import { gotchasOf } from './digest-gotchas.ts'
-import { summaryOf } from './digest-summary.ts'
 import { decisionCandidates, pickDecisions } from './digest-decisions.ts'
+import { gotchasOf } from './digest-gotchas.ts'
 import type { Closing, DigestMaterial, Sourced } from './digest-material.ts'
+import { summaryOf } from './digest-summary.ts'
 import {
   code,
   leadingSentences,
@@ -29,18 +29,11 @@ import { describeErrorFix, type ErrorFix } from './error-fixes.ts'
 import type { DigestItem, SessionDigest } from './session-digest.ts'
 import { isFinishedStatus } from './task-events.ts'
 import { runsTests } from './test-figures.ts'
-
-/** Words that say a user prompt is a correction or a stated preference. */
-const PREFERENCE_WORDS =
-  /\b(?:don'?t|do not|never|always|instead|prefer|rather|should(?:n'?t)?|must|please|stop|wrong|why|make sure|no,|not|did you)\b/i
+import { preferencesOf, workflowOf } from './working-style.ts'
 
 /** Wrap-up lines that name something left to do. */
 const OPEN_MARKERS =
   /\b(?:remaining|not yet|todo|follow-?up|still open|left to|blocked|filed|gap|missing|skipped|not (?:done|tested|implemented|verified)|next steps?)\b/i
-
-/** Commands that only look around: not part of how the user works. */
-const LOOK_AROUND =
-  /^(?:ls|cat|head|tail|grep|rg|find|echo|pwd|wc|sed|awk|which|tree|sleep|git (?:status|diff|log|show|branch|rev-parse)|bd (?:show|list|ready|stats)|br (?:show|list|ready))\b/
 
 /** Decisions kept: a few real choices beat many sentences that merely give a reason. */
 const MAX_DECISIONS = 5
@@ -69,7 +62,10 @@ export function assembleDigest(gathered: DigestMaterial, maxTokens: number): Ses
     done: doneOf(material, wrapUp),
     open: openOf(material, wrapUp),
     preferences: preferencesOf(material),
-    workflow: workflowOf(material),
+    workflow: workflowOf(
+      material.commandLog,
+      new Set(material.commits.map((commit) => commit.uuid)),
+    ),
   }
   return fitToBudget(redacted(digest), maxTokens)
 }
@@ -222,36 +218,6 @@ function openOf(material: DigestMaterial, wrapUp: Closing | null): DigestItem[] 
   return open
 }
 
-function preferencesOf(material: DigestMaterial): DigestItem[] {
-  const prompts = material.prompts
-  const chosen = prompts.filter(
-    (prompt, index) =>
-      index === 0 || index === prompts.length - 1 || PREFERENCE_WORDS.test(prompt.text),
-  )
-  const quoted = chosen
-    .slice(0, 6)
-    .map((prompt) => item(`"${leadingSentences(prompt.text, 200)}"`, prompt.uuid))
-  const answers = material.answers.map((answer) =>
-    item(`The user ${leadingSentences(answer.text, 240)}`, answer.uuid),
-  )
-  return [...quoted, ...answers]
-}
-
-function workflowOf(material: DigestMaterial): DigestItem[] {
-  const runs = [...material.commandCounts]
-    .filter(([key, count]) => count >= 2 && key !== '' && !LOOK_AROUND.test(key))
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 8)
-  if (runs.length === 0) return []
-  const sources = runs.slice(0, 3).map(([key]) => material.commandSources.get(key) ?? '')
-  return [
-    item(
-      `Commands run most: ${runs.map(([key, count]) => `${code(key)} ×${count}`).join(', ')}.`,
-      ...sources,
-    ),
-  ]
-}
-
 function endSentence(text: string): string {
   const trimmed = text.trim()
   return /[.!?…:)`"']$/.test(trimmed) ? trimmed : `${trimmed}.`
@@ -265,10 +231,12 @@ function redacted(digest: SessionDigest): SessionDigest {
     if (cwd === null || cwd.length < 2) return clean
     return clean.replaceAll(`${cwd}/`, '').replaceAll(cwd, '.')
   }
-  const clean = (items: DigestItem[]) => items.map((entry) => ({ ...entry, text: tidy(entry.text) }))
+  const clean = (items: DigestItem[]) =>
+    items.map((entry) => ({ ...entry, text: tidy(entry.text) }))
   return {
     ...digest,
-    summary: digest.summary === null ? null : { ...digest.summary, text: tidy(digest.summary.text) },
+    summary:
+      digest.summary === null ? null : { ...digest.summary, text: tidy(digest.summary.text) },
     changes: digest.changes.map((area) => ({
       area: redactSecrets(area.area),
       items: clean(area.items),

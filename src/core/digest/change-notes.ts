@@ -33,7 +33,10 @@ export function announcedChange(text: string): string {
   const sentences = sentencesOf(oneLine(text.replace(/```[\s\S]*?```/g, ' ')))
   for (const [index, sentence] of sentences.entries()) {
     if (STATUS_ONLY.test(sentence)) continue
-    const step = sentence.replace(ANNOUNCE, '').replace(/[:.!]+$/, '').trim()
+    const step = sentence
+      .replace(ANNOUNCE, '')
+      .replace(/[:.!]+$/, '')
+      .trim()
     if (!CHANGE_VERB.test(step)) continue
     if (GENERIC.test(step)) return ''
     const previous = sentences[index - 1]

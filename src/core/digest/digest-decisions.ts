@@ -39,7 +39,8 @@ const FAILURE_TALK =
   /\b(?:fail(?:s|ed|ing|ure)?|errors?|stale|unused|not found|does(?:n't| not) exist|broken|crash\w*|warnings?|missing|undefined|expected)\b/i
 
 /** A choice strong enough to count even in a sentence about a failure. */
-const STRONG_CHOICE = /\b(?:instead of|rather than|decided|chose|opted|go(?:ing)? with|went with)\b/i
+const STRONG_CHOICE =
+  /\b(?:instead of|rather than|decided|chose|opted|go(?:ing)? with|went with)\b/i
 
 /** The agent weighing what to ask, or narrating its next step without choosing anything. */
 const NOT_YET_CHOSEN =
@@ -87,7 +88,11 @@ export function pickDecisions(candidates: DecisionCandidate[], limit: number): D
     const same = kept.findIndex((other) => overlap(words, other.words) >= 0.5)
     const entry = { ...candidate, text: leadingSentences(candidate.text, 260), order, words }
     if (same === -1) kept.push(entry)
-    else kept[same] = { ...entry, score: Math.max(entry.score, (kept[same] as DecisionCandidate).score) }
+    else
+      kept[same] = {
+        ...entry,
+        score: Math.max(entry.score, (kept[same] as DecisionCandidate).score),
+      }
   }
   return kept
     .sort((a, b) => b.score - a.score || a.order - b.order)

@@ -96,7 +96,10 @@ function chainGotcha(chain: ErrorFix[]): Gotcha {
       ? describeErrorFix(first)
       : `${code(first.key)}: ${chain
           .map((failure) => {
-            const remedy = remedyOf({ ...failure, cause: failure.cause.length <= 80 ? failure.cause : '' })
+            const remedy = remedyOf({
+              ...failure,
+              cause: failure.cause.length <= 80 ? failure.cause : '',
+            })
             const symptom = code(leadingSentences(failure.errorLine, 90).replace(/…$/, ''))
             return [symptom, ...remedy].join(' → ')
           })

@@ -60,7 +60,8 @@ function goalSentence(request: string): string {
   const first = sentencesOf(plain(request))[0] ?? ''
   const sentence = leadingSentences(first, GOAL_CHARS).replace(/[.!?]+$/, '')
   if (sentence === '') return ''
-  if (INSTRUCTION.test(sentence)) return `Set out to ${lowerFirst(sentence.replace(/^please\s+/i, ''))}`
+  if (INSTRUCTION.test(sentence))
+    return `Set out to ${lowerFirst(sentence.replace(/^please\s+/i, ''))}`
   return `Asked for: ${sentence}`
 }
 

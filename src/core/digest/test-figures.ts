@@ -63,6 +63,6 @@ export function testFigureOf(output: string): string | null {
 }
 
 /** The command without here-document bodies (a commit message is data, not a command). */
-function withoutHereDocuments(command: string): string {
+export function withoutHereDocuments(command: string): string {
   return command.replace(/<<-?\s*(['"]?)([\w-]+)\1[^\n]*\n[\s\S]*?\n\s*\2\s*(?:\n|$)/g, '\n')
 }

@@ -36,6 +36,9 @@ const TRIM_ORDER: ReadonlyArray<[ListName | 'changes', number]> = [
   ['changes', 2],
 ]
 
+/** Characters per token in rendered digests (markdown, code spans, ids); most run 3.3 to 4. */
+const CHARACTERS_PER_TOKEN = 3.4
+
 /** Characters a bullet costs besides its text and sources (marker, comment, newline). */
 const BULLET_OVERHEAD = 20
 
@@ -46,13 +49,20 @@ const BULLET_OVERHEAD = 20
  */
 export function fitToBudget(digest: SessionDigest, maxTokens: number): SessionDigest {
   let current = digest
-  for (let attempt = 0; attempt < 4; attempt++) {
-    const markdown = renderSessionDigest(current)
+  // First by characters at a rate that digests rarely beat, so one count usually settles it.
+  let rate = 1 / CHARACTERS_PER_TOKEN
+  let markdown = renderSessionDigest(current)
+  if (markdown.length * rate > maxTokens) {
+    current = trimmed(current, markdown.length - maxTokens / rate)
+    markdown = renderSessionDigest(current)
+  }
+  for (let attempt = 0; attempt < 3; attempt++) {
     const total = countTokens(markdown)
     if (total <= maxTokens) return current
-    const rate = total / Math.max(1, markdown.length)
+    rate = total / Math.max(1, markdown.length)
     // Aim a little under the budget so one more pass is rarely needed.
     current = trimmed(current, (total - maxTokens) / rate + 200)
+    markdown = renderSessionDigest(current)
   }
   return current
 }

@@ -351,7 +351,8 @@ export class SessionDigestBuilder {
       material.pushes.push({ text: oneLine(command), uuid })
     if (runsTests(command))
       material.testRuns.push({ command, figure: testFigureOf(output), ok: true, uuid })
-    this.applyTaskEvents(shellTaskEvents(command, output), call.uuid)
+    if (/\b(?:bd|br|gh)\s/.test(command))
+      this.applyTaskEvents(shellTaskEvents(command, output), call.uuid)
     const program = shellWords(command.split(/&&|;|\n/)[0] ?? '')[0] ?? ''
     if (!TRACKED_PROGRAMS.has(program) && commit === null && changesFilesOrState(command))
       material.stateCommands.push({ text: oneLine(command), uuid: call.uuid })
@@ -392,7 +393,12 @@ export class SessionDigestBuilder {
 export function commandKey(command: string): string {
   const segments = command.split(/&&|;|\n/).map((segment) => segment.trim())
   const first = segments.find((segment) => !/^(?:cd|export|source|\.)\s/.test(segment)) ?? ''
-  const words = shellWords(first).filter((word) => !/^\w+=/.test(word))
+  // Quotes only matter past the subcommand; a plain split is enough (and far cheaper) unless
+  // the first words are quoted.
+  const plain = /^[^'"]*(?:\s|$)[^'"\s]*(?:\s|$)/.test(first)
+  const words = (plain ? first.split(/\s+/) : shellWords(first)).filter(
+    (word) => word !== '' && !/^\w+=/.test(word),
+  )
   while (['sudo', 'env', 'time', 'timeout', 'nohup', 'npx', 'exec'].includes(words[0] ?? ''))
     words.shift()
   if (/^\d/.test(words[0] ?? '')) words.shift()

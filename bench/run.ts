@@ -13,6 +13,7 @@ const BENCHMARKS = [
   'big-ledger',
   'locomo-retention',
   'extractive-cost',
+  'mind-retention',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

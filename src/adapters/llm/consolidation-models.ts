@@ -14,8 +14,8 @@ import { EXTRACTIVE_MODEL_NAME } from './extractive-language-model.ts'
 /** Reply tokens a consolidation may use. */
 const CONSOLIDATION_MAX_TOKENS = 4096
 
-/** The offline mind: `share` of the cycle's tokens for observations (seed defaults: 0.2). */
-export function createExtractiveConsolidationModel(share = 0.2): ConsolidationModel {
+/** The offline mind: `share` of the cycle's tokens for observations (default 0.24). */
+export function createExtractiveConsolidationModel(share = 0.24): ConsolidationModel {
   return {
     name: EXTRACTIVE_MODEL_NAME,
     consolidate: async ({ activity, signal }) => {

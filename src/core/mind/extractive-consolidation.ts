@@ -22,6 +22,8 @@ import { observationLine } from './observations-file.ts'
 const PRIORITY_ORDER: readonly Priority[] = ['RED', 'YLW', 'GRN']
 /** Selection passes: each shrinks the budget by the overshoot of the rendered lines. */
 const FIT_PASSES = 4
+/** Tokens of an observation line's `GRN HH:MM ` beyond the speaker prefix, as o200k counts them. */
+const LINE_OVERHEAD = 5
 
 /** Consolidates `units` (ids are conversation line numbers) within `share` of their tokens. */
 export function extractiveConsolidation(
@@ -34,7 +36,7 @@ export function extractiveConsolidation(
   let budget = target
   let observations: ParsedObservation[] = []
   for (let pass = 0; pass < FIT_PASSES && budget > 0; pass += 1) {
-    observations = toObservations(selectSentences(records, kept, budget), kept)
+    observations = toObservations(selectSentences(records, kept, budget, LINE_OVERHEAD), kept)
     const spent = countTokens(observations.map(observationLine).join('\n'))
     if (spent <= target) break
     budget = Math.floor((budget * target) / spent)
@@ -70,7 +72,7 @@ function toObservations(
   const observations = [...byUnit].map(([unitIndex, records]): ParsedObservation => {
     const unit = units[unitIndex] as TextUnit
     const resolved = [0, 1, 2].some((step) => fixed.has(unitIndex + step))
-    const levels = records.map((record) => priorityOf(record.features, resolved) ?? 'GRN')
+    const levels = records.map((record) => levelOf(record, unit, resolved))
     const priority = PRIORITY_ORDER.find((level) => levels.includes(level)) ?? ('GRN' as Priority)
     const body = records.map((record) => record.text).join(' ')
     return {
@@ -81,6 +83,19 @@ function toObservations(
     }
   })
   return PRIORITY_ORDER.flatMap((level) => observations.filter((item) => item.priority === level))
+}
+
+/**
+ * The seed's levels by cue (priority.ts), with one rule for GRN ("tool outputs, environment
+ * facts, minor details"): a concrete fact someone said — a name, a number or a date, or a
+ * statement about themselves, in a message rather than a tool's output — is not a minor detail but what the creature learned about its world,
+ * so it is YLW (kept until superseded) rather than GRN (pruned after 48 h).
+ */
+function levelOf(record: SentenceRecord, unit: TextUnit, resolved: boolean): Priority {
+  const level = priorityOf(record.features, resolved) ?? 'GRN'
+  if (level !== 'GRN' || unit.speaker?.startsWith('tool')) return level
+  const { names, numbers, dates, firstPerson, contentWords } = record.features
+  return names.length + numbers + dates > 0 || (firstPerson && contentWords >= 3) ? 'YLW' : 'GRN'
 }
 
 /**

@@ -64,7 +64,7 @@ export const MIND_DEFAULTS: Readonly<MindConfig> = Object.freeze({
   maxPriorities: 5,
   wakeObservations: 20,
   maxLoggedChars: 10_000,
-  observationShare: 0.2,
+  observationShare: 0.24,
   minSleepSeconds: 2,
   maxSleepSeconds: 86_400,
   consolidationStaleMs: 10 * 60_000,

@@ -4,7 +4,9 @@
  * status, context, observations, dreams, recall — plus the `set_sleep` tool an agent hands its
  * model. The consolidating mind is the offline extractive one unless a chat transport is given.
  */
+import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
+import * as z from 'zod'
 import { createFsMindStore } from './adapters/fs/mind/fs-mind-store.ts'
 import type { ChatTransport } from './adapters/llm/chat-transport.ts'
 import {
@@ -39,6 +41,8 @@ export const DEFAULT_MIND_FOLDER = '.self'
 export interface MindOptions {
   /** The creature folder. @default `.self` in the current directory */
   folder?: string
+  /** How the creature names its folder in messages. @default the folder as given */
+  location?: string
   /** Keep everything in memory (tests, embedders that persist elsewhere). */
   memory?: boolean
   /** A store of your own (wins over folder and memory). */
@@ -100,7 +104,7 @@ export function createMind(options: MindOptions = {}): Mind {
       ? createMemoryMindStore()
       : createFsMindStore({
           folder: resolve(options.folder ?? DEFAULT_MIND_FOLDER),
-          location: options.folder ?? DEFAULT_MIND_FOLDER,
+          location: options.location ?? options.folder ?? DEFAULT_MIND_FOLDER,
         }))
   const model =
     options.model ??
@@ -176,4 +180,81 @@ export function sleepText(result: SleepResult): string {
 /** The folder's optional settings file: `<folder>/mind.json`. */
 export function mindSettingsPath(folder: string): string {
   return join(folder, 'mind.json')
+}
+
+/** How `somnus mind` opens a creature folder. */
+export interface OpenMindFolderOptions {
+  folder: string
+  /** The folder as the creature names it in messages. */
+  location?: string
+  /** `extractive` (default), `anthropic:<model>` or `openai:<model>`; wins over mind.json. */
+  model?: string | undefined
+  env?: Record<string, string | undefined>
+  clock?: Clock
+}
+
+const SettingsSchema = z.looseObject({ model: z.string().optional() })
+
+/**
+ * Opens a creature folder with its optional settings file `<folder>/mind.json`: any of the seed's
+ * numbers by name (`{"fatigueLimit": 100}`) and `model`.
+ */
+export async function openMindFolder(options: OpenMindFolderOptions): Promise<Mind> {
+  const path = mindSettingsPath(options.folder)
+  let settings: Record<string, unknown> = {}
+  let text: string | null = null
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  if (text !== null) {
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch {
+      json = undefined
+    }
+    const parsed = SettingsSchema.safeParse(json)
+    if (!parsed.success) {
+      throw new SomnusError(
+        'INVALID_INPUT',
+        `${path} must be a JSON object of mind settings (e.g. {"fatigueLimit": 100}).`,
+      )
+    }
+    settings = parsed.data
+  }
+  const { model: configuredModel, ...config } = settings as { model?: string }
+  const spec = (options.model ?? configuredModel ?? 'extractive').trim()
+  const env = options.env ?? {}
+  const transport = await transportFor(spec, env)
+  return createMind({
+    folder: options.folder,
+    ...(options.location ? { location: options.location } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    config: config as Partial<MindConfig>,
+    ...(transport ? { transport, modelName: spec } : {}),
+  })
+}
+
+/** The chat transport for a model spec; undefined for `extractive`. */
+async function transportFor(
+  spec: string,
+  env: Record<string, string | undefined>,
+): Promise<ChatTransport | undefined> {
+  if (spec === 'extractive') return undefined
+  const [provider, ...rest] = spec.split(':')
+  const model = rest.join(':').trim()
+  if (provider === 'anthropic' && model !== '') {
+    const { createAnthropicTransport } = await import('./adapters/llm/anthropic-transport.ts')
+    return createAnthropicTransport({ model, env })
+  }
+  if (provider === 'openai' && model !== '') {
+    const { createOpenAiTransport } = await import('./adapters/llm/openai-transport.ts')
+    return createOpenAiTransport({ model, env })
+  }
+  throw new SomnusError(
+    'MODEL_CONFIG',
+    `Unknown consolidation model "${spec}". Use extractive, anthropic:<model> or openai:<model>.`,
+  )
 }

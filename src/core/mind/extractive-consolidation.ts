@@ -22,6 +22,8 @@ import { observationLine } from './observations-file.ts'
 const PRIORITY_ORDER: readonly Priority[] = ['RED', 'YLW', 'GRN']
 /** Selection passes: each shrinks the budget by the overshoot of the rendered lines. */
 const FIT_PASSES = 4
+/** A short cycle still gets room for a few lines: a share of little is too little for one fact. */
+const MIN_TOKENS = 80
 /** Tokens of an observation line's `GRN HH:MM ` beyond the speaker prefix, as o200k counts them. */
 const LINE_OVERHEAD = 5
 
@@ -31,7 +33,7 @@ export function extractiveConsolidation(
   share: number,
 ): ParsedConsolidation {
   const kept = units.filter((unit) => unit.text.trim() !== '')
-  const target = Math.floor(countTokens(renderUnits(kept)) * share)
+  const target = Math.max(MIN_TOKENS, Math.floor(countTokens(renderUnits(kept)) * share))
   const records = explodeUnits(kept)
   let budget = target
   let observations: ParsedObservation[] = []
@@ -74,7 +76,12 @@ function toObservations(
     const resolved = [0, 1, 2].some((step) => fixed.has(unitIndex + step))
     const levels = records.map((record) => levelOf(record, unit, resolved))
     const priority = PRIORITY_ORDER.find((level) => levels.includes(level)) ?? ('GRN' as Priority)
-    const body = records.map((record) => record.text).join(' ')
+    // `tighten` capitalises what it keeps; a sentence it did not shorten stays as written (`npm`).
+    const body = records
+      .map((record) =>
+        record.text.toLowerCase() === record.original.toLowerCase() ? record.original : record.text,
+      )
+      .join(' ')
     return {
       priority,
       time: clockTime(unit.timestamp ?? ''),

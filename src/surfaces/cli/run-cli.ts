@@ -28,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   tokens: () => import('./commands/tokens.ts'),
   summarize: () => import('./commands/summarize.ts'),
   hook: () => import('./commands/hook.ts'),
+  mind: () => import('./commands/mind.ts'),
 }
 
 /** The exit codes of the CLI. */

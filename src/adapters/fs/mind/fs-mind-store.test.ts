@@ -1,0 +1,59 @@
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { testMindStore } from '../../../ports/mind-store.contract.ts'
+import { createFsMindStore } from './fs-mind-store.ts'
+
+const folder = () => join(mkdtempSync(join(tmpdir(), 'somnus-mind-')), '.self')
+
+testMindStore('fs', async () => createFsMindStore({ folder: folder() }))
+
+describe('fs mind store', () => {
+  it('keeps a torn last line (a killed writer) apart from the next append', async () => {
+    const path = folder()
+    const store = createFsMindStore({ folder: path })
+    await store.exclusive((files) => files.appendLog('conversation', ['{"a":1}']))
+    appendFileSync(join(path, 'conversation.jsonl'), '{"a":2, "tor')
+    await store.exclusive((files) => files.appendLog('conversation', ['{"a":3}']))
+    expect(await store.files.readLog('conversation')).toEqual([
+      '{"a":1}',
+      '{"a":2, "tor',
+      '{"a":3}',
+    ])
+  })
+
+  it('writes the files of the seed layout in the folder, creating it', async () => {
+    const path = folder()
+    const store = createFsMindStore({ folder: path, location: '.self' })
+    await store.exclusive(async (files) => {
+      await files.writeState('{}')
+      await files.appendLog('dreams', ['{}'])
+      await files.writeDocument('diary', '# Diary\n')
+    })
+    expect(readFileSync(join(path, 'mind-state.json'), 'utf8')).toBe('{}\n')
+    expect(readFileSync(join(path, 'dreams.jsonl'), 'utf8')).toBe('{}\n')
+    expect(readFileSync(join(path, 'diary.md'), 'utf8')).toBe('# Diary\n')
+    expect(store.location).toBe('.self')
+  })
+
+  it('gives up with STATE_LOCKED when another holder keeps the lock', async () => {
+    const path = folder()
+    const holder = createFsMindStore({ folder: path })
+    const waiter = createFsMindStore({ folder: path, lockWaitMs: 100 })
+    let release: () => void = () => {}
+    const held = holder.exclusive(
+      () =>
+        new Promise<void>((resolve) => {
+          release = resolve
+        }),
+    )
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    await expect(waiter.exclusive(async () => 'never')).rejects.toMatchObject({
+      code: 'STATE_LOCKED',
+    })
+    release()
+    await held
+    expect(await waiter.exclusive(async () => 'now')).toBe('now')
+  })
+})

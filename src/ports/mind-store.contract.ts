@@ -20,7 +20,11 @@ export function testMindStore(name: string, make: () => Promise<MindStore>): voi
         await files.appendLog('dreams', [])
       })
       expect(await store.files.readLog('conversation')).toEqual(['{"a":1}', '{"a":2}', '{"a":3}'])
+      expect(await store.files.countLines('conversation')).toBe(3)
       expect(await store.files.readLog('dreams')).toEqual([])
+      expect(await store.files.countLines('dreams')).toBe(0)
+      await store.exclusive((files) => files.appendLog('conversation', ['{"a":4}']))
+      expect(await store.files.countLines('conversation')).toBe(4)
     })
 
     it('replaces the state and documents whole, appends to documents', async () => {

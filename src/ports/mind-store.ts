@@ -23,6 +23,8 @@ export interface MindFiles {
   appendLog(log: MindLog, lines: readonly string[]): Promise<void>
   /** Every line of the log, in order (line n is item n - 1); [] when missing. */
   readLog(log: MindLog): Promise<string[]>
+  /** How many lines `readLog` would return, without reading them all (the log only grows). */
+  countLines(log: MindLog): Promise<number>
   /** The document's text, or null when missing. */
   readDocument(document: MindDocument): Promise<string | null>
   /** Replaces a document whole (atomically). */
@@ -39,6 +41,11 @@ export interface MindStore {
   fileName(name: MindLog | MindDocument): string
   /** Reading without the lock (status, recall): may see a change half-way, never a torn file. */
   readonly files: MindFiles
+  /**
+   * Marks this process as the one consolidating, until `release` or until it dies (a killed
+   * holder's mark lapses within seconds); null while another live holder has it.
+   */
+  holdConsolidation(): Promise<{ release(): void } | null>
   /** Runs `work` alone: no other `exclusive` on this creature, in any process, runs meanwhile. */
   exclusive<T>(work: (files: MindFiles) => Promise<T>): Promise<T>
 }

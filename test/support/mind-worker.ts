@@ -3,7 +3,7 @@
  * line per acknowledged write (`ACK <token>`: the call returned, so the line must be on disk) and
  * `END` when done.
  *   act <folder> <worker> <rounds>: per round a message and an action, a 60 s sleep every 10 rounds
- *   churn <folder> <worker>: cycles of 120 messages and 6 actions then a consolidating sleep, forever
+ *   churn <folder> <worker>: cycles of 12 messages and 6 actions then a consolidating sleep, forever
  * The folder's mind.json sets minDreamIntervalMs to 0, so every sleep of 30 s or more dreams.
  */
 import { createMind } from '../../src/create-mind.ts'
@@ -11,6 +11,7 @@ import { createMind } from '../../src/create-mind.ts'
 const [mode, folder, worker] = process.argv.slice(2)
 const mind = createMind({ folder: folder as string, config: { minDreamIntervalMs: 0 } })
 const ack = (token: string) => process.stdout.write(`ACK ${token}\n`)
+process.stdout.write('READY\n')
 
 if (mode === 'act') {
   const rounds = Number(process.argv[5])
@@ -28,7 +29,7 @@ if (mode === 'act') {
   }
 } else if (mode === 'churn') {
   for (let cycle = 1; ; cycle += 1) {
-    for (let index = 1; index <= 120; index += 1) {
+    for (let index = 1; index <= 12; index += 1) {
       const token = `w${worker}-c${cycle}-m${index}`
       await mind.record({
         role: 'user',
@@ -36,7 +37,7 @@ if (mode === 'act') {
         content: `Note ${token}: the release of project ${index % 7} moved to ${1 + (index % 28)} March; I prefer small PRs.`,
       })
       ack(token)
-      if (index % 20 === 0) {
+      if (index % 2 === 0) {
         const action = `w${worker}-c${cycle}-a${index}`
         await mind.action({ tool: 'bash', content: `gh pr view ${index} -> ${action} merged` })
         ack(action)

@@ -16,6 +16,7 @@ export function createMemoryMindStore(): MindStore {
       logs.set(log, [...(logs.get(log) ?? []), ...lines])
     },
     readLog: async (log) => [...(logs.get(log) ?? [])],
+    countLines: async (log) => logs.get(log)?.length ?? 0,
     readDocument: async (document) => documents.get(document) ?? null,
     writeDocument: async (document, text) => {
       documents.set(document, text)
@@ -25,10 +26,22 @@ export function createMemoryMindStore(): MindStore {
     },
   }
   let queue: Promise<unknown> = Promise.resolve()
+  let consolidating = false
   return {
     location: 'memory',
     fileName: (name) => MIND_FILE_NAMES[name],
     files,
+    holdConsolidation: async () => {
+      if (consolidating) return null
+      consolidating = true
+      let held = true
+      return {
+        release: () => {
+          if (held) consolidating = false
+          held = false
+        },
+      }
+    },
     exclusive(work) {
       const run = queue.then(() => work(files))
       queue = run.catch(() => undefined)

@@ -45,7 +45,7 @@ export async function recordAction(deps: MindDeps, input: ActionInput): Promise<
       entries.map((entry) => JSON.stringify(entry)),
     )
     await writeState(files, outcome.state)
-    const lines = (await files.readLog('conversation')).length
+    const lines = await files.countLines('conversation')
     return {
       line: lines - entries.length + 1,
       actions: outcome.state.actionsSinceDream,

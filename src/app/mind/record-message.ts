@@ -33,7 +33,7 @@ export async function recordMessage(
     }
     await files.appendLog('conversation', [JSON.stringify(entry)])
     await writeState(files, { ...state, messagesSinceDream: state.messagesSinceDream + 1 })
-    return { line: (await files.readLog('conversation')).length }
+    return { line: await files.countLines('conversation') }
   })
 }
 

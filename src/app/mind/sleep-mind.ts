@@ -68,81 +68,91 @@ export async function sleepMind(deps: MindDeps, request: SleepRequest): Promise<
     )
   }
   const reason: SleepReason = forced ? 'fatigue' : 'voluntary'
-  const claimed = await withMind(deps, async (files, state) => {
-    const now = deps.clock.now()
-    const lines = await files.readLog('conversation')
-    const decision = decideSleep(state, config, {
-      seconds: request.seconds,
-      forced,
-      now,
-      newLines: lines.length - state.consolidatedLines,
-    })
-    const busy =
-      state.pending &&
-      now.getTime() - Date.parse(state.pending.startedAt) < config.consolidationStaleMs
-    if (decision.consolidation === 'none' || busy) {
-      const sleep = period(now, request.seconds, reason)
-      await writeState(files, { ...state, sleeping: sleep })
-      const why =
-        busy && decision.consolidation !== 'none'
-          ? 'another process is consolidating: only a pause'
-          : decision.reason
-      return { done: pause(why, sleep) }
-    }
-    // What the mind itself injected (wake messages, warnings) is not the creature's experience.
-    const entries = conversationEntries(lines).filter(
-      (item) => item.line > state.consolidatedLines && item.entry.kind === undefined,
-    )
-    const id = deps.ids.next('dream')
-    const pending = {
-      id,
-      startedAt: now.toISOString(),
-      throughLine: lines.length,
-      actions: state.actionsSinceDream,
-      messages: state.messagesSinceDream,
-    }
-    if (decision.consolidation === 'light') {
-      const light = lightConsolidation(
-        activityUnits(entries),
-        lastPriority(await files.readLog('dreams')),
+  const hold: { current: { release(): void } | null } = { current: null }
+  try {
+    return await sleepWithHold()
+  } finally {
+    hold.current?.release()
+  }
+
+  async function sleepWithHold(): Promise<SleepResult> {
+    const claimed = await withMind(deps, async (files, state) => {
+      const now = deps.clock.now()
+      const lines = await files.readLog('conversation')
+      const decision = decideSleep(state, config, {
+        seconds: request.seconds,
+        forced,
+        now,
+        newLines: lines.length - state.consolidatedLines,
+      })
+      // A claim whose holder is alive: only a pause. A claim without one was left by a killed
+      // process: taken over (its model answer was never written, so nothing is lost or doubled).
+      hold.current = decision.consolidation === 'none' ? null : await deps.store.holdConsolidation()
+      const busy = decision.consolidation !== 'none' && hold.current === null
+      if (decision.consolidation === 'none' || busy) {
+        const sleep = period(now, request.seconds, reason)
+        await writeState(files, { ...state, sleeping: sleep })
+        const why =
+          busy && decision.consolidation !== 'none'
+            ? 'another process is consolidating: only a pause'
+            : decision.reason
+        return { done: pause(why, sleep) }
+      }
+      // What the mind itself injected (wake messages, warnings) is not the creature's experience.
+      const entries = conversationEntries(lines).filter(
+        (item) => item.line > state.consolidatedLines && item.entry.kind === undefined,
       )
-      const result = await commit(deps, files, { ...state, pending }, entries, {
-        kind: 'light',
-        parsed: { observations: [], ...light },
-        model: 'none',
+      const id = deps.ids.next('dream')
+      const pending = {
+        id,
+        startedAt: now.toISOString(),
+        throughLine: lines.length,
+        actions: state.actionsSinceDream,
+        messages: state.messagesSinceDream,
+      }
+      if (decision.consolidation === 'light') {
+        const light = lightConsolidation(
+          activityUnits(entries),
+          lastPriority(await files.readLog('dreams')),
+        )
+        const result = await commit(deps, files, { ...state, pending }, entries, {
+          kind: 'light',
+          parsed: { observations: [], ...light },
+          model: 'none',
+          seconds: request.seconds,
+          reason,
+        })
+        return { done: { ...result, reason: decision.reason } }
+      }
+      await writeState(files, { ...state, pending })
+      return { claim: { id, entries, state, reason: decision.reason } }
+    })
+    if ('done' in claimed) return claimed.done as SleepResult
+
+    const { id, entries } = claimed.claim
+    const deep = isDeepSleep(claimed.claim.state.dreamCount + 1, config)
+    const answer = await consolidate(deps, entries, deep, request.signal)
+    return withMind(deps, async (files) => {
+      const state = await readState(deps, files)
+      if (state.pending?.id !== id) {
+        // Taken over after our claim went stale: the other run's dream stands; ours is dropped.
+        const sleep = period(deps.clock.now(), request.seconds, reason)
+        return pause('another process took this consolidation over: only a pause', sleep)
+      }
+      const result = await commit(deps, files, state, entries, {
+        kind: answer.ok ? 'full' : 'failed',
+        parsed: answer.ok ? answer.value : failure(answer.problem, entries, deps.clock.now()),
+        model: deps.model.name,
         seconds: request.seconds,
         reason,
+        usage: answer.usage,
       })
-      return { done: { ...result, reason: decision.reason } }
-    }
-    await writeState(files, { ...state, pending })
-    return { claim: { id, entries, state, reason: decision.reason } }
-  })
-  if ('done' in claimed) return claimed.done as SleepResult
-
-  const { id, entries } = claimed.claim
-  const deep = isDeepSleep(claimed.claim.state.dreamCount + 1, config)
-  const answer = await consolidate(deps, entries, deep, request.signal)
-  return withMind(deps, async (files) => {
-    const state = await readState(deps, files)
-    if (state.pending?.id !== id) {
-      // Taken over after our claim went stale: the other run's dream stands; ours is dropped.
-      const sleep = period(deps.clock.now(), request.seconds, reason)
-      return pause('another process took this consolidation over: only a pause', sleep)
-    }
-    const result = await commit(deps, files, state, entries, {
-      kind: answer.ok ? 'full' : 'failed',
-      parsed: answer.ok ? answer.value : failure(answer.problem, entries, deps.clock.now()),
-      model: deps.model.name,
-      seconds: request.seconds,
-      reason,
-      usage: answer.usage,
+      return {
+        ...result,
+        reason: answer.ok ? claimed.claim.reason : `consolidation failed: ${answer.problem}`,
+      }
     })
-    return {
-      ...result,
-      reason: answer.ok ? claimed.claim.reason : `consolidation failed: ${answer.problem}`,
-    }
-  })
+  }
 }
 
 type Answer =

@@ -41,8 +41,6 @@ export interface MindConfig {
   /** Sleeps are refused outside this range of seconds (public code: 2-86,400). */
   minSleepSeconds: number
   maxSleepSeconds: number
-  /** A consolidation claimed longer ago than this belongs to a dead process and is taken over. */
-  consolidationStaleMs: number
   /** The file the wake message tells the creature to check for its creator's words; null: none. */
   creatorMessagesFile: string | null
 }
@@ -67,7 +65,6 @@ export const MIND_DEFAULTS: Readonly<MindConfig> = Object.freeze({
   observationShare: 0.24,
   minSleepSeconds: 2,
   maxSleepSeconds: 86_400,
-  consolidationStaleMs: 10 * 60_000,
   creatorMessagesFile: 'MESSAGES.md',
 })
 

@@ -14,8 +14,11 @@ describe('fs mind store', () => {
     const path = folder()
     const store = createFsMindStore({ folder: path })
     await store.exclusive((files) => files.appendLog('conversation', ['{"a":1}']))
+    expect(await store.files.countLines('conversation')).toBe(1)
     appendFileSync(join(path, 'conversation.jsonl'), '{"a":2, "tor')
+    expect(await store.files.countLines('conversation')).toBe(2)
     await store.exclusive((files) => files.appendLog('conversation', ['{"a":3}']))
+    expect(await store.files.countLines('conversation')).toBe(3)
     expect(await store.files.readLog('conversation')).toEqual([
       '{"a":1}',
       '{"a":2, "tor',

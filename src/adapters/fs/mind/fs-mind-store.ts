@@ -39,6 +39,7 @@ export function createFsMindStore(options: FsMindStoreOptions): MindStore {
   const { folder } = options
   const path = (name: keyof typeof MIND_FILE_NAMES) => join(folder, MIND_FILE_NAMES[name])
   const ensureFolder = () => mkdirSync(folder, { recursive: true })
+  const counter = lineCounter()
   const files: MindFiles = {
     readState: async () => readOrNull(path('state')),
     writeState: async (text) => {
@@ -59,6 +60,7 @@ export function createFsMindStore(options: FsMindStoreOptions): MindStore {
       if (lines.at(-1) === '') lines.pop()
       return lines
     },
+    countLines: async (log) => counter.count(path(log)),
     readDocument: async (document) => readOrNull(path(document)),
     writeDocument: async (document, text) => {
       ensureFolder()
@@ -74,6 +76,22 @@ export function createFsMindStore(options: FsMindStoreOptions): MindStore {
     location: options.location ?? folder,
     fileName: (name) => MIND_FILE_NAMES[name],
     files,
+    async holdConsolidation() {
+      ensureFolder()
+      try {
+        return takeLock({
+          path: join(folder, '.consolidation.lock'),
+          staleMs: LOCK_STALE_MS,
+          updateMs: LOCK_UPDATE_MS,
+          onCompromised: () => {
+            // Taken over after a stall: the commit checks the claim id and drops a stale result.
+          },
+        })
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return null
+        throw error
+      }
+    },
     async exclusive(work) {
       ensureFolder()
       const lock = await acquire(join(folder, '.mind.lock'), waitMs)
@@ -111,6 +129,46 @@ async function acquire(path: string, waitMs: number): Promise<HeldLock> {
       await new Promise((resolve) => setTimeout(resolve, pause + Math.random() * pause))
       pause = Math.min(pause * 2, 100)
     }
+  }
+}
+
+/**
+ * Counts a log's lines reading only what was appended since the last count: a log only grows, so
+ * the newlines before the remembered size are still there. A file that shrank is counted again.
+ */
+function lineCounter() {
+  const known = new Map<string, { size: number; newlines: number }>()
+  return {
+    count(path: string): number {
+      let size: number
+      try {
+        size = statSync(path).size
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
+        throw error
+      }
+      let { size: from, newlines } = known.get(path) ?? { size: 0, newlines: 0 }
+      if (size < from) {
+        from = 0
+        newlines = 0
+      }
+      if (size > from) {
+        const fd = openSync(path, 'r')
+        try {
+          const chunk = Buffer.alloc(Math.min(size - from, 1 << 20))
+          for (let at = from; at < size; ) {
+            const read = readSync(fd, chunk, 0, Math.min(chunk.length, size - at), at)
+            if (read === 0) break
+            for (let index = 0; index < read; index += 1) if (chunk[index] === 0x0a) newlines += 1
+            at += read
+          }
+        } finally {
+          closeSync(fd)
+        }
+        known.set(path, { size, newlines })
+      }
+      return newlines + (endsTorn(path) ? 1 : 0)
+    },
   }
 }
 

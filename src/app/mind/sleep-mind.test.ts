@@ -1,9 +1,11 @@
 /** The sleep cycle through createMind on the in-memory store, with an injected clock and model. */
 import { describe, expect, it } from 'vitest'
 import { createExtractiveConsolidationModel } from '../../adapters/llm/consolidation-models.ts'
+import { createMemoryMindStore } from '../../adapters/memory/memory-mind-store.ts'
 import { createMind, type MindOptions } from '../../create-mind.ts'
 import type { ConsolidationModel, ConsolidationRequest } from '../../ports/consolidation-model.ts'
 import { sequentialIds } from '../../ports/id-generator.ts'
+import type { MindFiles, MindStore } from '../../ports/mind-store.ts'
 
 const START = Date.parse('2026-02-12T09:00:00Z')
 
@@ -244,5 +246,93 @@ describe('two consolidations at once', () => {
     expect((await first).consolidation).toBe('full')
     expect((await first).dream?.lines).toEqual([1, 7])
     expect((await mind.status()).actions).toBe(1)
+  })
+})
+
+describe('a commit cut short (the process died half-way)', () => {
+  /** The in-memory store, except that the `dies`-th write matching `when` throws, as a kill would stop it. */
+  function dyingStore(when: (operation: string, name: string) => boolean) {
+    const inner = createMemoryMindStore()
+    let armed = true
+    const guard = (operation: string, name: string) => {
+      if (armed && when(operation, name)) {
+        armed = false
+        throw new Error(`killed before ${operation} ${name}`)
+      }
+    }
+    const files: MindFiles = {
+      ...inner.files,
+      appendLog: async (log, lines) => {
+        guard('appendLog', log)
+        return inner.files.appendLog(log, lines)
+      },
+      writeDocument: async (document, text) => {
+        guard('writeDocument', document)
+        return inner.files.writeDocument(document, text)
+      },
+    }
+    const store: MindStore = {
+      ...inner,
+      files,
+      exclusive: (work) => inner.exclusive(() => work(files)),
+    }
+    return store
+  }
+
+  it('is finished by the next change: the observations are not appended twice, the dream is written once', async () => {
+    const store = dyingStore((operation, name) => operation === 'appendLog' && name === 'dreams')
+    const mind = createMind({ store, ids: sequentialIds() })
+    await busyCycle(mind)
+    await expect(mind.sleep({ seconds: 60 })).rejects.toThrow('killed before appendLog dreams')
+    expect((await mind.status()).consolidating_since).not.toBeNull()
+    await mind.record({ role: 'user', content: 'next message' })
+    const text = (await store.files.readDocument('observations')) ?? ''
+    expect(text.split('<!-- dream dream_00000001 -->')).toHaveLength(2)
+    expect((await mind.dreams()).map((dream) => dream.id)).toEqual(['dream_00000001'])
+    expect(await mind.status()).toMatchObject({ dreams: 1, actions: 0, consolidating_since: null })
+  })
+
+  it('finishes a deep sleep cut short after archiving without archiving twice', async () => {
+    const store = dyingStore(
+      (operation, name) => operation === 'writeDocument' && name === 'priorities',
+    )
+    let now = START
+    const mind = createMind({
+      store,
+      ids: sequentialIds(),
+      clock: { now: () => new Date(now) },
+      config: { deepSleepEvery: 2 },
+    })
+    for (const output of [
+      'df -h -> 40 GB free on /dev/sda1',
+      'nproc -> 2 cores',
+      'node -v -> v20.20.2',
+      'uptime -> 3 days',
+      'free -m -> 7800 MB total',
+      'ls -> README.md src test',
+    ]) {
+      await mind.action({ tool: 'bash', content: output })
+    }
+    const first = await mind.sleep({ seconds: 60 })
+    expect(first.dream?.detail.some((item) => item.priority === 'GRN')).toBe(true)
+    now += 3 * 86_400_000
+    await mind.wake()
+    await busyCycle(mind)
+    await expect(mind.sleep({ seconds: 60 })).rejects.toThrow(
+      'killed before writeDocument priorities',
+    )
+    const archived = (await store.files.readDocument('archive')) ?? ''
+    expect(archived).toContain('<!-- deep sleep dream_00000002 -->')
+    await mind.record({ role: 'user', content: 'next message' })
+    expect(
+      ((await store.files.readDocument('archive')) ?? '').split(
+        '<!-- deep sleep dream_00000002 -->',
+      ),
+    ).toHaveLength(2)
+    expect(await store.files.readDocument('priorities')).toMatch(/^# Priorities/)
+    expect((await store.files.readDocument('diary')) ?? '').toContain(
+      '<!-- diary dream_00000002 -->',
+    )
+    expect((await mind.dreams()).map((dream) => dream.deep)).toEqual([false, true])
   })
 })

@@ -58,15 +58,13 @@ describe('examples/creature-loop.ts against a loopback Messages API', () => {
     expect(result).toMatchObject({ turns: 8, actions: 6 })
 
     // Every request offered both tools; each tool_result answered its tool_use.
-    const requests = standIn
-      .agentRequests()
-      .map(
-        (request) =>
-          request.body as {
-            tools: { name: string }[]
-            messages: { role: string; content: unknown }[]
-          },
-      )
+    const requests = standIn.agentRequests().map(
+      (request) =>
+        request.body as {
+          tools: { name: string }[]
+          messages: { role: string; content: unknown }[]
+        },
+    )
     expect(requests).toHaveLength(8)
     for (const request of requests)
       expect(request.tools.map((tool) => tool.name)).toEqual(['bash', 'set_sleep'])

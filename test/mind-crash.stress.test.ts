@@ -91,11 +91,9 @@ describe('kill -9 during consolidation', () => {
     expect(markers.every((marker) => ids.includes(marker as string))).toBe(true)
     // Dreams never overlap: no line consolidated twice.
     const ranges = dreams.flatMap((dream) => (dream.lines ? [dream.lines] : []))
-    ranges
-      .slice(1)
-      .forEach((range, index) =>
-        expect(range[0]).toBeGreaterThan((ranges[index] as [number, number])[1]),
-      )
+    for (const [index, range] of ranges.slice(1).entries()) {
+      expect(range[0]).toBeGreaterThan((ranges[index] as [number, number])[1])
+    }
 
     const conversation = readJsonLines(join(folder, 'conversation.jsonl')) as {
       content: string

@@ -65,11 +65,9 @@ describe('four processes on one creature folder', () => {
     expect(dreams.length).toBeGreaterThan(0)
     // Each dream consolidated lines after the previous one's: no line twice.
     const ranges = dreams.map((dream) => dream.lines as [number, number])
-    ranges
-      .slice(1)
-      .forEach((range, index) =>
-        expect(range[0]).toBeGreaterThan((ranges[index] as [number, number])[1]),
-      )
+    for (const [index, range] of ranges.slice(1).entries()) {
+      expect(range[0]).toBeGreaterThan((ranges[index] as [number, number])[1])
+    }
     const status = await createMind({ folder }).status()
     const counted = dreams.reduce((sum, dream) => sum + dream.actions, 0) + status.actions
     expect(counted).toBe(120)

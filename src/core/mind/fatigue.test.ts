@@ -14,7 +14,7 @@ const config = resolveMindConfig()
 const NOW = new Date('2026-02-12T10:00:00Z')
 const minutesAgo = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000).toISOString()
 
-function after(actions: number, state: MindState = initialMindState()) {
+function countActions(actions: number, state: MindState = initialMindState()) {
   const warnings: number[] = []
   let current = state
   let exhaustedAt: number | null = null
@@ -42,12 +42,12 @@ describe('fatigue', () => {
   })
 
   it('warns once, at the 60th action, and is exhausted at the 80th', () => {
-    const run = after(85)
+    const run = countActions(85)
     expect(run.warnings).toEqual([60])
     expect(run.exhaustedAt).toBe(80)
-    expect(countAction(after(59).state, config).warning).toBe(FATIGUE_WARNING_TEXT)
-    expect(countAction(after(58).state, config).warning).toBeNull()
-    expect(countAction(after(78).state, config).exhausted).toBe(false)
+    expect(countAction(countActions(59).state, config).warning).toBe(FATIGUE_WARNING_TEXT)
+    expect(countAction(countActions(58).state, config).warning).toBeNull()
+    expect(countAction(countActions(78).state, config).exhausted).toBe(false)
   })
 
   it('follows configured thresholds', () => {

@@ -4,7 +4,7 @@
  * already start with one (a restart). What a creature's loop hands its model.
  */
 import { contextWindow } from '../../core/mind/context-window.ts'
-import type { ConversationEntry } from '../../core/mind/mind-state.ts'
+import type { ConversationEntry, MindState } from '../../core/mind/mind-state.ts'
 import type { MindDeps } from './mind-deps.ts'
 import { readState } from './mind-deps.ts'
 import { conversationEntries } from './mind-records.ts'
@@ -26,9 +26,16 @@ export async function mindContext(deps: MindDeps): Promise<MindContext> {
   )
   const window = contextWindow(entries, deps.config)
   const hasWake = entries.some((item) => item.entry.kind === 'wake')
+  const now = deps.clock.now()
   const wake =
     hasWake || state.dreamCount === 0
       ? null
-      : await buildWakeMessage(files, deps.store, deps.config, state, deps.clock.now(), 0)
+      : await buildWakeMessage(files, deps.store, deps.config, state, now, sleptSeconds(state, now))
   return { wake, digest: window.digest, messages: window.messages }
+}
+
+/** How long the creature has slept: the sleep in progress, or the last one that ended. */
+function sleptSeconds(state: MindState, now: Date): number {
+  if (state.sleeping) return (now.getTime() - Date.parse(state.sleeping.since)) / 1000
+  return state.lastSleep?.seconds ?? 0
 }

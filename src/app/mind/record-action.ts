@@ -2,8 +2,10 @@
  * One action (a tool call): logged, counted; the tiredness warning at the warning threshold is
  * logged and returned once per cycle, and at the limit the creature is put to sleep (forced).
  */
+
 import { countAction } from '../../core/mind/fatigue.ts'
 import type { ConversationEntry } from '../../core/mind/mind-state.ts'
+import { redactSecrets } from '../../core/redact-secrets.ts'
 import { type MindDeps, withMind, writeState } from './mind-deps.ts'
 import { clip } from './record-message.ts'
 import { type SleepResult, sleepMind } from './sleep-mind.ts'
@@ -35,7 +37,7 @@ export async function recordAction(deps: MindDeps, input: ActionInput): Promise<
         t: now,
         role: 'tool',
         tool: input.tool,
-        content: clip(input.content, deps.config.maxLoggedChars),
+        content: clip(redactSecrets(input.content), deps.config.maxLoggedChars),
       },
     ]
     if (outcome.warning)

@@ -1,6 +1,8 @@
 /** Logs one message to total recall (`conversation.jsonl`) and counts it for the cycle. */
+
 import { SomnusError } from '../../core/errors.ts'
 import type { ConversationEntry, ConversationRole } from '../../core/mind/mind-state.ts'
+import { redactSecrets } from '../../core/redact-secrets.ts'
 import { type MindDeps, withMind, writeState } from './mind-deps.ts'
 
 /** One message: who said it and what. */
@@ -28,7 +30,7 @@ export async function recordMessage(
     const entry: ConversationEntry = {
       t: deps.clock.now().toISOString(),
       role: input.role,
-      content: clip(input.content, deps.config.maxLoggedChars),
+      content: clip(redactSecrets(input.content), deps.config.maxLoggedChars),
       ...(input.name ? { name: input.name } : {}),
     }
     await files.appendLog('conversation', [JSON.stringify(entry)])

@@ -1,5 +1,6 @@
 /** The sleep cycle through createMind on the in-memory store, with an injected clock and model. */
 import { describe, expect, it } from 'vitest'
+import { ALL_SECRETS_TEXT, SECRET_SAMPLES } from '../../../test/support/secret-corpus.ts'
 import { createExtractiveConsolidationModel } from '../../adapters/llm/consolidation-models.ts'
 import { createMemoryMindStore } from '../../adapters/memory/memory-mind-store.ts'
 import { createMind, type MindOptions } from '../../create-mind.ts'
@@ -334,5 +335,24 @@ describe('a commit cut short (the process died half-way)', () => {
       '<!-- diary dream_00000002 -->',
     )
     expect((await mind.dreams()).map((dream) => dream.deep)).toEqual([false, true])
+  })
+})
+
+describe('secrets', () => {
+  it('never reach the creature files: messages and actions pass the redaction step', async () => {
+    const store = createMemoryMindStore()
+    const { mind } = creature([], { store })
+    await mind.record({ role: 'user', content: ALL_SECRETS_TEXT })
+    for (let index = 0; index < 6; index += 1) {
+      await mind.action({ tool: 'bash', content: `env -> ${SECRET_SAMPLES[index]?.text}` })
+    }
+    await mind.sleep({ seconds: 60 })
+    const everything = [
+      ...(await store.files.readLog('conversation')),
+      ...(await store.files.readLog('dreams')),
+      (await store.files.readDocument('observations')) ?? '',
+    ].join('\n')
+    for (const sample of SECRET_SAMPLES) expect(everything).not.toContain(sample.secret)
+    expect(everything).toContain('[redacted: anthropic key]')
   })
 })

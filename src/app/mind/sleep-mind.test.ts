@@ -129,6 +129,18 @@ describe('the sleep cycle', () => {
     expect(second.dream?.lines).toEqual([9, 15])
   })
 
+  it('a cycle with nothing but a wake-up has nothing to consolidate', async () => {
+    const { mind, advance } = creature()
+    await busyCycle(mind)
+    await mind.sleep({ seconds: 60 })
+    await mind.wake()
+    advance(3_600)
+    expect(await mind.sleep({ seconds: 60 })).toMatchObject({
+      consolidation: 'none',
+      reason: 'nothing happened since the last dream',
+    })
+  })
+
   it('a short cycle gets a light dream without a model call', async () => {
     const { mind, requests } = creature()
     await mind.action({ tool: 'bash', content: 'ls -> README.md' })

@@ -79,11 +79,15 @@ export async function sleepMind(deps: MindDeps, request: SleepRequest): Promise<
     const claimed = await withMind(deps, async (files, state) => {
       const now = deps.clock.now()
       const lines = await files.readLog('conversation')
+      // What the mind itself injected (wake messages, warnings) is not the creature's experience.
+      const entries = conversationEntries(lines).filter(
+        (item) => item.line > state.consolidatedLines && item.entry.kind === undefined,
+      )
       const decision = decideSleep(state, config, {
         seconds: request.seconds,
         forced,
         now,
-        newLines: lines.length - state.consolidatedLines,
+        newLines: entries.length,
       })
       // A claim whose holder is alive: only a pause. A claim without one was left by a killed
       // process: taken over (its model answer was never written, so nothing is lost or doubled).
@@ -98,10 +102,6 @@ export async function sleepMind(deps: MindDeps, request: SleepRequest): Promise<
             : decision.reason
         return { done: pause(why, sleep) }
       }
-      // What the mind itself injected (wake messages, warnings) is not the creature's experience.
-      const entries = conversationEntries(lines).filter(
-        (item) => item.line > state.consolidatedLines && item.entry.kind === undefined,
-      )
       const id = deps.ids.next('dream')
       const pending = {
         id,

@@ -122,6 +122,10 @@ export async function runCreatureLoop(options: CreatureLoopOptions): Promise<Cre
       if (action.forcedSleep) slept = action.forcedSleep
     }
     messages.push({ role: 'user', content: results })
+    // Past the emergency limit, the context becomes the mind's window: recent lines, a digest of the rest.
+    if (!slept && JSON.stringify(messages).length > mind.config.maxContextChars) {
+      messages = await startingMessages(mind)
+    }
     if (slept) {
       sleeps.push(slept)
       await wait(slept.sleep.seconds)

@@ -78,7 +78,7 @@ describe('planDeepSleep', () => {
     expect(plan.archiveBlock).toMatch(
       /YLW 09:10 PR #50 on janee waiting for review {2}<!-- 2026-02-11; superseded -->/,
     )
-    expect(plan.pruned).toEqual({ expired: 2, superseded: 1 })
+    expect(plan.pruned).toEqual({ expired: 2, superseded: 1, restated: 0 })
   })
 
   it('moves every pruned line to the archive: nothing is lost', () => {
@@ -120,8 +120,22 @@ describe('planDeepSleep', () => {
 
   it('writes a diary entry with a marker', () => {
     expect(plan.diaryEntry).toContain('<!-- diary d3 -->')
-    expect(plan.diaryEntry).toContain('Pruned 2 expired and 1 superseded observations')
+    expect(plan.diaryEntry).toContain('Pruned 2 expired, 1 superseded and 0 restated observations')
     expect(plan.diaryEntry).toContain('Reflection d3.')
+  })
+})
+
+describe('restated lines', () => {
+  it('keep only the newest copy, RED included: the fact itself survives', () => {
+    const file =
+      '# Observations\n\n## 2026-02-14\n\nRED 09:00 Banned from the forum for 7 days\nYLW 09:30 Deploys go through staging\nRED 10:00 Banned from the forum for 7 days.\n'
+    const plan = planDeepSleep(file, [], dream('r', NOW.toISOString(), 'x', true), NOW, config)
+    expect(plan.observations.match(/Banned/g)).toHaveLength(1)
+    expect(plan.observations).toContain('RED 10:00 Banned from the forum for 7 days.')
+    expect(plan.archiveBlock).toContain(
+      'RED 09:00 Banned from the forum for 7 days  <!-- 2026-02-14; restated -->',
+    )
+    expect(plan.pruned).toEqual({ expired: 0, superseded: 0, restated: 1 })
   })
 })
 

@@ -1,6 +1,7 @@
 /**
  * Deep sleep (every Nth dream) as a plan: which observation lines go to the archive (RED survives,
- * GRN older than 48 h goes, YLW goes when a later line supersedes it), the rewritten priorities.md
+ * GRN older than 48 h goes, YLW goes when a later line supersedes it, and a line said again word
+ * for word keeps only its newest copy), the rewritten priorities.md
  * (top 3-5) and a diary entry. Nothing is dropped: pruned lines move to the archive with a reason.
  */
 import { contradiction, factsOf, overlap, sameFact } from '../sleep-run/similar-lines.ts'
@@ -22,7 +23,7 @@ export interface DeepSleepPlan {
   observations: string
   /** What to append to the archive ('' when nothing was pruned). */
   archiveBlock: string
-  pruned: { expired: number; superseded: number }
+  pruned: { expired: number; superseded: number; restated: number }
   kept: number
   priorities: string[]
   /** priorities.md, rewritten whole. */
@@ -42,9 +43,15 @@ export function planDeepSleep(
   const document = parseObservations(observationsText)
   const entries = observationEntries(document)
   const later = entries.map((entry) => factsOf(entry.text))
-  const reasons = new Map<string, 'expired' | 'superseded'>()
+  const reasons = new Map<string, PruneReason>()
   const maxAgeMs = config.greenMaxAgeHours * 3_600_000
   entries.forEach((entry, index) => {
+    // Said again word for word later (any level): the newest copy carries the fact on.
+    const normalized = later[index]?.normalized
+    if (later.slice(index + 1).some((newer) => newer.normalized === normalized)) {
+      reasons.set(key(entry.date, entry.raw, index), 'restated')
+      return
+    }
     if (entry.priority === 'RED') return
     const at = Date.parse(`${entry.date}T${entry.time}:00Z`)
     if (entry.priority === 'GRN' && Number.isFinite(at) && now.getTime() - at > maxAgeMs) {
@@ -69,10 +76,12 @@ export function planDeepSleep(
     : ''
   const priorities = choosePriorities(kept, dreams, dream, config)
   const expired = archived.filter((item) => item.reason === 'expired').length
+  const restated = archived.filter((item) => item.reason === 'restated').length
+  const superseded = archived.length - expired - restated
   return {
     observations: renderObservations(kept),
     archiveBlock,
-    pruned: { expired, superseded: archived.length - expired },
+    pruned: { expired, superseded, restated },
     kept: observationEntries(kept).length,
     priorities,
     prioritiesText: [
@@ -85,7 +94,8 @@ export function planDeepSleep(
     ].join('\n'),
     diaryEntry: diaryEntry(dream, dreams, now, {
       expired,
-      superseded: archived.length - expired,
+      superseded,
+      restated,
       kept: observationEntries(kept).length,
       priorities,
     }),
@@ -102,15 +112,18 @@ function key(date: string, raw: string, index: number): string {
   return `${date}\u0000${index}\u0000${raw}`
 }
 
+/** Why deep sleep archived a line. */
+type PruneReason = 'expired' | 'superseded' | 'restated'
+
 interface ArchivedLine {
   date: string
   raw: string
-  reason: 'expired' | 'superseded'
+  reason: PruneReason
 }
 
 function prune(
   document: ObservationsDocument,
-  reasons: ReadonlyMap<string, 'expired' | 'superseded'>,
+  reasons: ReadonlyMap<string, PruneReason>,
 ): { kept: ObservationsDocument; archived: ArchivedLine[] } {
   const archived: ArchivedLine[] = []
   let index = 0
@@ -157,7 +170,13 @@ function diaryEntry(
   dream: DreamEntry,
   dreams: readonly DreamEntry[],
   now: Date,
-  facts: { expired: number; superseded: number; kept: number; priorities: string[] },
+  facts: {
+    expired: number
+    superseded: number
+    restated: number
+    kept: number
+    priorities: string[]
+  },
 ): string {
   const since = dreams.filter((entry) => entry.deep).at(-1)
   const period = dreams.filter((entry) => !since || entry.t > since.t)
@@ -167,7 +186,7 @@ function diaryEntry(
     '',
     `<!-- diary ${dream.id} -->`,
     `Since the last deep sleep: ${period.length + 1} dreams, ${actions} actions.`,
-    `Pruned ${facts.expired} expired and ${facts.superseded} superseded observations (kept ${facts.kept}; pruned lines are in observations-archive.md).`,
+    `Pruned ${facts.expired} expired, ${facts.superseded} superseded and ${facts.restated} restated observations (kept ${facts.kept}; pruned lines are in observations-archive.md).`,
     '',
     'Latest reflection:',
     dream.reflection,

@@ -19,6 +19,7 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseTimestamp } from '../src/core/extractive/timestamps.ts'
+import type { MindConfig } from '../src/core/mind/mind-config.ts'
 import { observationsBlock, parseObservations } from '../src/core/mind/observations-file.ts'
 import { countTokens } from '../src/core/tokens.ts'
 import { createMind } from '../src/create-mind.ts'
@@ -70,10 +71,11 @@ function rawTurns(session: Session): string {
 }
 
 /** Replays one conversation; returns observations.md and each session's observation lines. */
-async function replay(sessions: readonly Session[]) {
+async function replay(sessions: readonly Session[], config: Partial<MindConfig>) {
   let now = 0
   const mind = createMind({
     memory: true,
+    config,
     clock: { now: () => new Date(now) },
     ids: sequentialIds(),
   })
@@ -171,7 +173,7 @@ function retention(
 
 /** Runs the benchmark; `conversations` limits it (ids like `26`). */
 export async function main(
-  options: { conversations?: string[]; quiet?: boolean } = {},
+  options: { conversations?: string[]; quiet?: boolean; config?: Partial<MindConfig> } = {},
 ): Promise<MindRetentionRow[]> {
   if (!HAS_SHARED) {
     process.stdout.write(`LoCoMo data not found at ${LOCOMO_DIR}: benchmark skipped.\n`)
@@ -190,7 +192,7 @@ export async function main(
     const { sessions, questions } = loadConversation(join(LOCOMO_DIR, file))
     const byKey = new Map(sessions.map((session) => [session.key, session]))
     const tokens = countTokens(sessions.map(rawTurns).join('\n'))
-    const creature = await replay(sessions)
+    const creature = await replay(sessions, options.config ?? {})
     const mine = retention(questions, byKey, creature.blocks)
     rows.push({
       conversation,

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs'
+import { appendFileSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -58,5 +58,23 @@ describe('fs mind store', () => {
     release()
     await held
     expect(await waiter.exclusive(async () => 'now')).toBe('now')
+  })
+})
+
+describe('fs mind store confinement', () => {
+  it('refuses to write through a symlink that leads out of the folder, and leaves its target alone', async () => {
+    const path = folder()
+    const outside = join(mkdtempSync(join(tmpdir(), 'somnus-outside-')), 'victim.md')
+    writeFileSync(outside, 'keep me\n')
+    const store = createFsMindStore({ folder: path })
+    await store.exclusive((files) => files.writeState('{}'))
+    symlinkSync(outside, join(path, 'observations.md'))
+    await expect(
+      store.exclusive((files) => files.appendDocument('observations', 'RED 09:00 x\n')),
+    ).rejects.toMatchObject({ code: 'OUTSIDE_BRAIN' })
+    await expect(
+      store.exclusive((files) => files.writeDocument('observations', 'x')),
+    ).rejects.toMatchObject({ code: 'OUTSIDE_BRAIN' })
+    expect(readFileSync(outside, 'utf8')).toBe('keep me\n')
   })
 })

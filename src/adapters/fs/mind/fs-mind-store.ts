@@ -3,19 +3,12 @@
  * inter-process lock (a `mkdir` lock folder, `.mind.lock`), logs grow by appends, the state and
  * the documents are replaced by atomic rename: a killed process leaves every file readable.
  */
-import {
-  appendFileSync,
-  closeSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  statSync,
-} from 'node:fs'
+import { appendFileSync, closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { SomnusError } from '../../../core/errors.ts'
 import { MIND_FILE_NAMES, type MindFiles, type MindStore } from '../../../ports/mind-store.ts'
 import { writeFileAtomicSync } from '../atomic-write.ts'
+import { confineTo } from '../confined-path.ts'
 import { type HeldLock, takeLock } from '../fs-lock.ts'
 
 /** How long `exclusive` waits for another process's change before giving up. */
@@ -37,38 +30,37 @@ export interface FsMindStoreOptions {
 /** The creature memory in `folder`. */
 export function createFsMindStore(options: FsMindStoreOptions): MindStore {
   const { folder } = options
-  const path = (name: keyof typeof MIND_FILE_NAMES) => join(folder, MIND_FILE_NAMES[name])
-  const ensureFolder = () => mkdirSync(folder, { recursive: true })
+  // Every file is reached through the confined folder: a symlink that leads out is refused.
+  const confined = confineTo(folder)
+  const path = (name: keyof typeof MIND_FILE_NAMES) => confined.resolve(MIND_FILE_NAMES[name])
+  const ensureFolder = () => confined.prepareFolder(folder)
+  const writable = (name: keyof typeof MIND_FILE_NAMES) => confined.prepareWrite(path(name))
   const counter = lineCounter()
   const files: MindFiles = {
-    readState: async () => readOrNull(path('state')),
+    readState: async () => confined.readText(path('state')),
     writeState: async (text) => {
-      ensureFolder()
-      writeFileAtomicSync(path('state'), text.endsWith('\n') ? text : `${text}\n`)
+      writeFileAtomicSync(writable('state'), text.endsWith('\n') ? text : `${text}\n`)
     },
     appendLog: async (log, lines) => {
       if (lines.length === 0) return
-      ensureFolder()
-      const target = path(log)
+      const target = writable(log)
       const separator = endsTorn(target) ? '\n' : ''
       // One write call: concurrent readers see whole lines or none of the new ones.
       appendFileSync(target, `${separator}${lines.map((line) => `${line}\n`).join('')}`)
     },
     readLog: async (log) => {
-      const text = readOrNull(path(log)) ?? ''
+      const text = confined.readText(path(log)) ?? ''
       const lines = text.split('\n')
       if (lines.at(-1) === '') lines.pop()
       return lines
     },
-    countLines: async (log) => counter.count(path(log)),
-    readDocument: async (document) => readOrNull(path(document)),
+    countLines: async (log) => counter.count(writable(log)),
+    readDocument: async (document) => confined.readText(path(document)),
     writeDocument: async (document, text) => {
-      ensureFolder()
-      writeFileAtomicSync(path(document), text)
+      writeFileAtomicSync(writable(document), text)
     },
     appendDocument: async (document, text) => {
-      ensureFolder()
-      appendFileSync(path(document), text)
+      appendFileSync(writable(document), text)
     },
   }
   const waitMs = options.lockWaitMs ?? LOCK_WAIT_MS
@@ -169,15 +161,6 @@ function lineCounter() {
       }
       return newlines + (endsTorn(path) ? 1 : 0)
     },
-  }
-}
-
-function readOrNull(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8')
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw error
   }
 }
 

@@ -5,18 +5,8 @@
  * a RED observation, and commits the dream (deep sleep every Nth) under the lock again.
  */
 import { SomnusError } from '../../core/errors.ts'
-import {
-  activityLines,
-  activityUnits,
-  clockTime,
-  type NumberedEntry,
-} from '../../core/mind/activity.ts'
-import {
-  CONSOLIDATION_SYSTEM,
-  consolidationPrompt,
-  type ParsedConsolidation,
-  parseConsolidation,
-} from '../../core/mind/consolidation-format.ts'
+import { activityUnits, type NumberedEntry } from '../../core/mind/activity.ts'
+import type { ParsedConsolidation } from '../../core/mind/consolidation-format.ts'
 import { lightConsolidation } from '../../core/mind/extractive-consolidation.ts'
 import {
   type ConsolidationKind,
@@ -28,6 +18,7 @@ import type { DreamEntry, MindState, SleepPeriod, SleepReason } from '../../core
 import { observationsBlock } from '../../core/mind/observations-file.ts'
 import type { Usage } from '../../core/model-results.ts'
 import type { MindFiles } from '../../ports/mind-store.ts'
+import { askConsolidation, failedConsolidation } from './ask-consolidation.ts'
 import { commitConsolidation } from './commit-consolidation.ts'
 import { type MindDeps, readState, withMind, writeState } from './mind-deps.ts'
 import { conversationEntries, dreamEntries } from './mind-records.ts'
@@ -131,7 +122,7 @@ export async function sleepMind(deps: MindDeps, request: SleepRequest): Promise<
 
     const { id, entries } = claimed.claim
     const deep = isDeepSleep(claimed.claim.state.dreamCount + 1, config)
-    const answer = await consolidate(deps, entries, deep, request.signal)
+    const answer = await askConsolidation(deps, entries, deep, request.signal)
     return withMind(deps, async (files) => {
       const state = await readState(deps, files)
       if (state.pending?.id !== id) {
@@ -141,7 +132,9 @@ export async function sleepMind(deps: MindDeps, request: SleepRequest): Promise<
       }
       const result = await commit(deps, files, state, entries, {
         kind: answer.ok ? 'full' : 'failed',
-        parsed: answer.ok ? answer.value : failure(answer.problem, entries, deps.clock.now()),
+        parsed: answer.ok
+          ? answer.value
+          : failedConsolidation(answer.problem, entries, deps.clock.now()),
         model: deps.model.name,
         seconds: request.seconds,
         reason,
@@ -152,73 +145,6 @@ export async function sleepMind(deps: MindDeps, request: SleepRequest): Promise<
         reason: answer.ok ? claimed.claim.reason : `consolidation failed: ${answer.problem}`,
       }
     })
-  }
-}
-
-type Answer =
-  | { ok: true; value: ParsedConsolidation; usage: Usage }
-  | { ok: false; problem: string; usage: Usage }
-
-/** Asks the model up to `consolidationAttempts` times; never throws for a bad or failed answer. */
-async function consolidate(
-  deps: MindDeps,
-  entries: readonly NumberedEntry[],
-  deep: boolean,
-  signal: AbortSignal | undefined,
-): Promise<Answer> {
-  const activity = activityLines(entries)
-  const known =
-    entries.length > 0 ? { first: entries[0]?.line ?? 1, last: entries.at(-1)?.line ?? 1 } : null
-  let usage = NO_USAGE
-  let problem: string | undefined
-  for (let attempt = 1; attempt <= deps.config.consolidationAttempts; attempt += 1) {
-    try {
-      const reply = await deps.model.consolidate({
-        system: CONSOLIDATION_SYSTEM,
-        prompt: consolidationPrompt(activity, {
-          now: deps.clock.now().toISOString(),
-          deep,
-          problem,
-        }),
-        activity,
-        deep,
-        signal,
-      })
-      usage = {
-        input_tokens: usage.input_tokens + reply.usage.input_tokens,
-        output_tokens: usage.output_tokens + reply.usage.output_tokens,
-      }
-      const parsed = parseConsolidation(reply.text, known)
-      if (parsed.ok) return { ok: true, value: parsed.value, usage }
-      problem = parsed.problem
-    } catch (error) {
-      problem = `the model call failed: ${error instanceof Error ? error.message : String(error)}`
-      if (signal?.aborted) break
-    }
-  }
-  return { ok: false, problem: problem ?? 'no answer', usage }
-}
-
-/** The RED observation that says consolidation failed, and where the unconsolidated lines are. */
-function failure(
-  problem: string,
-  entries: readonly NumberedEntry[],
-  now: Date,
-): ParsedConsolidation {
-  const range =
-    entries.length > 0 ? `lines ${entries[0]?.line}-${entries.at(-1)?.line}` : 'no lines'
-  const said = problem.replace(/\s+/g, ' ').slice(0, 300)
-  return {
-    observations: [
-      {
-        priority: 'RED',
-        time: clockTime(now.toISOString()),
-        text: `Consolidation failed (${said}); conversation.jsonl ${range} are kept unconsolidated: search them with somnus mind recall.`,
-        lines: [],
-      },
-    ],
-    reflection: `Consolidation failed: ${said}`,
-    priority: 'Review the unconsolidated conversation lines.',
   }
 }
 

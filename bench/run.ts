@@ -19,6 +19,7 @@ const BENCHMARKS = [
   'hook-stop-patterns',
   'service-compression',
   'service-ingest',
+  'mind-retention',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

@@ -5,7 +5,6 @@
  * a transcript are tool output the digest never looks at).
  */
 import { changesFilesOrState } from '../transcript/bash-command-effects.ts'
-import { decisionSentences } from '../transcript/decision-sentences.ts'
 import { type CountWindow, inWindow, isHumanPrompt } from '../transcript/structural-record.ts'
 import { toolResultText } from '../transcript/tool-result-text.ts'
 import { countWindowFor } from '../transcript/transcript-analyzer.ts'
@@ -14,6 +13,7 @@ import { assembleDigest } from './assemble-digest.ts'
 import { announcedChange, openingDocComment } from './change-notes.ts'
 import { commitHashOf, commitMessageOf } from './commit-command.ts'
 import { isCompactionText } from './compaction-summary.ts'
+import { decisionCandidates } from './digest-decisions.ts'
 import type { DigestMaterial, Sourced, TurnTrigger } from './digest-material.ts'
 import { oneLine } from './digest-text.ts'
 import { ErrorFixTracker } from './error-fixes.ts'
@@ -25,7 +25,15 @@ import {
   taskToolEvent,
   todoWriteEvents,
 } from './task-events.ts'
-import { runsTests, testFigureOf } from './test-figures.ts'
+import { runsTests, testFigureOf, withoutHereDocuments } from './test-figures.ts'
+import {
+  commandKey,
+  isSummaryAnswer,
+  rejectionOf,
+  type ToolCall,
+  userAnswerOf,
+} from './tool-call-text.ts'
+import { commandForm } from './working-style.ts'
 
 /** Which kind of transcript file the records come from. */
 export type DigestFileKind = 'main' | 'subagent' | 'compaction'
@@ -40,16 +48,6 @@ export interface DigestBuilderOptions {
 }
 
 type Json = Record<string, unknown>
-
-interface ToolCall {
-  name: string
-  input: Json
-  uuid: string
-  /** Program and subcommand for Bash (`mix test`), else the tool's name. */
-  key: string
-  command: string
-  kind: DigestFileKind
-}
 
 /** Shell programs whose commands are recorded as commits or task updates, not as state changes. */
 const TRACKED_PROGRAMS = new Set(['git', 'bd', 'br', 'gh'])
@@ -91,8 +89,7 @@ export class SessionDigestBuilder {
       tasks: new Map(),
       todos: null,
       errors: new ErrorFixTracker(),
-      commandCounts: new Map(),
-      commandSources: new Map(),
+      commandLog: [],
     }
   }
 
@@ -184,14 +181,7 @@ export class SessionDigestBuilder {
   }
 
   private addDecisions(text: string, uuid: string, bonus: number): void {
-    for (const sentence of decisionSentences(text.replace(/```[\s\S]*?```/g, ' '))) {
-      if (sentence.length > 400 || /^\W*$/.test(sentence)) continue
-      const score =
-        bonus +
-        (/\b(?:because|so that|to avoid|since|which means|in order to)\b/i.test(sentence) ? 2 : 0) +
-        (/\b(?:instead of|rather than|over|chose|decided|prefer)\b/i.test(sentence) ? 1 : 0)
-      this.material.decisions.push({ text: oneLine(sentence), uuid, score })
-    }
+    this.material.decisions.push(...decisionCandidates(text, uuid, bonus))
   }
 
   private registerCall(block: Json, uuid: string): ToolCall | null {
@@ -225,13 +215,25 @@ export class SessionDigestBuilder {
     if (call.name === 'Read' && typeof call.input.file_path === 'string')
       material.readPaths.add(this.relative(call.input.file_path))
     if (call.name === 'Bash' && call.command !== '') {
-      material.commandCounts.set(call.key, (material.commandCounts.get(call.key) ?? 0) + 1)
-      material.commandSources.set(call.key, call.uuid)
+      if (this.kind === 'main') this.logCommand(call)
       return
     }
     if (call.name === 'TodoWrite') {
       const events = todoWriteEvents(call.input)
       if (events !== null) material.todos = { events, uuid: call.uuid }
+    }
+  }
+
+  /** Each step of a compound command (`git add … && git commit …`) is a step of the workflow. */
+  private logCommand(call: ToolCall): void {
+    const code = withoutHereDocuments(call.command)
+    for (const segment of code.split(/&&|;|\n|\|\|/)) {
+      const step = segment.trim()
+      if (step === '' || /^(?:cd|export|source|\.)\s/.test(step)) continue
+      const key = commandKey(step)
+      // A leftover of quoting (`)"` after a here-document) is no command.
+      if (/^[\w./]/.test(key))
+        this.material.commandLog.push({ key, form: commandForm(step, key), uuid: call.uuid })
     }
   }
 
@@ -346,7 +348,8 @@ export class SessionDigestBuilder {
       material.pushes.push({ text: oneLine(command), uuid })
     if (runsTests(command))
       material.testRuns.push({ command, figure: testFigureOf(output), ok: true, uuid })
-    this.applyTaskEvents(shellTaskEvents(command, output), call.uuid)
+    if (/\b(?:bd|br|gh)\s/.test(command))
+      this.applyTaskEvents(shellTaskEvents(command, output), call.uuid)
     const program = shellWords(command.split(/&&|;|\n/)[0] ?? '')[0] ?? ''
     if (!TRACKED_PROGRAMS.has(program) && commit === null && changesFilesOrState(command))
       material.stateCommands.push({ text: oneLine(command), uuid: call.uuid })
@@ -381,39 +384,4 @@ export class SessionDigestBuilder {
     if (cwd !== null && path.startsWith(`${cwd}/`)) return path.slice(cwd.length + 1)
     return path
   }
-}
-
-/** Program and subcommand of a shell command, after `cd dir &&`, variables and wrappers. */
-export function commandKey(command: string): string {
-  const segments = command.split(/&&|;|\n/).map((segment) => segment.trim())
-  const first = segments.find((segment) => !/^(?:cd|export|source|\.)\s/.test(segment)) ?? ''
-  const words = shellWords(first).filter((word) => !/^\w+=/.test(word))
-  while (['sudo', 'env', 'time', 'timeout', 'nohup', 'npx', 'exec'].includes(words[0] ?? ''))
-    words.shift()
-  if (/^\d/.test(words[0] ?? '')) words.shift()
-  const program = (words[0] ?? '').replace(/^.*\//, '')
-  const sub = words.slice(1).find((word) => !word.startsWith('-')) ?? ''
-  const subName = sub.includes('/') ? sub.replace(/^.*\//, '') : sub
-  return subName === '' || subName.length > 30 ? program : `${program} ${subName}`
-}
-
-/** The answer text of an AskUserQuestion result: `"question"="answer"` pairs. */
-function userAnswerOf(output: string): string {
-  const pairs = [...output.matchAll(/"([^"]+)"="([^"]*)"/g)]
-  if (pairs.length === 0) return ''
-  return pairs.map((pair) => `asked "${oneLine(pair[1] as string)}": "${pair[2]}"`).join('; ')
-}
-
-/** A rejected call, with the reason the user typed when there is one. */
-function rejectionOf(call: ToolCall, output: string): string {
-  const said = /the user said:\s*([\s\S]+)$/i.exec(output)?.[1]
-  const what =
-    call.command !== '' ? `\`${oneLine(call.command).slice(0, 80)}\`` : `a ${call.name} call`
-  const input = call.command === '' ? ` (${oneLine(JSON.stringify(call.input)).slice(0, 80)})` : ''
-  return `rejected ${what}${input}${said === undefined ? '' : `: "${oneLine(said)}"`}`
-}
-
-/** The answer of a compaction run: the summary, in `<summary>` tags or after "Summary:". */
-function isSummaryAnswer(text: string): boolean {
-  return /<summary>|^\s*Summary:\s*$/m.test(text)
 }

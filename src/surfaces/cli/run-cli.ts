@@ -34,6 +34,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   handoffs: () => import('./commands/handoffs.ts'),
   serve: () => import('./commands/serve.ts'),
   tenant: () => import('./commands/tenant.ts'),
+  mind: () => import('./commands/mind.ts'),
 }
 
 /** The exit codes of the CLI (130: stopped by Ctrl-C, as shells report it). */

@@ -7,7 +7,7 @@ import {
   isLoopbackHost,
   startHttpServer,
 } from '../../src/surfaces/http/start-http-server.ts'
-import { handoffBody } from '../support/http-api-suite.ts'
+import { handoffBody } from '../support/http-api-requests.ts'
 import { type HttpServiceFixture, openHttpService } from '../support/http-service.ts'
 
 let fixture: HttpServiceFixture

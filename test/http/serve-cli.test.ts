@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt, SOMNUS_BIN } from '../support/build-once.ts'
-import { handoffBody } from '../support/http-api-suite.ts'
+import { handoffBody } from '../support/http-api-requests.ts'
 import { runCliCaptured } from '../support/run-cli-captured.ts'
 
 let base: string

@@ -12,7 +12,7 @@ import { createSomnusService, type SomnusService } from '../../src/create-somnus
 import { createHttpApp, type HttpAppOptions } from '../../src/surfaces/http/create-http-app.ts'
 import { serviceApiFor } from '../../src/surfaces/http/service-api-for.ts'
 import { startHttpServer } from '../../src/surfaces/http/start-http-server.ts'
-import type { ApiFixture } from './http-api-suite.ts'
+import type { ApiFixture } from './http-api-requests.ts'
 import { dropSchema, type Engine, freshSchemaName, POSTGRES_URL } from './service-database.ts'
 
 /** How the suite reaches the app. */

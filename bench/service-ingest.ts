@@ -12,7 +12,7 @@
  * Run: `npx tsx bench/service-ingest.ts [--duration S] [--connections N] [--only postgres|pglite]` (or
  * `npm run bench -- service-ingest`). Writes bench/results/service-ingest.json.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { type ChildProcess, spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { loadavg, tmpdir } from 'node:os'
@@ -22,6 +22,7 @@ import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { openSqlServiceStores } from '../src/adapters/sql/sql-service-stores.ts'
 import { ensureBuilt, SOMNUS_BIN } from '../test/support/build-once.ts'
+import { startServe } from '../test/support/serve-process.ts'
 
 const POSTGRES_URL =
   process.env.SOMNUS_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
@@ -98,36 +99,6 @@ function somnus(args: string[], env: Record<string, string>): string {
   return run.stdout
 }
 
-async function startServe(db: string, env: Record<string, string>) {
-  const child = spawn(
-    process.execPath,
-    [SOMNUS_BIN, 'serve', '--db', db, '--port', '0', '--no-scheduler', '--no-worker'],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  )
-  let output = ''
-  child.stdout.on('data', (chunk) => {
-    output += chunk
-  })
-  child.stderr.on('data', (chunk) => {
-    output += chunk
-  })
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const match = /listening on (http:\/\/\S+)/.exec(output)
-      if (match?.[1]) {
-        clearInterval(timer)
-        resolve(match[1])
-      }
-    }, 50)
-    void exited.then((code) => {
-      clearInterval(timer)
-      reject(new Error(`serve exited ${code}: ${output}`))
-    })
-  })
-  return { child, url, exited, output: () => output }
-}
-
 async function stopServe(child: ChildProcess, exited: Promise<number | null>) {
   child.kill('SIGTERM')
   const code = await exited
@@ -165,7 +136,9 @@ async function runOn(
     key: { key: string }
   }
   const key = created.key.key
-  const server = await startServe(db, env)
+  const server = await startServe(['--db', db, '--port', '0', '--no-scheduler', '--no-worker'], {
+    env: { ...(process.env as Record<string, string>), ...env },
+  })
   try {
     // Warm-up: JIT, the pool's connections, the key cache.
     const warmUp = await load(server.url, key, 2, connections)

@@ -2,14 +2,15 @@
  * `somnus serve` as a user runs it: a real process on embedded PGlite in a data folder it names,
  * keys from `somnus tenant`, requests over a socket, and SIGTERM stopping it cleanly.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureBuilt, SOMNUS_BIN } from '../support/build-once.ts'
+import { ensureBuilt } from '../support/build-once.ts'
 import { handoffBody } from '../support/http-api-requests.ts'
 import { runCliCaptured } from '../support/run-cli-captured.ts'
+import { startServe as startServeProcess } from '../support/serve-process.ts'
 
 let base: string
 let env: Record<string, string>
@@ -22,36 +23,8 @@ afterAll(() => rmSync(base, { recursive: true, force: true }))
 
 const somnus = (args: string[]) => runCliCaptured(args, { cwd: base, env })
 
-/** Starts `somnus serve <args>` and resolves with its URL once it listens. */
-async function startServe(args: string[]) {
-  const child = spawn(process.execPath, [SOMNUS_BIN, 'serve', ...args], {
-    cwd: base,
-    env: { ...env, PATH: process.env.PATH ?? '' },
-  })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk
-  })
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk
-  })
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setInterval(() => {
-      const match = /listening on (http:\/\/\S+)/.exec(stdout)
-      if (match?.[1]) {
-        clearInterval(timer)
-        resolve(match[1])
-      }
-    }, 50)
-    void exited.then((code) => {
-      clearInterval(timer)
-      reject(new Error(`serve exited ${code}: ${stdout}${stderr}`))
-    })
-  })
-  return { child, url, exited, output: () => ({ stdout, stderr }) }
-}
+/** Starts `somnus serve <args>` in the test's folder with its environment. */
+const startServe = (args: string[]) => startServeProcess(args, { cwd: base, env })
 
 async function stop(child: ChildProcess, exited: Promise<number | null>) {
   child.kill('SIGTERM')

@@ -73,7 +73,7 @@ function damageOf(reader: DigestLineReader, path: string): string | null {
   return null
 }
 
-/** `<session>/subagents/agent-*.jsonl`, sorted: [path, name relative to the project folder, kind]. */
+/** `<session>/subagents/agent-*.jsonl`, sorted: [path, name relative to the session folder, kind]. */
 async function sessionFiles(
   transcriptPath: string,
   sessionId: string,
@@ -90,7 +90,7 @@ async function sessionFiles(
     .sort()
     .map((name) => [
       join(folder, name),
-      `${sessionId}/subagents/${name}`,
+      `subagents/${name}`,
       name.startsWith('agent-acompact-') ? 'compaction' : 'subagent',
     ])
 }

@@ -13,7 +13,10 @@ import {
   summaryFileDescriptions,
 } from './compaction-summary.ts'
 import { fitToBudget } from './digest-budget.ts'
+import { decisionCandidates, pickDecisions } from './digest-decisions.ts'
+import { gotchasOf } from './digest-gotchas.ts'
 import type { Closing, DigestMaterial, Sourced } from './digest-material.ts'
+import { summaryOf } from './digest-summary.ts'
 import {
   code,
   leadingSentences,
@@ -26,21 +29,14 @@ import { describeErrorFix, type ErrorFix } from './error-fixes.ts'
 import type { DigestItem, SessionDigest } from './session-digest.ts'
 import { isFinishedStatus } from './task-events.ts'
 import { runsTests } from './test-figures.ts'
-
-/** Words that say a user prompt is a correction or a stated preference. */
-const PREFERENCE_WORDS =
-  /\b(?:don'?t|do not|never|always|instead|prefer|rather|should(?:n'?t)?|must|please|stop|wrong|why|make sure|no,|not|did you)\b/i
+import { preferencesOf, workflowOf } from './working-style.ts'
 
 /** Wrap-up lines that name something left to do. */
 const OPEN_MARKERS =
   /\b(?:remaining|not yet|todo|follow-?up|still open|left to|blocked|filed|gap|missing|skipped|not (?:done|tested|implemented|verified)|next steps?)\b/i
 
-/** Commands that only look around: not part of how the user works. */
-const LOOK_AROUND =
-  /^(?:ls|cat|head|tail|grep|rg|find|echo|pwd|wc|sed|awk|which|tree|sleep|git (?:status|diff|log|show|branch|rev-parse)|bd (?:show|list|ready|stats)|br (?:show|list|ready))\b/
-
-/** A sentence about the agent's own next step or state, not about the project. */
-const FIRST_PERSON = /^(?:so,?\s+)?(?:I|I'll|I've|I'm|Expected)\b|\bI (?:haven't|need to|will)\b/
+/** Decisions kept: a few real choices beat many sentences that merely give a reason. */
+const MAX_DECISIONS = 5
 
 /** A closing text shorter than this (without code blocks) answers a question; it is no wrap-up. */
 const WRAP_UP_CHARS = 300
@@ -66,7 +62,10 @@ export function assembleDigest(gathered: DigestMaterial, maxTokens: number): Ses
     done: doneOf(material, wrapUp),
     open: openOf(material, wrapUp),
     preferences: preferencesOf(material),
-    workflow: workflowOf(material),
+    workflow: workflowOf(
+      material.commandLog,
+      new Set(material.commits.map((commit) => commit.uuid)),
+    ),
   }
   return fitToBudget(redacted(digest), maxTokens)
 }
@@ -97,40 +96,6 @@ function pickWrapUp(closings: Closing[]): Closing | null {
   return candidates.at(-1) ?? null
 }
 
-function summaryOf(
-  material: DigestMaterial,
-  sections: Array<Map<string, string>>,
-  wrapUp: Closing | null,
-): DigestItem | null {
-  const first = material.prompts[0]
-  const request = first ?? firstRequest(material, sections)
-  const parts: string[] = []
-  const uuids: string[] = []
-  if (request !== null) {
-    parts.push(`Asked: "${leadingSentences(request.text, 160)}"`)
-    uuids.push(request.uuid)
-  }
-  if (wrapUp !== null) {
-    const statements = sentencesOf(markdownLines(wrapUp.text).map(endSentence).join(' ')).filter(
-      (sentence) => sentence.length >= 20 && !sentence.endsWith(':'),
-    )
-    parts.push(leadingSentences(statements.slice(0, 3).join(' '), 280))
-    uuids.push(wrapUp.uuid)
-  }
-  return parts.length === 0 ? null : item(endSentence(parts.join(' ')), ...uuids)
-}
-
-function firstRequest(
-  material: DigestMaterial,
-  sections: Array<Map<string, string>>,
-): Sourced | null {
-  for (const [index, found] of sections.entries()) {
-    const body = sectionNamed(found, 'request', 'intent')
-    if (body !== '') return { text: body, uuid: material.compactions[index]?.uuid ?? '' }
-  }
-  return null
-}
-
 function commitsOf(material: DigestMaterial): DigestItem[] {
   const bySubject = new Map<string, DigestItem>()
   for (const commit of material.commits) {
@@ -142,57 +107,20 @@ function commitsOf(material: DigestMaterial): DigestItem[] {
 }
 
 function decisionsOf(material: DigestMaterial, sections: Array<Map<string, string>>): DigestItem[] {
-  const seen = new Set<string>()
-  const ranked = material.decisions
-    .map((decision, order) => ({ ...decision, order }))
-    .filter((decision) => {
-      const key = decision.text.toLowerCase().slice(0, 80)
-      if (seen.has(key)) return false
-      seen.add(key)
-      return true
-    })
-    .filter((decision) => decision.score > 0 || !FIRST_PERSON.test(decision.text))
-    .sort((a, b) => b.score - a.score || a.order - b.order)
-    .slice(0, 6)
-    .sort((a, b) => a.order - b.order)
-    .map((decision) => item(leadingSentences(decision.text, 300), decision.uuid))
-  const solved = sections.flatMap((found, index) =>
-    sectionBullets(sectionNamed(found, 'problem solving', 'decisions')).map((bullet) =>
-      item(
-        leadingSentences([bullet.text, ...bullet.children.slice(0, 2)].join('; '), 260),
-        material.compactions[index]?.uuid ?? '',
-      ),
-    ),
-  )
-  return [...solved.slice(0, 3), ...ranked]
-}
-
-function gotchasOf(material: DigestMaterial, sections: Array<Map<string, string>>): DigestItem[] {
-  const tracked = material.errors.all.filter(
-    (failure) =>
-      failure.fixed &&
-      (failure.cause !== '' || failure.edits.length > 0 || failure.fixCommand !== ''),
-  )
-  const latest = material.errors.epoch
-  const recent = tracked.filter((failure) => failure.epoch === latest && !failure.fromHook)
-  const earlier = tracked.filter((failure) => failure.epoch !== latest && !failure.fromHook)
   const fromSummaries = sections.flatMap((found, index) =>
-    sectionBullets(sectionNamed(found, 'error')).map((bullet) =>
-      item(
-        leadingSentences([bullet.text, ...bullet.children].join(' '), 320),
-        material.compactions[index]?.uuid ?? '',
+    ['problem solving', 'decisions', 'key technical concepts'].flatMap((title) =>
+      sectionBullets(sectionNamed(found, title)).flatMap((bullet) =>
+        decisionCandidates(
+          [bullet.text, ...bullet.children].join('\n'),
+          material.compactions[index]?.uuid ?? '',
+          1,
+        ),
       ),
     ),
   )
-  const hooks = material.errors.all.filter((failure) => failure.fromHook)
-  const seen = new Set<string>()
-  const fixes = (failures: ErrorFix[]) =>
-    failures.flatMap((failure) => {
-      if (seen.has(failure.errorLine)) return []
-      seen.add(failure.errorLine)
-      return [item(leadingSentences(describeErrorFix(failure), 400), ...failure.sources)]
-    })
-  return [...fixes(recent), ...fromSummaries, ...fixes(earlier), ...fixes(hooks)]
+  return pickDecisions([...fromSummaries, ...material.decisions], MAX_DECISIONS).map((decision) =>
+    item(decision.text, decision.uuid),
+  )
 }
 
 function doneOf(material: DigestMaterial, wrapUp: Closing | null): DigestItem[] {
@@ -290,51 +218,25 @@ function openOf(material: DigestMaterial, wrapUp: Closing | null): DigestItem[] 
   return open
 }
 
-function preferencesOf(material: DigestMaterial): DigestItem[] {
-  const prompts = material.prompts
-  const chosen = prompts.filter(
-    (prompt, index) =>
-      index === 0 || index === prompts.length - 1 || PREFERENCE_WORDS.test(prompt.text),
-  )
-  const quoted = chosen
-    .slice(0, 6)
-    .map((prompt) => item(`"${leadingSentences(prompt.text, 200)}"`, prompt.uuid))
-  const answers = material.answers.map((answer) =>
-    item(`The user ${leadingSentences(answer.text, 240)}`, answer.uuid),
-  )
-  return [...quoted, ...answers]
-}
-
-function workflowOf(material: DigestMaterial): DigestItem[] {
-  const runs = [...material.commandCounts]
-    .filter(([key, count]) => count >= 2 && key !== '' && !LOOK_AROUND.test(key))
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 8)
-  if (runs.length === 0) return []
-  const sources = runs.slice(0, 3).map(([key]) => material.commandSources.get(key) ?? '')
-  return [
-    item(
-      `Commands run most: ${runs.map(([key, count]) => `${code(key)} ×${count}`).join(', ')}.`,
-      ...sources,
-    ),
-  ]
-}
-
 function endSentence(text: string): string {
   const trimmed = text.trim()
   return /[.!?…:)`"']$/.test(trimmed) ? trimmed : `${trimmed}.`
 }
 
-/** Every item's text with secrets replaced by markers. */
+/** Every item's text with secrets replaced by markers and project paths made relative. */
 function redacted(digest: SessionDigest): SessionDigest {
+  const cwd = digest.project
+  const tidy = (text: string) => {
+    const clean = redactSecrets(text)
+    if (cwd === null || cwd.length < 2) return clean
+    return clean.replaceAll(`${cwd}/`, '').replaceAll(cwd, '.')
+  }
   const clean = (items: DigestItem[]) =>
-    items.map((entry) => ({ ...entry, text: redactSecrets(entry.text) }))
+    items.map((entry) => ({ ...entry, text: tidy(entry.text) }))
   return {
     ...digest,
     summary:
-      digest.summary === null
-        ? null
-        : { ...digest.summary, text: redactSecrets(digest.summary.text) },
+      digest.summary === null ? null : { ...digest.summary, text: tidy(digest.summary.text) },
     changes: digest.changes.map((area) => ({
       area: redactSecrets(area.area),
       items: clean(area.items),

@@ -9,43 +9,65 @@ import type { DigestItem, SessionDigest } from './session-digest.ts'
 
 type ListName = 'decisions' | 'gotchas' | 'commits' | 'done' | 'open' | 'preferences' | 'workflow'
 
-/** Which list to shorten next and how many items it keeps at least, cheapest loss first. */
+/**
+ * Which list to shorten next and how many items it keeps at least, cheapest loss first: extra
+ * gotchas and decisions, long file lists and older commits go before the state at the end and
+ * the user's working style, which a next session needs whole.
+ */
 const TRIM_ORDER: ReadonlyArray<[ListName | 'changes', number]> = [
-  ['workflow', 0],
-  ['preferences', 4],
-  ['decisions', 5],
-  ['changes', 8],
-  ['commits', 6],
   ['gotchas', 6],
-  ['decisions', 3],
-  ['preferences', 2],
-  ['changes', 4],
+  ['decisions', 4],
+  ['changes', 12],
+  ['commits', 6],
+  ['preferences', 3],
   ['gotchas', 4],
-  ['commits', 3],
+  ['changes', 8],
   ['done', 4],
+  ['decisions', 3],
   ['open', 4],
-  ['decisions', 1],
+  ['commits', 3],
+  ['changes', 4],
+  ['workflow', 0],
+  ['preferences', 1],
   ['gotchas', 2],
-  ['changes', 2],
   ['done', 2],
   ['open', 2],
+  ['decisions', 1],
+  ['changes', 2],
 ]
 
-/** Tokens a bullet costs besides its text and sources (marker, comment, newline). */
-const BULLET_OVERHEAD = 8
+/** Characters per token in rendered digests (markdown, code spans, ids); most run 3.3 to 4. */
+const CHARACTERS_PER_TOKEN = 3.4
 
-/** `digest` with items dropped until its markdown fits in `maxTokens` (or every floor is hit). */
+/** Characters a bullet costs besides its text and sources (marker, comment, newline). */
+const BULLET_OVERHEAD = 20
+
+/**
+ * `digest` with items dropped until its markdown fits in `maxTokens` (or every floor is hit).
+ * Tokens are counted on the whole rendered text only, never per item: an item's cost is its
+ * share of the characters at the text's own tokens-per-character rate.
+ */
 export function fitToBudget(digest: SessionDigest, maxTokens: number): SessionDigest {
   let current = digest
+  // First by characters at a rate that digests rarely beat, so one count usually settles it.
+  let rate = 1 / CHARACTERS_PER_TOKEN
+  let markdown = renderSessionDigest(current)
+  if (markdown.length * rate > maxTokens) {
+    current = trimmed(current, markdown.length - maxTokens / rate)
+    markdown = renderSessionDigest(current)
+  }
   for (let attempt = 0; attempt < 3; attempt++) {
-    const total = countTokens(renderSessionDigest(current))
+    const total = countTokens(markdown)
     if (total <= maxTokens) return current
-    current = trimmed(current, total - maxTokens)
+    rate = total / Math.max(1, markdown.length)
+    // Aim a little under the budget so one more pass is rarely needed.
+    current = trimmed(current, (total - maxTokens) / rate + 200)
+    markdown = renderSessionDigest(current)
   }
   return current
 }
 
-/** A copy of `digest` with about `excess` tokens of items removed. */
+/** A copy of `digest` with about `excess` characters of items removed. */
 function trimmed(digest: SessionDigest, excess: number): SessionDigest {
   const lists: Record<ListName, DigestItem[]> = {
     decisions: [...digest.decisions],
@@ -87,5 +109,5 @@ function dropChange(changes: SessionDigest['changes'], floor: number): DigestIte
 }
 
 function cost(entry: DigestItem): number {
-  return countTokens(entry.text) + entry.sources.length * 4 + BULLET_OVERHEAD
+  return entry.text.length + entry.sources.length * 10 + BULLET_OVERHEAD
 }

@@ -17,6 +17,7 @@ import {
   bytesMatch,
   decodePlain,
   decodeString,
+  hasBackslash,
   isLiteralTrue,
   skipValue,
   skipWhitespace,
@@ -89,6 +90,7 @@ export class DigestLineReader {
       this.parseWhole(bytes, start, end)
       return
     }
+    if (isOtherRecord(bytes, start, end)) return
     const spans: Spans = new Map()
     const walked = walkTopLevel(bytes, start, end, spans)
     if (walked === WALK_FAILED) {
@@ -148,6 +150,48 @@ export class DigestLineReader {
     this.builder.addRecord(record)
   }
 }
+
+/** `"type":"`: found before the line's first nested value, it is the record's own type. */
+const TYPE_KEY = asciiBytes('"type":"')
+/** Where the native search anchors in TYPE_KEY: its colon. */
+const TYPE_ANCHOR = 6
+/** How far into a line the flat envelope is searched for the type (Claude Code puts it early). */
+const ENVELOPE_BYTES = 1024
+
+/**
+ * True when the record's type, read from the flat run of scalars it opens with, is neither user
+ * nor assistant: progress, system and snapshot records (most lines) go without a walk. In compact
+ * JSON a `"type":"` with no `{` or `[` before it can only be a top-level key, since a quote inside
+ * a string is escaped. Anything else (type after the first nested value) is left to the walk.
+ */
+function isOtherRecord(bytes: Uint8Array, start: number, end: number): boolean {
+  const limit = Math.min(end, start + ENVELOPE_BYTES)
+  let at = start + 1 + TYPE_ANCHOR
+  for (;;) {
+    const colon = bytes.indexOf(BYTE.colon, at)
+    if (colon === -1 || colon >= limit) return false
+    const first = colon - TYPE_ANCHOR
+    if (bytesMatch(bytes, first, TYPE_KEY, TYPE_KEY.length)) {
+      for (let index = start + 1; index < first; index++) {
+        const byte = bytes[index]
+        if (byte === BYTE.openBrace || byte === BYTE.openBracket) return false
+      }
+      const valueStart = first + TYPE_KEY.length - 1
+      const close = stringEnd(bytes, valueStart, end)
+      if (close === -1) return false
+      const length = close - valueStart - 1
+      // "user" and "assistant", compared without decoding.
+      if (length === 4 && bytesMatch(bytes, valueStart + 1, USER, 4)) return false
+      if (length === 9 && bytesMatch(bytes, valueStart + 1, ASSISTANT, 9)) return false
+      // An escaped type is unusual: let the walk read it.
+      return !hasBackslash(bytes, valueStart + 1, close)
+    }
+    at = colon + 1
+  }
+}
+
+const USER = asciiBytes('user')
+const ASSISTANT = asciiBytes('assistant')
 
 /** The walk could not vouch for the line: parse it whole. */
 const WALK_FAILED = -1

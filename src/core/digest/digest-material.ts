@@ -4,6 +4,7 @@
  */
 import type { ErrorFixTracker } from './error-fixes.ts'
 import type { TaskEvent } from './task-events.ts'
+import type { LoggedCommand } from './working-style.ts'
 
 /** A piece of text and the record it came from. */
 export interface Sourced {
@@ -81,8 +82,6 @@ export interface DigestMaterial {
   /** The last todo list written (TodoWrite replaces the whole list). */
   todos: { events: TaskEvent[]; uuid: string } | null
   errors: ErrorFixTracker
-  /** How often each command (program and subcommand) ran. */
-  commandCounts: Map<string, number>
-  /** The record of each command's last run. */
-  commandSources: Map<string, string>
+  /** The main conversation's shell commands, in order. */
+  commandLog: LoggedCommand[]
 }

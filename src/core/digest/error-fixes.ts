@@ -168,7 +168,9 @@ export function describeErrorFix(failure: ErrorFix): string {
 
 /** The real error line and where it showed. */
 export function symptomOf(failure: ErrorFix): string {
-  const line = code(leadingSentences(failure.errorLine, 160).replace(/…$/, ''))
+  // Output quoted inside JSON keeps its escaped line breaks: the first line is the error.
+  const first = failure.errorLine.split('\\n')[0] as string
+  const line = code(leadingSentences(first, 160).replace(/…$/, ''))
   if (failure.fromHook) return `${line} (a hook, after an edit)`
   if (failure.command !== '' && failure.key !== failure.command)
     return `${line} in ${code(failure.key)}`
@@ -184,8 +186,16 @@ export function remedyOf(failure: ErrorFix): string[] {
     fix.push(failure.fix)
   else if (failure.fix === '' && failure.edits.length > 0 && failure.fixCommand === '')
     fix.push(`changed ${code(failure.edits[0] as string)}`)
-  if (failure.fixCommand !== '') fix.push(code(failure.fixCommand))
+  if (failure.fixCommand !== '' && !onlyPathsDiffer(failure.command, failure.fixCommand))
+    fix.push(code(failure.fixCommand.replace(/\s+2>&1\b/g, '')))
   if (fix.length > 0) parts.push(fix.join(', then '))
   else if (failure.fixed && parts.length === 0) parts.push('passed on a rerun')
   return parts
+}
+
+/** True when `fixed` only adds paths to `failed` (`mix test a_test.exs`): a rerun, not a fix. */
+function onlyPathsDiffer(failed: string, fixed: string): boolean {
+  const before = new Set(failed.split(/\s+/))
+  const added = fixed.split(/\s+/).filter((word) => !before.has(word))
+  return added.length > 0 && added.every((word) => /[/]|\.\w{1,5}$|^\d*>/.test(word))
 }

@@ -241,7 +241,8 @@ describe('material', () => {
     const digest = digestOf([['s-1.jsonl', 'main', [early, late]]], {
       since: '2026-02-01T00:00:00.000Z',
     })
-    expect(texts(digest.preferences)).toBe('"New request"')
+    expect(texts(digest.preferences)).toContain('"New request"')
+    expect(texts(digest.preferences)).not.toContain('Old request')
     expect(digest.startedAt).toBe('2026-03-01T00:00:00.000Z')
   })
 

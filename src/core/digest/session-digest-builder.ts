@@ -5,7 +5,6 @@
  * a transcript are tool output the digest never looks at).
  */
 import { changesFilesOrState } from '../transcript/bash-command-effects.ts'
-import { decisionSentences } from '../transcript/decision-sentences.ts'
 import { type CountWindow, inWindow, isHumanPrompt } from '../transcript/structural-record.ts'
 import { toolResultText } from '../transcript/tool-result-text.ts'
 import { countWindowFor } from '../transcript/transcript-analyzer.ts'
@@ -14,6 +13,7 @@ import { assembleDigest } from './assemble-digest.ts'
 import { announcedChange, openingDocComment } from './change-notes.ts'
 import { commitHashOf, commitMessageOf } from './commit-command.ts'
 import { isCompactionText } from './compaction-summary.ts'
+import { decisionCandidates } from './digest-decisions.ts'
 import type { DigestMaterial, Sourced, TurnTrigger } from './digest-material.ts'
 import { oneLine } from './digest-text.ts'
 import { ErrorFixTracker } from './error-fixes.ts'
@@ -25,7 +25,8 @@ import {
   taskToolEvent,
   todoWriteEvents,
 } from './task-events.ts'
-import { runsTests, testFigureOf } from './test-figures.ts'
+import { runsTests, testFigureOf, withoutHereDocuments } from './test-figures.ts'
+import { commandForm } from './working-style.ts'
 
 /** Which kind of transcript file the records come from. */
 export type DigestFileKind = 'main' | 'subagent' | 'compaction'
@@ -91,8 +92,7 @@ export class SessionDigestBuilder {
       tasks: new Map(),
       todos: null,
       errors: new ErrorFixTracker(),
-      commandCounts: new Map(),
-      commandSources: new Map(),
+      commandLog: [],
     }
   }
 
@@ -184,14 +184,7 @@ export class SessionDigestBuilder {
   }
 
   private addDecisions(text: string, uuid: string, bonus: number): void {
-    for (const sentence of decisionSentences(text.replace(/```[\s\S]*?```/g, ' '))) {
-      if (sentence.length > 400 || /^\W*$/.test(sentence)) continue
-      const score =
-        bonus +
-        (/\b(?:because|so that|to avoid|since|which means|in order to)\b/i.test(sentence) ? 2 : 0) +
-        (/\b(?:instead of|rather than|over|chose|decided|prefer)\b/i.test(sentence) ? 1 : 0)
-      this.material.decisions.push({ text: oneLine(sentence), uuid, score })
-    }
+    this.material.decisions.push(...decisionCandidates(text, uuid, bonus))
   }
 
   private registerCall(block: Json, uuid: string): ToolCall | null {
@@ -225,13 +218,25 @@ export class SessionDigestBuilder {
     if (call.name === 'Read' && typeof call.input.file_path === 'string')
       material.readPaths.add(this.relative(call.input.file_path))
     if (call.name === 'Bash' && call.command !== '') {
-      material.commandCounts.set(call.key, (material.commandCounts.get(call.key) ?? 0) + 1)
-      material.commandSources.set(call.key, call.uuid)
+      if (this.kind === 'main') this.logCommand(call)
       return
     }
     if (call.name === 'TodoWrite') {
       const events = todoWriteEvents(call.input)
       if (events !== null) material.todos = { events, uuid: call.uuid }
+    }
+  }
+
+  /** Each step of a compound command (`git add … && git commit …`) is a step of the workflow. */
+  private logCommand(call: ToolCall): void {
+    const code = withoutHereDocuments(call.command)
+    for (const segment of code.split(/&&|;|\n|\|\|/)) {
+      const step = segment.trim()
+      if (step === '' || /^(?:cd|export|source|\.)\s/.test(step)) continue
+      const key = commandKey(step)
+      // A leftover of quoting (`)"` after a here-document) is no command.
+      if (/^[\w./]/.test(key))
+        this.material.commandLog.push({ key, form: commandForm(step, key), uuid: call.uuid })
     }
   }
 
@@ -409,7 +414,11 @@ function rejectionOf(call: ToolCall, output: string): string {
   const said = /the user said:\s*([\s\S]+)$/i.exec(output)?.[1]
   const what =
     call.command !== '' ? `\`${oneLine(call.command).slice(0, 80)}\`` : `a ${call.name} call`
-  const input = call.command === '' ? ` (${oneLine(JSON.stringify(call.input)).slice(0, 80)})` : ''
+  // Flags and numbers say what the call would have done (`block: true, timeout: 300000`); ids do not.
+  const settings = Object.entries(call.input)
+    .filter(([, value]) => typeof value === 'boolean' || typeof value === 'number')
+    .map(([name, value]) => `${name}: ${String(value)}`)
+  const input = call.command === '' && settings.length > 0 ? ` (${settings.join(', ')})` : ''
   return `rejected ${what}${input}${said === undefined ? '' : `: "${oneLine(said)}"`}`
 }
 

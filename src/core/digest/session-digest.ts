@@ -30,7 +30,7 @@ export interface SessionDigest {
   /** The working directory and git branch the transcript records, when it does. */
   project: string | null
   branch: string | null
-  /** The transcript files read, main transcript first (names relative to the project folder). */
+  /** The transcript files read: the main transcript, then its sub-agent files as `subagents/<name>`. */
   files: string[]
   /** One or two sentences: what the session set out to do and what came of it. */
   summary: DigestItem | null

@@ -22,7 +22,9 @@ const TEST_WORDS = new Set([
 
 /** True when `command` runs tests: a runner's word as a command word, not inside a path. */
 export function runsTests(command: string): boolean {
-  return command.split(/&&|\|\||[;|\n]/).some((segment) =>
+  // A commit message or any quoted text is data: "test: add coverage" runs nothing.
+  const code = withoutHereDocuments(command).replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, '""')
+  return code.split(/&&|\|\||[;|\n]/).some((segment) =>
     segment
       .trim()
       .split(/\s+/)
@@ -61,6 +63,6 @@ export function testFigureOf(output: string): string | null {
 }
 
 /** The command without here-document bodies (a commit message is data, not a command). */
-function withoutHereDocuments(command: string): string {
+export function withoutHereDocuments(command: string): string {
   return command.replace(/<<-?\s*(['"]?)([\w-]+)\1[^\n]*\n[\s\S]*?\n\s*\2\s*(?:\n|$)/g, '\n')
 }

@@ -71,6 +71,26 @@ describe('contradictions (item 3)', () => {
     expect(contradicts(old, old, 0.95)).toBe(false)
     expect(contradicts(fix, old, 0.1)).toBe(false)
   })
+
+  it('two gotchas telling the same problem agree, though one says "fails" and one "instead"', () => {
+    const told = {
+      ...ENTRY,
+      title: 'LiveView test: missing secret_key_base',
+      observation: 'LiveView test: missing secret_key_base',
+      details: 'Fix: Added endpoint config with `secret_key_base` to `config/test.exs`.',
+    }
+    const again = {
+      ...ENTRY,
+      title: '`mix test` fails: no :secret_key_base configuration found',
+      observation: '`mix test` fails with `no :secret_key_base configuration found`',
+      details: 'Fix: add the endpoint config to test.exs instead of starting the endpoint.',
+    }
+    expect(contradicts(again, told, 0.6)).toBe(false)
+    // A convention that negates an earlier one on the same subject does disagree.
+    const rule = { ...ENTRY, category: 'convention' as const, observation: 'Squash commits' }
+    const unrule = { ...rule, observation: 'Never squash commits' }
+    expect(contradicts(unrule, rule, 0.6)).toBe(true)
+  })
 })
 
 describe('placement (item 10)', () => {

@@ -2,6 +2,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import type { Command } from 'commander'
+import { daysSince } from '../../../core/dates.ts'
 import type { PatternEntry } from '../../../core/patterns/pattern-entry.ts'
 import { createSomnusPatterns } from '../../../create-somnus-patterns.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
@@ -68,6 +69,12 @@ Examples:
         for (const entry of result.added) say(`  + ${entry.domain}: ${entry.title}`)
         for (const link of result.superseded)
           say(`  ~ ${link.domain}: ${link.old} superseded by ${link.by}`)
+        const days = somnus.workspace.settings.prune_days
+        const age = daysSince(result.date, somnus.workspace.clock.now())
+        if (age !== null && age > days && result.found > 0)
+          say(
+            `Note: the entries are dated ${result.date}, older than ${days} days: the next consolidation prunes them (raise "patterns": {"prune_days": N} in somnus.json to keep them).`,
+          )
       })
     })
 

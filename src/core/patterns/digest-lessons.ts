@@ -77,8 +77,8 @@ function gotchaLessons(item: DigestItem): Lesson[] {
           : symptom,
       details: `${parts.cause ? `Cause: ${sentence(parts.cause)} ` : ''}Fix: ${sentence(parts.fix)}`,
       context: (domain) =>
-        parts.command
-          ? `Running ${where} in this project.`
+        parts.command || parts.fixKind === 'command'
+          ? `Running \`${parts.command || commandRun(parts.fix)}\` in this project.`
           : parts.fromHook
             ? `Editing ${namedIn(parts.symptom) || namedIn(parts.fix) || 'code'} in this project (a hook checks each edit).`
             : workingOn([parts.symptom, parts.cause, parts.fix], domain),
@@ -229,6 +229,12 @@ function namedIn(text: string): string {
     .slice(0, 2)
     .map((name) => `\`${name}\``)
     .join(' and ')
+}
+
+/** The command a fix runs, without the `cd dir &&` that sets it up: `cd tools && node b.js` → `node b.js`. */
+function commandRun(fix: string): string {
+  const command = /`([^`]+)`/.exec(fix)?.[1] ?? fix
+  return (command.split(/\s*(?:&&|;)\s*/).at(-1) ?? command).trim()
 }
 
 /** Where a lesson applies: the first of `texts` that names something, else the domain's code. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { parseFrontmatter } from '../frontmatter.ts'
 import { placementOf } from './consolidate-plan.ts'
 import { contradicts } from './encode-plan.ts'
+import { generalizedText } from './generalize-text.ts'
 import { MEMORY_MAX_BYTES, MEMORY_MAX_LINES, updateMemoryIndex } from './memory-index.ts'
 import { type PatternEntry, parsePatternFile, renderPatternFile } from './pattern-entry.ts'
 import { resolvePatternSettings } from './pattern-settings.ts'
@@ -184,5 +185,21 @@ describe('gates and settings', () => {
     expect(() => resolvePatternSettings({ nope: 1 }, {}, 'somnus.json')).toThrow(
       /"patterns.nope" is not a setting/,
     )
+  })
+})
+
+describe('one statement for a lesson told by several sessions', () => {
+  it('marks the few words that differ and keeps the rest as said', () => {
+    expect(
+      generalizedText([
+        'Fix: `git push --set-upstream origin spotter-gqc`.',
+        'Fix: `git push --set-upstream origin spotter-dov`.',
+        'Fix: `git push --set-upstream origin spotter-gqc`.',
+      ]),
+    ).toBe('Fix: `git push --set-upstream origin spotter-<…>`.')
+    expect(generalizedText(['Same words.', 'Same words.'])).toBe('Same words.')
+    // Different lessons (or different lengths) stay apart.
+    expect(generalizedText(['Fix: run a b c d', 'Fix: use w x y z'])).toBeNull()
+    expect(generalizedText(['Fix: `a`.', 'Fix: `a` then `b`.'])).toBeNull()
   })
 })

@@ -29,6 +29,12 @@ const OVER = /(?:\b(?:instead of|rather than|over)|,\s+not)\s+([^,;()]{3,}?)(?=[
 const REASON_NOISE =
   /^(?:I'm reconsidering\s*[—–-]*\s*|(?:since|because|as)\s+)+|[,;:—–\s]+(?:so)?\s*$/gi
 
+/**
+ * A choice about "those" or "it" that names nothing in code: it cannot be read outside the
+ * session ("Implement those as specified rather than deferring them").
+ */
+const UNNAMED = /^(?=[^`]*$)\w+\s+(?:those|these|them|it|this|that)\b/i
+
 /** An acknowledgement opening the sentence ("Understood: I will…"): no reason. */
 const ACKNOWLEDGEMENT =
   /^(?:understood|sure|ok(?:ay)?|got it|right|great|perfect|good)\b[,.:!]?\s*/i
@@ -58,7 +64,7 @@ export function decisionPartsOf(text: string): DecisionParts | null {
   const alternative = /^(?:just|only|yet|a later)\b/i.test(over) ? '' : over
   if (reason === '' && alternative === '') return null
   const cleaned = capitalised(choice.trim())
-  if (cleaned.length < 12) return null
+  if (cleaned.length < 12 || UNNAMED.test(cleaned)) return null
   return { choice: cleaned, reason, over: alternative }
 }
 

@@ -142,6 +142,11 @@ describe('decisions', () => {
     expect(decisionPartsOf('SubagentLive now gets all features it was missing')).toBeNull()
     expect(decisionPartsOf('Should we use preload instead of includes?')).toBeNull()
     expect(decisionPartsOf('I decided to refactor the renderer module today')).toBeNull()
+    expect(
+      decisionPartsOf(
+        "The spec includes the visibility logic, so I'll implement those as specified rather than deferring them.",
+      ),
+    ).toBeNull()
   })
 })
 

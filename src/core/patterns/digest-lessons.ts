@@ -66,10 +66,12 @@ function digestText(digest: SessionDigest): string {
 function gotchaLessons(item: DigestItem): Lesson[] {
   return gotchaPartsOf(item.text).map((parts) => {
     const where = parts.command === '' ? '' : `\`${parts.command}\``
+    // A title names the error; a colon left from the error's own heading adds nothing.
+    const named = parts.symptom.replace(/[\s:]+$/, '')
     const symptom = parts.command === '' && !parts.fromHook ? parts.symptom : `\`${parts.symptom}\``
     return {
       category: gotchaCategory(parts),
-      title: where ? `${where} fails: ${clip(parts.symptom, 90)}` : clip(parts.symptom, 110),
+      title: where ? `${where} fails: ${clip(named, 90)}` : clip(named, 110),
       observation: where
         ? `${where} fails with ${symptom}`
         : parts.fromHook

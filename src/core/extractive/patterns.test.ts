@@ -111,6 +111,10 @@ describe('categoryOf and guessDomain', () => {
     expect(guessDomain('Rewrote the mix.exs deps and ran mix ash.codegen')).toBe('elixir')
     expect(guessDomain('Mix the ash into the soil, then commit the notes to git')).toBe('git')
     expect(guessDomain('A mix of npm scripts and ash trays')).toBe('node')
+    expect(guessDomain('Removed from SessionLive since the shared component handles them')).toBe(
+      'general',
+    )
+    expect(guessDomain('The Header.tsx component re-renders on every keystroke')).toBe('react')
     // Ties go to the language domains listed first; elixir comes after them.
     expect(guessDomain('the phoenix port of the python service')).toBe('python')
   })

@@ -58,7 +58,8 @@ export const PATTERN_CUES: Record<PatternCategory, RegExp> = {
 export const DOMAINS: readonly [string, RegExp][] = [
   ['rails', /\b(rails|activerecord|active record|rspec|rake|erb|ruby|gemfile)\b/gi],
   ['python', /\b(python|pip|pytest|django|flask|fastapi|venv|poetry|pandas|numpy)\b/gi],
-  ['react', /\b(react|jsx|usestate|useeffect|next\.js|nextjs|component)\b/gi],
+  // Not "component": Phoenix, Vue and Angular have components too.
+  ['react', /\b(react|jsx|usestate|useeffect|next\.js|nextjs|\w+\.[jt]sx)\b/gi],
   ['typescript', /\b(typescript|tsc|tsconfig|type error|types?cript|\.ts|generics?|zod)\b/gi],
   ['node', /\b(node(?:\.js)?|npm|pnpm|yarn|npx|package\.json|node_modules|esm|commonjs)\b/gi],
   // Only words that are not common English: `mix` and `ash` count as Mix tasks or Ash modules.

@@ -170,7 +170,7 @@ describe('lessonsFromDigest', () => {
           item('In the user\'s words: "did you push?"'),
           item('In the user\'s words: "Never amend commits on shared branches."'),
           item(
-            'The user asked "Pre-existing credo issues block the hook. How should we proceed?": "fix the issues"',
+            'The user asked "Pre-existing credo issues block the hook. How should we proceed?": "fix the issues"; asked "Which linters?": "Credo + Dialyxir"',
           ),
         ],
         workflow: [
@@ -196,6 +196,7 @@ describe('lessonsFromDigest', () => {
       ['user-preference', 'general'],
       ['user-preference', 'git'],
       ['user-preference', 'elixir'],
+      ['user-preference', 'elixir'],
       ['convention', 'elixir'],
     ])
     for (const lesson of lessons) {
@@ -209,7 +210,10 @@ describe('lessonsFromDigest', () => {
     })
     expect(lessons[2]?.details).toBe('Chosen over regex.')
     expect(lessons[4]?.observation).toBe('The user said: "Never amend commits on shared branches."')
-    expect(lessons[6]?.details).toBe('Steps: `mix test` → `mix credo --strict` → `git commit`.')
+    expect(lessons[6]?.observation).toBe(
+      'Asked "Which linters?", the user answered "Credo + Dialyxir".',
+    )
+    expect(lessons[7]?.details).toBe('Steps: `mix test` → `mix credo --strict` → `git commit`.')
     // Nothing states what was done (the done list) or merely asks ("did you push?").
     expect(JSON.stringify(lessons)).not.toMatch(/now gets all features|did you push/)
   })

@@ -141,20 +141,24 @@ function preferenceLesson(item: DigestItem): Lesson[] {
       },
     ]
   }
-  const answer = /^The user asked "(.+?)": "(.+)"$/.exec(text)
-  if (answer?.[1] && answer[2]) {
-    const question = clip(answer[1], 160)
-    return [
-      {
-        category: 'user-preference',
-        title: `${clip(answer[2], 70)} (asked: ${clip(answer[1], 50)})`,
-        observation: `Asked "${question}", the user answered "${clip(answer[2], 200)}".`,
-        details: `Rule: ${sentence(answer[2])} Act on it without asking again.`,
-        context: () => `When the same question comes up in this project: ${question}`,
-        tags: [],
-        sources: item.sources,
-      },
-    ]
+  // Answers to the agent's questions: `The user asked "Q": "A"; asked "Q2": "A2"`, one rule each.
+  if (text.startsWith('The user asked "')) {
+    const pairs = [...text.matchAll(/asked "(.+?)": "(.*?)"(?=; asked "|$)/g)]
+    return pairs.flatMap(([, asked = '', said = '']) => {
+      if (said.trim().length < 2) return []
+      const question = clip(asked, 160)
+      return [
+        {
+          category: 'user-preference' as const,
+          title: `${clip(said, 70)} (asked: ${clip(asked, 50)})`,
+          observation: `Asked "${question}", the user answered "${clip(said, 200)}".`,
+          details: `Rule: ${sentence(said)} Act on it without asking again.`,
+          context: () => `When the same question comes up in this project: ${question}`,
+          tags: [],
+          sources: item.sources,
+        },
+      ]
+    })
   }
   const rejected = /^The user rejected (.+?): "(.+)"$/.exec(text)
   if (rejected?.[1] && rejected[2]) {

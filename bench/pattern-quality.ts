@@ -27,7 +27,7 @@ const LESSON_STATED: Partial<Record<string, RegExp>> = {
   'debugging-insight': /\bFix: \S/,
   'architectural-decision': /\b(?:Why: |Chosen over )\S/,
   'user-preference': /\bRule\b/,
-  convention: /\bSteps: \S|\bRule\b/,
+  convention: /\bRule\b/,
   'effective-approach': /\S/,
 }
 const RESULTS = join(dirname(fileURLToPath(import.meta.url)), 'results', 'pattern-quality.json')

@@ -213,7 +213,10 @@ describe('lessonsFromDigest', () => {
     expect(lessons[6]?.observation).toBe(
       'Asked "Which linters?", the user answered "Credo + Dialyxir".',
     )
-    expect(lessons[7]?.details).toBe('Steps: `mix test` → `mix credo --strict` → `git commit`.')
+    expect(lessons[7]?.details).toBe(
+      'Rule: For each task, run `mix test` → `mix credo --strict` → `git commit`, in this order.',
+    )
+    expect(lessons[4]?.details).toBe('Rule: Never amend commits on shared branches.')
     // Nothing states what was done (the done list) or merely asks ("did you push?").
     expect(JSON.stringify(lessons)).not.toMatch(/now gets all features|did you push/)
   })

@@ -126,7 +126,11 @@ export function claudeMdRuleOf(crystal: Crystal): string {
   const [central] = crystal.members
   const general = (part: 'title' | 'details') =>
     generalizedText(crystal.members.map((member) => member[part])) ?? central?.[part] ?? ''
-  const rule = inlineText(central ? `${general('title')}: ${general('details')}` : crystal.label)
+  // An entry that states its rule ("Rule: …") is that rule; others read as "title: details".
+  const stated = /^Rule: (.+)$/.exec(general('details'))?.[1]
+  const rule = inlineText(
+    central ? (stated ?? `${general('title')}: ${general('details')}`) : crystal.label,
+  )
   const sources = crystal.members
     .map((member) => `${member.domain}.md ${member.date} ${member.id}`)
     .join(', ')

@@ -72,6 +72,26 @@ describe('gotchas', () => {
     ])
   })
 
+  it('reads an error a hook reported after an edit, fixed by the next change', () => {
+    const [lesson] = lessonsFromDigest(
+      digest({
+        gotchas: [
+          item(
+            '`cannot invoke remote function Access.get/2 inside a guard` (a hook, after an edit) → bind the value before the case and match it with a pin',
+          ),
+        ],
+      }),
+    )
+    expect(lesson).toMatchObject({
+      category: 'gotcha',
+      domain: 'general',
+      observation:
+        'After an edit, a hook reports `cannot invoke remote function Access.get/2 inside a guard`',
+      details: 'Fix: Bind the value before the case and match it with a pin.',
+    })
+    expect(lesson?.context).toMatch(/^Editing `Access\.get\/2` in this project/)
+  })
+
   it('splits a chain into one gotcha per failure, dropping the one a cut left without its fix', () => {
     const parts = gotchaPartsOf(
       '`mix test`: `undefined function get/2` → The helper needs `Phoenix.ConnTest` imported → import it in the test; `no :secret_key_base configuration found` → add the endpoint config to `config/test.exs`; `requires lazy_html` → add `{:lazy_html…',

@@ -18,6 +18,7 @@ const BENCHMARKS = [
   'pattern-quality',
   'hook-stop-patterns',
   'service-compression',
+  'mind-retention',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

@@ -93,3 +93,28 @@ export {
   type SomnusPatternsOptions,
 } from './create-somnus-patterns.ts'
 export type { ModelRequestOptions } from './ports/language-model.ts'
+
+// Creatures (seed 004): fatigue, voluntary sleep, dreams, observations, deep sleep, wake-up.
+
+export type { MindContext } from './app/mind/mind-context.ts'
+export type { MindStatus } from './app/mind/mind-status.ts'
+export type { ActionInput, ActionResult } from './app/mind/record-action.ts'
+export type { MessageInput } from './app/mind/record-message.ts'
+export type { SleepRequest, SleepResult } from './app/mind/sleep-mind.ts'
+export type { WakeResult } from './app/mind/wake-mind.ts'
+export { parseConsolidation, renderConsolidation } from './core/mind/consolidation-format.ts'
+export { MIND_DEFAULTS, type MindConfig } from './core/mind/mind-config.ts'
+export type { ConversationEntry, DreamEntry } from './core/mind/mind-state.ts'
+export type { RecallHit } from './core/mind/recall.ts'
+export {
+  createMind,
+  type Mind,
+  type MindOptions,
+  openMindFolder,
+  setSleepToolFor,
+  sleepText,
+  type ToolDefinition,
+} from './create-mind.ts'
+export { type Clock, fixedClock, systemClock } from './ports/clock.ts'
+export type { ConsolidationModel, ConsolidationRequest } from './ports/consolidation-model.ts'
+export type { MindFiles, MindStore } from './ports/mind-store.ts'

@@ -115,7 +115,9 @@ describe.skipIf(!HAS_CLAUDE)('claude-cli child runs with Somnus hooks off (real 
 
   afterAll(async () => {
     await standIn?.close()
-    if (workspace) rmSync(workspace, { recursive: true, force: true })
+    // A detached pattern encode started by SessionEnd may still be writing under HOME.
+    if (workspace)
+      rmSync(workspace, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
   })
 
   it('`somnus summarize --model claude-cli` works logged in, and the child books nothing', async () => {

@@ -177,7 +177,9 @@ describe.skipIf(!HAS_CLAUDE)('Claude Code 2.1.329 end to end (real CLI, stand-in
 
   afterAll(async () => {
     await standIn?.close()
-    if (workspace) rmSync(workspace, { recursive: true, force: true })
+    // A detached pattern encode started by SessionEnd may still be writing under HOME.
+    if (workspace)
+      rmSync(workspace, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
   })
 
   it('runs the scripted agent loop to the end', () => {

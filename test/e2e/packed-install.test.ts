@@ -75,7 +75,9 @@ describe('Somnus installed with npm i -D from the packed tarball, somnus not on 
   }, 300_000)
 
   afterAll(() => {
-    if (workspace) rmSync(workspace, { recursive: true, force: true })
+    // A detached pattern encode started by SessionEnd may still be writing under HOME.
+    if (workspace)
+      rmSync(workspace, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
   })
 
   it('leaves somnus off PATH: only npx and absolute paths reach it', () => {

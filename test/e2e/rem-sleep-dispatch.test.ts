@@ -13,7 +13,7 @@
  * prompt is the agent file's body, with only the tools its frontmatter grants that exist here.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -121,6 +121,12 @@ describe.skipIf(!HAS_CLAUDE)('the rem-sleep sub-agent, dispatched by real Claude
     }
     env = base
     execFileSync('bash', ['-c', 'npx somnus init'], { cwd: project, env, encoding: 'utf8' })
+    // Pattern learning (its own e2e) would start detached encodes at SessionEnd that outlive
+    // the session and race the clean-up; this test is about the sleep.
+    writeFileSync(
+      join(project, '_agent_context', 'somnus.json'),
+      `${JSON.stringify({ patterns: { enabled: false } })}\n`,
+    )
     const claudeEnv = (url: string) => ({
       ...base,
       ANTHROPIC_BASE_URL: url,
@@ -199,7 +205,9 @@ describe.skipIf(!HAS_CLAUDE)('the rem-sleep sub-agent, dispatched by real Claude
 
   afterAll(async () => {
     await standIn?.close()
-    if (workspace) rmSync(workspace, { recursive: true, force: true })
+    // A detached pattern encode started by SessionEnd may still be writing under HOME.
+    if (workspace)
+      rmSync(workspace, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
   })
 
   const mainRequests = () => standIn.agentRequests().filter((request) => !isSubAgent(request))

@@ -65,7 +65,8 @@ export function createHookWorkspace(
     home,
     transcripts,
     ledgerPath: join(root, 'state', '.sleep.json'),
-    dispose: () => rmSync(dir, { recursive: true, force: true }),
+    // A detached pattern encode started by a hook may still be writing in the folder.
+    dispose: () => rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }),
   }
 }
 

@@ -111,7 +111,7 @@ describe.skipIf(!HAS_SHARED)('session digests of the real transcripts', () => {
   it('leaves out what lies at or before `since`', async () => {
     const full = await digestOf(SESSIONS[0] as string)
     const late = await digestOf(SESSIONS[0] as string, '2026-02-11T21:30:00Z')
-    expect(late.startedAt! > '2026-02-11T21:30:00Z').toBe(true)
+    expect((late.startedAt ?? '') > '2026-02-11T21:30:00Z').toBe(true)
     expect(late.commits.length).toBeLessThan(full.commits.length)
     expect(late.preferences.map((entry) => entry.text).join('\n')).not.toContain(
       'Implement spotter-gqc',

@@ -17,15 +17,8 @@ import { decisionCandidates, pickDecisions } from './digest-decisions.ts'
 import { gotchasOf } from './digest-gotchas.ts'
 import type { Closing, DigestMaterial, Sourced } from './digest-material.ts'
 import { summaryOf } from './digest-summary.ts'
-import {
-  code,
-  leadingSentences,
-  markdownLines,
-  oneLine,
-  sentencesOf,
-  shortId,
-} from './digest-text.ts'
-import { describeErrorFix, type ErrorFix } from './error-fixes.ts'
+import { code, leadingSentences, markdownLines, oneLine, shortId } from './digest-text.ts'
+import { describeErrorFix } from './error-fixes.ts'
 import type { DigestItem, SessionDigest } from './session-digest.ts'
 import { isFinishedStatus } from './task-events.ts'
 import { runsTests } from './test-figures.ts'

@@ -38,14 +38,13 @@ export function announcedChange(text: string): string {
       .replace(/[:.!]+$/, '')
       .trim()
     if (!CHANGE_VERB.test(step)) continue
-    if (GENERIC.test(step)) return ''
     const previous = sentences[index - 1]
     // "The config lacks X. Let me add it.": the step is only clear with the sentence before it.
     const vague = /\b(?:it|them|this|that)\s*$/i.test(step) && step.split(/\s+/).length <= 4
-    const note =
-      vague && previous !== undefined && !STATUS_ONLY.test(previous)
-        ? `${previous.replace(/[.!]+$/, '')}: ${step}`
-        : step
+    if (vague && previous !== undefined && !STATUS_ONLY.test(previous))
+      return shortNote(lowerFirst(`${previous.replace(/[.!]+$/, '')}: ${step}`))
+    if (GENERIC.test(step)) return ''
+    const note = step
     return shortNote(lowerFirst(note))
   }
   return ''

@@ -18,7 +18,7 @@ const CHOICE =
   /\b(?:in favou?r of|decided|decide to|chose|chosen|opted|opt for|go(?:ing)? with|went with|settled on|switch(?:ed)? to|simpler than|better than|cleaner than|safer than|trade-?off)\b/i
 
 /** "X instead of Y", "X over Y", "X, not Y": a choice only when the sentence commits to doing X. */
-const ALTERNATIVE = /\b(?:instead of|rather than|over|,\s+not)\b/i
+const ALTERNATIVE = /\b(?:instead of|rather than|over)\b|,\s+not\b/i
 
 /** A commitment or an act of choosing (not a description of how things are). */
 const COMMITS =
@@ -30,6 +30,12 @@ const PURPOSE = /\b(?:to avoid|so as not to|to keep|to preserve|without breaking
 /** A constraint from the spec, the task or the user that ruled something in or out. */
 const CONSTRAINT =
   /\b(?:spec|specification|the (?:task|bead|issue|ticket|epic|requirements?|plan)|CLAUDE\.md|AGENTS\.md)\b[^.;]{0,40}\b(?:says|said|requires?|forbids?|asks? for|calls? for|rules? out|prefers?|specif(?:ies|ied)|explicitly)\b/i
+
+/** Any word a decision needs, for a quick first look at a whole text. */
+const ANY_MARKER = new RegExp(
+  [CHOICE, ALTERNATIVE, PURPOSE, CONSTRAINT].map((pattern) => pattern.source).join('|'),
+  'i',
+)
 
 /** Words that give a reason. */
 const REASON = /\b(?:because|since|so that|to avoid|in order to|as the|per the|given that|so\b)/i
@@ -53,6 +59,8 @@ const FILLER_OPENER =
 /** The decision sentences of an agent's text or thinking, each with how strongly it is one. */
 export function decisionCandidates(text: string, uuid: string, bonus: number): DecisionCandidate[] {
   const candidates: DecisionCandidate[] = []
+  // Most texts hold no choice at all: one scan settles them before any sentence splitting.
+  if (!ANY_MARKER.test(text)) return candidates
   const flat = text.replace(/```[\s\S]*?```/g, ' ')
   for (const line of flat.split('\n')) {
     for (const raw of quotesWhole(sentencesOf(line.replace(/^\s*(?:[-*+]|\d+[.)]|#+)\s+/, '')))) {

@@ -26,6 +26,13 @@ import {
   todoWriteEvents,
 } from './task-events.ts'
 import { runsTests, testFigureOf, withoutHereDocuments } from './test-figures.ts'
+import {
+  commandKey,
+  isSummaryAnswer,
+  rejectionOf,
+  type ToolCall,
+  userAnswerOf,
+} from './tool-call-text.ts'
 import { commandForm } from './working-style.ts'
 
 /** Which kind of transcript file the records come from. */
@@ -41,16 +48,6 @@ export interface DigestBuilderOptions {
 }
 
 type Json = Record<string, unknown>
-
-interface ToolCall {
-  name: string
-  input: Json
-  uuid: string
-  /** Program and subcommand for Bash (`mix test`), else the tool's name. */
-  key: string
-  command: string
-  kind: DigestFileKind
-}
 
 /** Shell programs whose commands are recorded as commits or task updates, not as state changes. */
 const TRACKED_PROGRAMS = new Set(['git', 'bd', 'br', 'gh'])
@@ -351,7 +348,8 @@ export class SessionDigestBuilder {
       material.pushes.push({ text: oneLine(command), uuid })
     if (runsTests(command))
       material.testRuns.push({ command, figure: testFigureOf(output), ok: true, uuid })
-    this.applyTaskEvents(shellTaskEvents(command, output), call.uuid)
+    if (/\b(?:bd|br|gh)\s/.test(command))
+      this.applyTaskEvents(shellTaskEvents(command, output), call.uuid)
     const program = shellWords(command.split(/&&|;|\n/)[0] ?? '')[0] ?? ''
     if (!TRACKED_PROGRAMS.has(program) && commit === null && changesFilesOrState(command))
       material.stateCommands.push({ text: oneLine(command), uuid: call.uuid })
@@ -386,43 +384,4 @@ export class SessionDigestBuilder {
     if (cwd !== null && path.startsWith(`${cwd}/`)) return path.slice(cwd.length + 1)
     return path
   }
-}
-
-/** Program and subcommand of a shell command, after `cd dir &&`, variables and wrappers. */
-export function commandKey(command: string): string {
-  const segments = command.split(/&&|;|\n/).map((segment) => segment.trim())
-  const first = segments.find((segment) => !/^(?:cd|export|source|\.)\s/.test(segment)) ?? ''
-  const words = shellWords(first).filter((word) => !/^\w+=/.test(word))
-  while (['sudo', 'env', 'time', 'timeout', 'nohup', 'npx', 'exec'].includes(words[0] ?? ''))
-    words.shift()
-  if (/^\d/.test(words[0] ?? '')) words.shift()
-  const program = (words[0] ?? '').replace(/^.*\//, '')
-  const sub = words.slice(1).find((word) => !word.startsWith('-')) ?? ''
-  const subName = sub.includes('/') ? sub.replace(/^.*\//, '') : sub
-  return subName === '' || subName.length > 30 ? program : `${program} ${subName}`
-}
-
-/** The answer text of an AskUserQuestion result: `"question"="answer"` pairs. */
-function userAnswerOf(output: string): string {
-  const pairs = [...output.matchAll(/"([^"]+)"="([^"]*)"/g)]
-  if (pairs.length === 0) return ''
-  return pairs.map((pair) => `asked "${oneLine(pair[1] as string)}": "${pair[2]}"`).join('; ')
-}
-
-/** A rejected call, with the reason the user typed when there is one. */
-function rejectionOf(call: ToolCall, output: string): string {
-  const said = /the user said:\s*([\s\S]+)$/i.exec(output)?.[1]
-  const what =
-    call.command !== '' ? `\`${oneLine(call.command).slice(0, 80)}\`` : `a ${call.name} call`
-  // Flags and numbers say what the call would have done (`block: true, timeout: 300000`); ids do not.
-  const settings = Object.entries(call.input)
-    .filter(([, value]) => typeof value === 'boolean' || typeof value === 'number')
-    .map(([name, value]) => `${name}: ${String(value)}`)
-  const input = call.command === '' && settings.length > 0 ? ` (${settings.join(', ')})` : ''
-  return `rejected ${what}${input}${said === undefined ? '' : `: "${oneLine(said)}"`}`
-}
-
-/** The answer of a compaction run: the summary, in `<summary>` tags or after "Summary:". */
-function isSummaryAnswer(text: string): boolean {
-  return /<summary>|^\s*Summary:\s*$/m.test(text)
 }

@@ -122,7 +122,7 @@ export function commandForm(command: string, key: string): string {
     command
       .split(/&&|;|\n/)
       .map((part) => part.trim())
-      .find((part) => new RegExp(`(?:^|[\\s/])${escapeRegExp(program)}\\b`).test(part)) ?? ''
+      .find((part) => part.includes(program)) ?? ''
   const words = (segment.split('|')[0] ?? '').trim().split(/\s+/)
   const start = words.findIndex((word) => word.replace(/^.*\//, '') === program)
   const kept = [key]
@@ -149,10 +149,6 @@ export function commandForm(command: string, key: string): string {
 
 function mostCommon(forms: Map<string, number>): string {
   return [...forms].sort((a, b) => b[1] - a[1])[0]?.[0] ?? ''
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
 function quote(text: string): string {

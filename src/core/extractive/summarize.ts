@@ -91,6 +91,8 @@ export function selectSentences(
   records: SentenceRecord[],
   units: readonly TextUnit[],
   budget: number,
+  /** Tokens every opened unit costs besides its speaker prefix (a line marker, a time). */
+  unitOverhead = 0,
 ): SentenceRecord[] {
   const idf = inverseDocumentFrequency(records.map((record) => record.stems))
   let maxIdf = 1e-9
@@ -112,7 +114,9 @@ export function selectSentences(
     }
   })
   const byStem = groupBy(candidates, (candidate) => candidate.uniqueStems)
-  const prefixCost = units.map((unit) => (unit.speaker ? countTokens(`${unit.speaker}:`) : 0) + 1)
+  const prefixCost = units.map(
+    (unit) => (unit.speaker ? countTokens(`${unit.speaker}:`) : 0) + 1 + unitOverhead,
+  )
   const dates = units.map((unit) => parseTimestamp(unit.timestamp).date)
   const headerCost = dates.map((date) => (date ? countTokens(`[${date}]`) + 1 : 0))
   const byUnit = groupBy(candidates, (candidate) => [String(candidate.record.unitIndex)])

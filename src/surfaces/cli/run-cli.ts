@@ -32,6 +32,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   worker: () => import('./commands/worker.ts'),
   consolidate: () => import('./commands/consolidate.ts'),
   handoffs: () => import('./commands/handoffs.ts'),
+  mind: () => import('./commands/mind.ts'),
 }
 
 /** The exit codes of the CLI (130: stopped by Ctrl-C, as shells report it). */

@@ -1,0 +1,185 @@
+/**
+ * A creature's memory in a folder (`.self/` by default). Changes run under the repo's
+ * inter-process lock (a `mkdir` lock folder, `.mind.lock`), logs grow by appends, the state and
+ * the documents are replaced by atomic rename: a killed process leaves every file readable.
+ */
+import { appendFileSync, closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { SomnusError } from '../../../core/errors.ts'
+import { MIND_FILE_NAMES, type MindFiles, type MindStore } from '../../../ports/mind-store.ts'
+import { writeFileAtomicSync } from '../atomic-write.ts'
+import { confineTo } from '../confined-path.ts'
+import { type HeldLock, takeLock } from '../fs-lock.ts'
+
+/** How long `exclusive` waits for another process's change before giving up. */
+const LOCK_WAIT_MS = 30_000
+/** A lock untouched this long belongs to a dead process. */
+const LOCK_STALE_MS = 10_000
+const LOCK_UPDATE_MS = 2_000
+
+/** Options of the folder store. */
+export interface FsMindStoreOptions {
+  /** The creature folder; created when missing. */
+  folder: string
+  /** How the creature names it in messages. @default the folder as given */
+  location?: string
+  /** How long to wait for the lock. @default 30 s */
+  lockWaitMs?: number
+}
+
+/** The creature memory in `folder`. */
+export function createFsMindStore(options: FsMindStoreOptions): MindStore {
+  const { folder } = options
+  // Every file is reached through the confined folder: a symlink that leads out is refused.
+  const confined = confineTo(folder)
+  const path = (name: keyof typeof MIND_FILE_NAMES) => confined.resolve(MIND_FILE_NAMES[name])
+  const ensureFolder = () => confined.prepareFolder(folder)
+  const writable = (name: keyof typeof MIND_FILE_NAMES) => confined.prepareWrite(path(name))
+  const counter = lineCounter()
+  const files: MindFiles = {
+    readState: async () => confined.readText(path('state')),
+    writeState: async (text) => {
+      writeFileAtomicSync(writable('state'), text.endsWith('\n') ? text : `${text}\n`)
+    },
+    appendLog: async (log, lines) => {
+      if (lines.length === 0) return
+      const target = writable(log)
+      const separator = endsTorn(target) ? '\n' : ''
+      // One write call: concurrent readers see whole lines or none of the new ones.
+      appendFileSync(target, `${separator}${lines.map((line) => `${line}\n`).join('')}`)
+    },
+    readLog: async (log) => {
+      const text = confined.readText(path(log)) ?? ''
+      const lines = text.split('\n')
+      if (lines.at(-1) === '') lines.pop()
+      return lines
+    },
+    countLines: async (log) => counter.count(writable(log)),
+    readDocument: async (document) => confined.readText(path(document)),
+    writeDocument: async (document, text) => {
+      writeFileAtomicSync(writable(document), text)
+    },
+    appendDocument: async (document, text) => {
+      appendFileSync(writable(document), text)
+    },
+  }
+  const waitMs = options.lockWaitMs ?? LOCK_WAIT_MS
+  return {
+    location: options.location ?? folder,
+    fileName: (name) => MIND_FILE_NAMES[name],
+    files,
+    async holdConsolidation() {
+      ensureFolder()
+      try {
+        return takeLock({
+          path: join(folder, '.consolidation.lock'),
+          staleMs: LOCK_STALE_MS,
+          updateMs: LOCK_UPDATE_MS,
+          onCompromised: () => {
+            // Taken over after a stall: the commit checks the claim id and drops a stale result.
+          },
+        })
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return null
+        throw error
+      }
+    },
+    async exclusive(work) {
+      ensureFolder()
+      const lock = await acquire(join(folder, '.mind.lock'), waitMs)
+      try {
+        return await work(files)
+      } finally {
+        lock.release()
+      }
+    },
+  }
+}
+
+async function acquire(path: string, waitMs: number): Promise<HeldLock> {
+  const deadline = Date.now() + waitMs
+  let pause = 5
+  for (;;) {
+    try {
+      return takeLock({
+        path,
+        staleMs: LOCK_STALE_MS,
+        updateMs: LOCK_UPDATE_MS,
+        onCompromised: () => {
+          // Lost to a takeover after a stall longer than the stale time: the work in hand still
+          // finishes; the logs are append-only and the state is replaced whole, so nothing tears.
+        },
+      })
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error
+      if (Date.now() >= deadline) {
+        throw new SomnusError(
+          'STATE_LOCKED',
+          `The creature folder is locked by another process (${path}) for over ${Math.round(waitMs / 1000)} s. Wait for it to finish; a lock left by a killed process is taken over after ${LOCK_STALE_MS / 1000} s.`,
+        )
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause + Math.random() * pause))
+      pause = Math.min(pause * 2, 100)
+    }
+  }
+}
+
+/**
+ * Counts a log's lines reading only what was appended since the last count: a log only grows, so
+ * the newlines before the remembered size are still there. A file that shrank is counted again.
+ */
+function lineCounter() {
+  const known = new Map<string, { size: number; newlines: number }>()
+  return {
+    count(path: string): number {
+      let size: number
+      try {
+        size = statSync(path).size
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
+        throw error
+      }
+      let { size: from, newlines } = known.get(path) ?? { size: 0, newlines: 0 }
+      if (size < from) {
+        from = 0
+        newlines = 0
+      }
+      if (size > from) {
+        const fd = openSync(path, 'r')
+        try {
+          const chunk = Buffer.alloc(Math.min(size - from, 1 << 20))
+          for (let at = from; at < size; ) {
+            const read = readSync(fd, chunk, 0, Math.min(chunk.length, size - at), at)
+            if (read === 0) break
+            for (let index = 0; index < read; index += 1) if (chunk[index] === 0x0a) newlines += 1
+            at += read
+          }
+        } finally {
+          closeSync(fd)
+        }
+        known.set(path, { size, newlines })
+      }
+      return newlines + (endsTorn(path) ? 1 : 0)
+    },
+  }
+}
+
+/** True when the file exists, is not empty and does not end in a newline (a torn last line). */
+function endsTorn(path: string): boolean {
+  let size: number
+  try {
+    size = statSync(path).size
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false
+    throw error
+  }
+  if (size === 0) return false
+  const fd = openSync(path, 'r')
+  try {
+    const last = Buffer.alloc(1)
+    readSync(fd, last, 0, 1, size - 1)
+    return last[0] !== 0x0a
+  } finally {
+    closeSync(fd)
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The consolidating minds: the offline extractive one (default) and any chat transport asked with
+ * the seed's prompt. Both answer in the seed's text format; the mind parses both the same way.
+ */
+
+import { renderConsolidation } from '../../core/mind/consolidation-format.ts'
+import { extractiveConsolidation } from '../../core/mind/extractive-consolidation.ts'
+import type { ConsolidationModel } from '../../ports/consolidation-model.ts'
+import { throwIfAborted } from './aborted-error.ts'
+import type { ChatTransport } from './chat-transport.ts'
+import { transportFailure } from './chat-transport.ts'
+import { EXTRACTIVE_MODEL_NAME } from './extractive-language-model.ts'
+
+/** Reply tokens a consolidation may use. */
+const CONSOLIDATION_MAX_TOKENS = 4096
+
+/** The offline mind: `share` of the cycle's tokens for observations (default 0.24). */
+export function createExtractiveConsolidationModel(share = 0.24): ConsolidationModel {
+  return {
+    name: EXTRACTIVE_MODEL_NAME,
+    consolidate: async ({ activity, signal }) => {
+      throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
+      const units = activity.map((item) => ({
+        id: String(item.line),
+        text: item.text,
+        speaker: item.speaker,
+        timestamp: item.t,
+      }))
+      return {
+        text: renderConsolidation(extractiveConsolidation(units, share)),
+        usage: { input_tokens: 0, output_tokens: 0 },
+      }
+    },
+  }
+}
+
+/** A chat model as the consolidating mind: one system + user prompt, the reply text as is. */
+export function createChatConsolidationModel(options: {
+  name: string
+  transport: ChatTransport
+  maxTokens?: number
+}): ConsolidationModel {
+  return {
+    name: options.name,
+    consolidate: async ({ system, prompt, signal }) => {
+      throwIfAborted(signal, options.name)
+      try {
+        const reply = await options.transport.generate({
+          system,
+          prompt,
+          maxTokens: options.maxTokens ?? CONSOLIDATION_MAX_TOKENS,
+          signal,
+        })
+        return { text: reply.text, usage: reply.usage }
+      } catch (error) {
+        throw transportFailure(options.name, error, signal)
+      }
+    },
+  }
+}

@@ -19,6 +19,17 @@ import { TRANSCRIPTS_DIR } from '../test/support/shared-data.ts'
 
 const KINDS = ['gotcha', 'decision', 'workflow']
 const TARGET_RECALL = 0.5
+/** What an entry's Details must say for its category to state a lesson (a gotcha without a fix does not). */
+const LESSON_STATED: Partial<Record<string, RegExp>> = {
+  gotcha: /\bFix: \S/,
+  'tool-failure': /\bFix: \S/,
+  workaround: /\bFix: \S/,
+  'debugging-insight': /\bFix: \S/,
+  'architectural-decision': /\b(?:Why: |Chosen over )\S/,
+  'user-preference': /\bRule\b/,
+  convention: /\bRule\b/,
+  'effective-approach': /\S/,
+}
 const RESULTS = join(dirname(fileURLToPath(import.meta.url)), 'results', 'pattern-quality.json')
 
 function option(name: string): string | undefined {
@@ -52,6 +63,10 @@ export async function main() {
     }),
   )
   const complete = entries.filter(isCompleteEntry).length
+  // Read, not probed: does each entry state its lesson (a fix, a reason, a rule, the steps)?
+  const stated = entries.filter((entry) =>
+    LESSON_STATED[entry.category]?.test(entry.details),
+  ).length
   const result = {
     sessions: sessions.length,
     facts: recall.total,
@@ -62,6 +77,7 @@ export async function main() {
     missed: recall.missed,
     entries: entries.length,
     complete_entries: complete,
+    lesson_stated: stated,
     domains: Object.keys(encoded.files).map((name) => name.replace(/\.md$/, '')),
     pattern_chars: all.length,
     encode_ms: Math.round(encodeMs),
@@ -74,13 +90,13 @@ export async function main() {
   writeFileSync(RESULTS, `${JSON.stringify(result, null, 2)}\n`)
   process.stdout.write(
     [
-      '| sessions | dev facts kept | recall | entries complete | domains | encode |',
-      '|---|---|---|---|---|---|',
+      '| sessions | dev facts kept | recall | entries complete | lesson stated | domains | encode |',
+      '|---|---|---|---|---|---|---|',
       `| ${result.sessions} | ${result.kept}/${result.facts} (${Object.entries(perKind)
         .map(([kind, kept]) => `${kind} ${kept}`)
         .join(
           ', ',
-        )}) | ${result.recall} (target >= ${TARGET_RECALL}) | ${complete}/${entries.length} | ${result.domains.join(', ')} | ${result.encode_ms} ms |`,
+        )}) | ${result.recall} (target >= ${TARGET_RECALL}) | ${complete}/${entries.length} | ${stated}/${entries.length} | ${result.domains.join(', ')} | ${result.encode_ms} ms |`,
       '',
       `missed: ${result.missed.join(', ') || 'none'}`,
       process.argv.includes('--keep')

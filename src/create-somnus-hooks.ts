@@ -20,6 +20,7 @@ import {
 import { patternIndexFor, patternSettingsOrOff } from './compose-pattern-hooks.ts'
 import { analyzeSession as analyzeOnDisk } from './compose-transcripts.ts'
 import type { PatternSettings } from './core/patterns/pattern-settings.ts'
+import { withSomnusCommand } from './core/somnus-command.ts'
 import { openSomnusBrain, type SomnusOptions } from './open-somnus-brain.ts'
 
 export { claimStopPatternJob, patternSettingsOrOff } from './compose-pattern-hooks.ts'
@@ -93,6 +94,8 @@ async function sessionStartWithPatterns(
     brain.warn(`pattern index not shown: ${(error as Error).message}`)
   }
   if (index === '') return sessionStartContext(brain, analyzeSession, options)
+  // The command it names must run here, like every command the snapshot names.
+  index = withSomnusCommand(index, options.somnusCommand ?? 'somnus')
   const budget = brain.config.snapshot_budget_chars - index.length - 2
   const context = await sessionStartContext(
     { ...brain, config: { ...brain.config, snapshot_budget_chars: budget } },

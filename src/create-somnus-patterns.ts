@@ -83,13 +83,16 @@ export async function createSomnusPatterns(
   return {
     workspace,
     async encode(request) {
-      const { sessionLines } = await import('./compose-pattern-transcripts.ts')
-      const lines = await sessionLines(request.transcriptPath)
-      const sessionId = request.sessionId ?? lines.sessionId
+      const { sessionDigestFor, sessionUnitsFor } = await import('./compose-pattern-transcripts.ts')
+      const digest = await sessionDigestFor(request.transcriptPath)
+      const chosen = await model()
+      // The offline model's own patterns would be a second, weaker reading of the same material.
+      const units =
+        chosen.name === 'extractive' ? undefined : await sessionUnitsFor(request.transcriptPath)
       return (await app.encode()).encodePatterns(workspace, {
-        sessionId,
-        lines: lines.lines,
-        model: await model(),
+        digest,
+        ...(request.sessionId ? { sessionId: request.sessionId } : {}),
+        ...(units ? { model: chosen, units } : {}),
         ...(request.dryRun ? { dryRun: true } : {}),
       })
     },

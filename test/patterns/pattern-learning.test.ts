@@ -11,34 +11,46 @@ import { prunePatterns } from '../../src/app/patterns/prune-patterns.ts'
 import { parseFrontmatter } from '../../src/core/frontmatter.ts'
 import { parsePatternFile } from '../../src/core/patterns/pattern-entry.ts'
 import { createExtractiveLanguageModel } from '../../src/index.ts'
-import { craftedSession, linesOf, memoryPatternWorkspace } from '../support/pattern-workspace.ts'
+import {
+  craftedSession,
+  digestOfLines,
+  memoryPatternWorkspace,
+} from '../support/pattern-workspace.ts'
 
 const model = createExtractiveLanguageModel()
 
-/** A session that hits the gitignored-asset gotcha and fixes it with a force-add. */
-function gitignoreSession(sessionId: string, branch: string): string[] {
-  return craftedSession(sessionId, `Ship the new styles on ${branch}`, [
-    {
-      run: 'git add priv/static/assets/app.css',
-      output:
-        'Exit code 1\nThe following paths are ignored by one of your .gitignore files:\npriv/static/assets\nhint: Use -f if you really want to add them.',
-      error: true,
-    },
-    {
-      say: 'The file is ignored because priv/static/assets/ is in .gitignore, but app.css is tracked, so it must be force-added.',
-    },
-    { run: 'git add -f priv/static/assets/app.css', output: '' },
-    { say: 'Staged the stylesheet with a force-add and committed.' },
-  ])
+/** A session on `day` that hits the gitignored-asset gotcha and fixes it with a force-add. */
+function gitignoreSession(sessionId: string, day: string): string[] {
+  return craftedSession(
+    sessionId,
+    'Ship the new styles',
+    [
+      {
+        run: 'git add priv/static/assets/app.css',
+        output:
+          'Exit code 1\nThe following paths are ignored by one of your .gitignore files:\npriv/static/assets\nhint: Use -f if you really want to add them.',
+        error: true,
+      },
+      {
+        say: 'The file is ignored because priv/static/assets/ is in .gitignore, but app.css is tracked, so it must be force-added.',
+      },
+      { run: 'git add -f priv/static/assets/app.css', output: '' },
+      { say: 'Staged the stylesheet with a force-add and committed.' },
+    ],
+    day,
+  )
+}
+
+/** Encodes crafted session `lines` as `patterns encode` would. */
+function encode(workspace: Parameters<typeof encodePatterns>[0], lines: string[]) {
+  return encodePatterns(workspace, { digest: digestOfLines(lines) })
 }
 
 describe('encode', () => {
   it('writes complete entries with frontmatter into the domain file, citing the session first', async () => {
-    const { workspace, patterns } = memoryPatternWorkspace('2026-02-11')
-    const result = await encodePatterns(workspace, {
-      sessionId: 'aaaa1111',
-      lines: linesOf(gitignoreSession('aaaa1111', 'main')),
-    })
+    // Encoded weeks later: the entry is dated by the session, not by the day it was encoded.
+    const { workspace, patterns } = memoryPatternWorkspace('2026-03-02')
+    const result = await encode(workspace, gitignoreSession('aaaa1111', '2026-02-11'))
     expect(result.added).toHaveLength(1)
     const text = (await patterns.read('git.md')) ?? ''
     const { data } = parseFrontmatter(text)
@@ -51,18 +63,24 @@ describe('encode', () => {
     expect((data.sources as string[])[0]).toBe('aaaa1111')
     const [entry] = parsePatternFile(text, 'git').entries
     // Symptom, cause and fix: the real error line, the agent's reason, the command that worked.
-    expect(entry?.observation).toContain('ignored by one of your .gitignore files')
-    expect(entry?.details).toMatch(/Cause: .*because priv\/static\/assets\/ is in \.gitignore/)
-    expect(entry?.details).toContain('git add -f priv/static/assets/app.css')
-    expect(entry?.context).toContain('Ship the new styles')
+    expect(entry?.observation).toBe(
+      '`git add` fails with `The following paths are ignored by one of your .gitignore files:`',
+    )
+    expect(entry?.details).toMatch(
+      /^Cause: .*because priv\/static\/assets\/ is in \.gitignore.*\. Fix: `git add -f priv\/static\/assets\/app\.css`\.$/,
+    )
+    // Where the lesson applies, not what the session happened to be about.
+    expect(entry?.context).toBe('Running `git add` in this project.')
+    expect(entry?.context).not.toContain('Ship the new styles')
     expect(text).toMatch(/- \*\*Observation\*\*: .+\n- \*\*Details\*\*: .+\n- \*\*Context\*\*: .+/)
   })
 
   it('encoding the same session twice (Stop, then SessionEnd) updates its entries instead of repeating them', async () => {
     const { workspace } = memoryPatternWorkspace('2026-02-11')
-    const lines = gitignoreSession('aaaa1111', 'main')
-    await encodePatterns(workspace, { sessionId: 'aaaa1111', lines: linesOf(lines.slice(0, 4)) })
-    const second = await encodePatterns(workspace, { sessionId: 'aaaa1111', lines: linesOf(lines) })
+    const lines = gitignoreSession('aaaa1111', '2026-02-11')
+    // Stop encodes the session up to the fix; SessionEnd encodes it whole.
+    await encode(workspace, lines.slice(0, 6))
+    const second = await encode(workspace, lines)
     expect(second.added).toEqual([])
     expect(second.updated).toHaveLength(1)
     expect(await listPatterns(workspace)).toHaveLength(1)
@@ -71,14 +89,8 @@ describe('encode', () => {
   it('two encodes started together never interleave: both sessions land whole', async () => {
     const { workspace } = memoryPatternWorkspace('2026-02-11')
     await Promise.all([
-      encodePatterns(workspace, {
-        sessionId: 'aaaa1111',
-        lines: linesOf(gitignoreSession('aaaa1111', 'a')),
-      }),
-      encodePatterns(workspace, {
-        sessionId: 'bbbb2222',
-        lines: linesOf(gitignoreSession('bbbb2222', 'b')),
-      }),
+      encode(workspace, gitignoreSession('aaaa1111', '2026-02-11')),
+      encode(workspace, gitignoreSession('bbbb2222', '2026-02-11')),
     ])
     const sessions = (await listPatterns(workspace)).map((entry) => entry.sources[0]).sort()
     expect(sessions).toEqual(['aaaa1111', 'bbbb2222'])
@@ -88,47 +100,54 @@ describe('encode', () => {
 describe('contradiction (item 3)', () => {
   it('a later session that contradicts an entry supersedes it: kept, marked, linked, never both active', async () => {
     const { workspace, setDay } = memoryPatternWorkspace('2026-02-02')
-    const first = craftedSession('cccc3333', 'Fix the N+1 on the comments page', [
-      {
-        run: 'bundle exec rspec spec/comments_spec.rb',
-        output: 'Exit code 1\nFAILED: expected 1 query for comments, got 201 (N+1)',
-        error: true,
-      },
-      {
-        say: 'The N+1 is there because the polymorphic commentable association is not eager loaded; includes(:commentable) eager loads it.',
-      },
-      {
-        run: 'bundle exec rspec spec/comments_spec.rb --seed 1',
-        output: '12 examples, 0 failures',
-      },
-    ])
-    await encodePatterns(workspace, { sessionId: 'cccc3333', lines: linesOf(first) })
+    const first = craftedSession(
+      'cccc3333',
+      'Fix the N+1 on the comments page',
+      [
+        {
+          run: 'bundle exec rspec spec/comments_spec.rb',
+          output: 'Exit code 1\nFAILED: expected 1 query for comments, got 201 (N+1)',
+          error: true,
+        },
+        {
+          say: 'The N+1 is there because the polymorphic commentable association is not eager loaded.',
+        },
+        { say: 'Add includes(:commentable) to the comments query so it eager loads them.' },
+        { edit: 'app/controllers/comments_controller.rb' },
+        { run: 'bundle exec rspec spec/comments_spec.rb', output: '12 examples, 0 failures' },
+      ],
+      '2026-02-02',
+    )
+    await encode(workspace, first)
     setDay('2026-02-05')
-    const second = craftedSession('dddd4444', 'The comments page is slow again', [
-      {
-        run: 'bundle exec rspec spec/comments_spec.rb',
-        output: 'Exit code 1\nFAILED: expected 1 query for comments, got 201 (N+1)',
-        error: true,
-      },
-      {
-        say: 'Actually includes(:commentable) does not eager load the polymorphic commentable association here; preload(:commentable) is needed instead.',
-      },
-      {
-        run: 'bundle exec rspec spec/comments_spec.rb --seed 2',
-        output: '12 examples, 0 failures',
-      },
-    ])
-    const result = await encodePatterns(workspace, {
-      sessionId: 'dddd4444',
-      lines: linesOf(second),
-    })
+    const second = craftedSession(
+      'dddd4444',
+      'The comments page is slow again',
+      [
+        {
+          run: 'bundle exec rspec spec/comments_spec.rb',
+          output: 'Exit code 1\nFAILED: expected 1 query for comments, got 201 (N+1)',
+          error: true,
+        },
+        {
+          say: 'Actually includes(:commentable) does not eager load the polymorphic commentable association here.',
+        },
+        { say: 'Use preload(:commentable) in the comments query instead.' },
+        { edit: 'app/controllers/comments_controller.rb' },
+        { run: 'bundle exec rspec spec/comments_spec.rb', output: '12 examples, 0 failures' },
+      ],
+      '2026-02-05',
+    )
+    const result = await encode(workspace, second)
     expect(result.superseded).toHaveLength(1)
-    const all = await listPatterns(workspace, { all: true })
+    const all = await listPatterns(workspace, { all: true, domain: result.superseded[0]?.domain })
     const old = all.find((entry) => entry.sources[0] === 'cccc3333')
     const fresh = all.find((entry) => entry.sources[0] === 'dddd4444')
-    expect(old).toMatchObject({ status: 'superseded', supersededBy: fresh?.id })
+    expect(old).toMatchObject({ status: 'superseded', supersededBy: fresh?.id, category: 'gotcha' })
     expect(fresh).toMatchObject({ status: 'active', supersedes: old?.id })
-    expect((await listPatterns(workspace)).map((entry) => entry.id)).toEqual([fresh?.id])
+    expect(fresh?.details).toMatch(/^Cause: Actually includes.*Fix: Use preload\(:commentable\)/)
+    const active = await listPatterns(workspace, { domain: result.superseded[0]?.domain })
+    expect(active.map((entry) => entry.id)).toEqual([fresh?.id])
   })
 })
 
@@ -146,10 +165,7 @@ describe('consolidate (items 5-8, 10)', () => {
       ['2026-02-14', 'cccc3333'],
     ] as const) {
       setDay(day)
-      await encodePatterns(workspace, {
-        sessionId: session,
-        lines: linesOf(gitignoreSession(session, day)),
-      })
+      await encode(workspace, gitignoreSession(session, day))
     }
     setDay('2026-02-15')
     const result = await consolidatePatterns(workspace, { model })
@@ -180,15 +196,9 @@ describe('consolidate (items 5-8, 10)', () => {
 
   it('bails out before grouping when no domain has three entries, and prunes entries past 30 days', async () => {
     const { workspace, setDay } = memoryPatternWorkspace('2026-01-01')
-    await encodePatterns(workspace, {
-      sessionId: 'aaaa1111',
-      lines: linesOf(gitignoreSession('aaaa1111', 'x')),
-    })
+    await encode(workspace, gitignoreSession('aaaa1111', '2026-01-01'))
     setDay('2026-02-11')
-    await encodePatterns(workspace, {
-      sessionId: 'bbbb2222',
-      lines: linesOf(gitignoreSession('bbbb2222', 'y')),
-    })
+    await encode(workspace, gitignoreSession('bbbb2222', '2026-02-11'))
     let grouped = false
     const counting = {
       ...model,
@@ -214,16 +224,21 @@ describe('consolidate (items 5-8, 10)', () => {
       ['2026-02-13', 'cccc3333'],
     ] as const) {
       setDay(day)
+      // The user corrects the agent mid-session, in their own words.
       const lines = craftedSession(
         session,
-        'Please never use git commit --amend on shared branches; always make a new commit instead.',
+        'Fold the typo fix into the last commit',
         [
+          { run: 'git commit --amend --no-edit', output: '[main 1234567] Fix the header' },
           {
-            say: 'Understood: I will make a new commit instead of amending, since the branch is shared.',
+            prompt:
+              'Please never use git commit --amend on shared branches; always make a new commit instead.',
           },
+          { say: 'Understood: the branch is shared, so a new commit it is.' },
         ],
+        day,
       )
-      await encodePatterns(workspace, { sessionId: session, lines: linesOf(lines) })
+      await encode(workspace, lines)
     }
     const result = await consolidatePatterns(workspace, { model })
     expect(result.skills).toEqual([])
@@ -231,7 +246,7 @@ describe('consolidate (items 5-8, 10)', () => {
     const claudeMd = (await project.read('CLAUDE.md')) ?? ''
     expect(claudeMd.startsWith('# Project\nRun mix test before committing.\n')).toBe(true)
     expect(claudeMd).toMatch(
-      /<!-- somnus:patterns:start[^\n]*-->\n## Learned rules \(Somnus\)\n\n- .*amend.*<!-- consolidated from: .*aaaa|<!-- somnus:patterns:start/,
+      /<!-- somnus:patterns:start[^\n]*-->\n## Learned rules \(Somnus\)\n\n- .*never use git commit --amend on shared branches.*<!-- consolidated from: .*2026-02-11/,
     )
     expect(claudeMd).toContain('<!-- somnus:patterns:end -->')
   })
@@ -244,10 +259,7 @@ describe('consolidate (items 5-8, 10)', () => {
       ['2026-02-14', 'cccc3333'],
     ] as const) {
       setDay(day)
-      await encodePatterns(workspace, {
-        sessionId: session,
-        lines: linesOf(gitignoreSession(session, day)),
-      })
+      await encode(workspace, gitignoreSession(session, day))
     }
     const result = await consolidatePatterns(workspace, { model, dryRun: true })
     expect(result.files.map((file) => file.path)).toContain(`project:${result.skills[0]?.path}`)
@@ -267,10 +279,7 @@ describe('read-before-act index (item 1) and prune', () => {
       ['2026-02-14', 'cccc3333'],
     ] as const) {
       setDay(day)
-      await encodePatterns(workspace, {
-        sessionId: session,
-        lines: linesOf(gitignoreSession(session, day)),
-      })
+      await encode(workspace, gitignoreSession(session, day))
     }
     const index = await patternIndex(workspace)
     const lines = index.split('\n').filter((line) => line.startsWith('- '))
@@ -281,15 +290,9 @@ describe('read-before-act index (item 1) and prune', () => {
 
   it('prune drops only entries older than the given age', async () => {
     const { workspace, setDay } = memoryPatternWorkspace('2026-01-01')
-    await encodePatterns(workspace, {
-      sessionId: 'aaaa1111',
-      lines: linesOf(gitignoreSession('aaaa1111', 'x')),
-    })
+    await encode(workspace, gitignoreSession('aaaa1111', '2026-01-01'))
     setDay('2026-01-20')
-    await encodePatterns(workspace, {
-      sessionId: 'bbbb2222',
-      lines: linesOf(gitignoreSession('bbbb2222', 'y')),
-    })
+    await encode(workspace, gitignoreSession('bbbb2222', '2026-01-20'))
     setDay('2026-01-25')
     expect((await prunePatterns(workspace, { days: 30 })).pruned).toEqual([])
     expect((await prunePatterns(workspace, { days: 10 })).pruned).toHaveLength(1)

@@ -1,9 +1,9 @@
-/** Encodes real Claude Code sessions into a throw-away user scope, as `somnus patterns encode` does. */
+/** Encodes real Claude Code sessions into a throw-away user scope, as `somnus patterns encode` does (offline). */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { encodePatterns } from '../../src/app/patterns/encode-patterns.ts'
-import { sessionLines } from '../../src/compose-pattern-transcripts.ts'
+import { sessionDigestFor } from '../../src/compose-pattern-transcripts.ts'
 import { openPatternWorkspace } from '../../src/compose-patterns.ts'
 import { fixedClock } from '../../src/ports/clock.ts'
 
@@ -28,8 +28,7 @@ export async function encodeRealSessions(transcripts: readonly string[], day = '
     clock: fixedClock(`${day}T12:00:00Z`),
   })
   for (const path of transcripts) {
-    const { sessionId, lines } = await sessionLines(path)
-    await encodePatterns(workspace, { sessionId, lines })
+    await encodePatterns(workspace, { digest: await sessionDigestFor(path) })
   }
   const names = readdirSync(workspace.patternsDir).filter((name) => name.endsWith('.md'))
   const files = Object.fromEntries(

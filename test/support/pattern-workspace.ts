@@ -3,6 +3,8 @@
 import { createMemoryFolderFiles } from '../../src/adapters/memory/memory-folder-files.ts'
 import { createMemoryProjectFiles } from '../../src/adapters/memory/memory-project-files.ts'
 import type { PatternWorkspace } from '../../src/app/patterns/pattern-workspace.ts'
+import type { SessionDigest } from '../../src/core/digest/session-digest.ts'
+import { SessionDigestBuilder } from '../../src/core/digest/session-digest-builder.ts'
 import {
   DEFAULT_PATTERN_SETTINGS,
   type PatternSettings,
@@ -56,11 +58,19 @@ export function memoryPatternWorkspace(
   }
 }
 
-/** JSONL lines of a crafted Claude Code session: a prompt, then `steps`, in order. */
+/** One step of a crafted session: the agent speaks, runs a command, edits a file, or the user prompts. */
+export type CraftedStep =
+  | { say: string }
+  | { run: string; output: string; error?: boolean }
+  | { edit: string }
+  | { prompt: string }
+
+/** JSONL lines of a crafted Claude Code session on `day` (YYYY-MM-DD): a prompt, then `steps`. */
 export function craftedSession(
   sessionId: string,
   prompt: string,
-  steps: ({ say: string } | { run: string; output: string; error?: boolean })[],
+  steps: CraftedStep[],
+  day = '2026-02-11',
 ): string[] {
   let counter = 0
   const uuid = () =>
@@ -69,55 +79,50 @@ export function craftedSession(
     type,
     uuid: uuid(),
     sessionId,
-    timestamp: '2026-02-11T10:00:00Z',
+    cwd: '/project',
+    timestamp: `${day}T10:${String(Math.min(59, counter)).padStart(2, '0')}:00Z`,
   })
-  const lines = [JSON.stringify({ ...base('user'), message: { role: 'user', content: prompt } })]
+  const user = (content: unknown) =>
+    JSON.stringify({ ...base('user'), message: { role: 'user', content } })
+  const assistant = (index: number, content: unknown[]) =>
+    JSON.stringify({
+      ...base('assistant'),
+      message: { id: `m${index}`, role: 'assistant', content },
+    })
+  const lines = [user(prompt)]
   steps.forEach((step, index) => {
     if ('say' in step) {
-      lines.push(
-        JSON.stringify({
-          ...base('assistant'),
-          message: {
-            id: `m${index}`,
-            role: 'assistant',
-            content: [{ type: 'text', text: step.say }],
-          },
-        }),
-      )
+      lines.push(assistant(index, [{ type: 'text', text: step.say }]))
+      return
+    }
+    if ('prompt' in step) {
+      lines.push(user(step.prompt))
       return
     }
     const id = `toolu_${sessionId.slice(0, 4)}_${index}`
-    lines.push(
-      JSON.stringify({
-        ...base('assistant'),
-        message: {
-          id: `m${index}`,
-          role: 'assistant',
-          content: [{ type: 'tool_use', id, name: 'Bash', input: { command: step.run } }],
-        },
-      }),
-    )
-    lines.push(
-      JSON.stringify({
-        ...base('user'),
-        message: {
-          role: 'user',
-          content: [
-            {
-              type: 'tool_result',
-              tool_use_id: id,
-              is_error: step.error === true,
-              content: step.output,
-            },
-          ],
-        },
-      }),
-    )
+    const call =
+      'edit' in step
+        ? {
+            name: 'Edit',
+            input: { file_path: `/project/${step.edit}`, old_string: 'a', new_string: 'b' },
+          }
+        : { name: 'Bash', input: { command: step.run } }
+    const result =
+      'edit' in step
+        ? { content: `The file /project/${step.edit} has been updated.`, is_error: false }
+        : { content: step.output, is_error: step.error === true }
+    lines.push(assistant(index, [{ type: 'tool_use', id, ...call }]))
+    lines.push(user([{ type: 'tool_result', tool_use_id: id, ...result }]))
   })
   return lines
 }
 
-/** `lines` as the async iterable encode reads. */
-export async function* linesOf(lines: readonly string[]): AsyncGenerator<string> {
-  yield* lines
+/** The digest of crafted `lines`, as `patterns encode` reads a session (no budget to speak of). */
+export function digestOfLines(lines: readonly string[]): SessionDigest {
+  const first = JSON.parse(lines[0] ?? '{}') as { sessionId?: string }
+  const sessionId = first.sessionId ?? 'session'
+  const builder = new SessionDigestBuilder({ sessionId, maxTokens: 100_000 })
+  builder.beginFile(`${sessionId}.jsonl`, 'main')
+  for (const line of lines) builder.addRecord(JSON.parse(line))
+  return builder.build()
 }

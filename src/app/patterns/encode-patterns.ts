@@ -1,12 +1,14 @@
 /**
- * `patterns encode`: one session's transcript → entries in the project's domain files (seed 002
- * items 2, 3, 4, 7, 9). The transcript is the source, never MEMORY.md. Lessons come from the
- * transcript's structure (error → fix pairs, compaction summaries, decisions, corrections) and from
- * the model's `extractPatterns`; only complete Observation / Details / Context entries are kept.
+ * `patterns encode`: one session → entries in the project's domain files (seed 002 items 2, 3, 4,
+ * 7, 9). The transcript is the source, never MEMORY.md: its digest (error → cause → fix pairs,
+ * decisions, the user's own words, the repeated workflow) gives the lessons, and a model asked
+ * for patterns adds its own; only complete Observation / Details / Context entries are kept.
  */
 
 import { utcDay } from '../../core/dates.ts'
+import type { SessionDigest } from '../../core/digest/session-digest.ts'
 import type { Unit } from '../../core/model-results.ts'
+import { lessonsFromDigest } from '../../core/patterns/digest-lessons.ts'
 import {
   type EncodePlan,
   type PatternCandidate,
@@ -19,8 +21,6 @@ import {
   type PatternCategory,
   renderPatternFile,
 } from '../../core/patterns/pattern-entry.ts'
-import { SessionLessonCollector } from '../../core/patterns/session-lessons.ts'
-import { TranscriptUnitCollector } from '../../core/transcript/transcript-units.ts'
 import type { LanguageModel, Pattern } from '../../ports/language-model.ts'
 import type { PatternWorkspace } from './pattern-workspace.ts'
 import { readPatternFiles } from './read-patterns.ts'
@@ -28,6 +28,8 @@ import { readPatternFiles } from './read-patterns.ts'
 /** What one encode did. */
 export interface EncodeResult {
   sessionId: string
+  /** The day the entries are dated: the session's (its last record's), else today. */
+  date: string
   /** Candidates found before merging (complete ones only). */
   found: number
   added: EncodePlan['added']
@@ -38,31 +40,32 @@ export interface EncodeResult {
   dryRun: boolean
 }
 
-/** Encodes the session whose JSONL lines `lines` yields (main transcript, then sub-agent files). */
+/**
+ * Encodes the session `digest` describes (read with its sub-agent files, no budget to speak of).
+ * `model` with the session's `units` adds the model's own patterns.
+ */
 export async function encodePatterns(
   workspace: PatternWorkspace,
   request: {
-    sessionId: string
-    lines: AsyncIterable<string>
+    digest: SessionDigest
+    /** The id entries cite (default: the digest's). */
+    sessionId?: string
     model?: LanguageModel
+    units?: Unit[]
     dryRun?: boolean
   },
 ): Promise<EncodeResult> {
-  const lessons = new SessionLessonCollector()
-  const units = new TranscriptUnitCollector({ sinceMs: null })
-  for await (const line of request.lines) {
-    lessons.addLine(line)
-    units.addLine(line)
-  }
-  units.finish()
+  const sessionId = request.sessionId ?? request.digest.sessionId
   const candidates = [
-    ...lessons.lessons(request.sessionId),
-    ...(request.model ? await modelPatterns(request.model, units.units, request.sessionId) : []),
+    ...lessonsFromDigest(request.digest, sessionId),
+    ...(request.model && request.units
+      ? await modelPatterns(request.model, request.units, sessionId)
+      : []),
   ].filter(isCompleteEntry)
-  const date = utcDay(workspace.clock.now())
+  const date = request.digest.date ?? utcDay(workspace.clock.now())
   const write = async () => {
     const existing = await readPatternFiles(workspace)
-    const plan = planEncode({ existing, candidates, sessionId: request.sessionId, date })
+    const plan = planEncode({ existing, candidates, sessionId, date })
     const written: string[] = []
     if (!request.dryRun) {
       for (const [domain, file] of plan.files) {
@@ -74,7 +77,8 @@ export async function encodePatterns(
   }
   const { plan, written } = request.dryRun ? await write() : await workspace.exclusive(write)
   return {
-    sessionId: request.sessionId,
+    sessionId,
+    date,
     found: candidates.length,
     added: plan.added,
     updated: plan.updated,

@@ -103,4 +103,19 @@ describe('categoryOf and guessDomain', () => {
     expect(guessDomain('pytest fixtures leak state', 'in the django app')).toBe('python')
     expect(guessDomain('Always answer in a friendly tone')).toBe('general')
   })
+
+  it('takes Elixir only from Elixir words, never from the English "mix" or "ash"', () => {
+    expect(guessDomain('`mix test` fails: undefined function get/2 in session_live.ex')).toBe(
+      'elixir',
+    )
+    expect(guessDomain('Rewrote the mix.exs deps and ran mix ash.codegen')).toBe('elixir')
+    expect(guessDomain('Mix the ash into the soil, then commit the notes to git')).toBe('git')
+    expect(guessDomain('A mix of npm scripts and ash trays')).toBe('node')
+    expect(guessDomain('Removed from SessionLive since the shared component handles them')).toBe(
+      'general',
+    )
+    expect(guessDomain('The Header.tsx component re-renders on every keystroke')).toBe('react')
+    // Ties go to the language domains listed first; elixir comes after them.
+    expect(guessDomain('the phoenix port of the python service')).toBe('python')
+  })
 })

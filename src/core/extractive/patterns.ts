@@ -56,15 +56,17 @@ export const PATTERN_CUES: Record<PatternCategory, RegExp> = {
 
 /** Technology words per domain, in tie-break order; `general` when none is found. */
 export const DOMAINS: readonly [string, RegExp][] = [
-  [
-    'elixir',
-    /\b(elixir|mix|phoenix|liveview|live_view|ecto|ash|credo|dialyzer|genserver|exunit|heex|\.exs?)\b/gi,
-  ],
   ['rails', /\b(rails|activerecord|active record|rspec|rake|erb|ruby|gemfile)\b/gi],
   ['python', /\b(python|pip|pytest|django|flask|fastapi|venv|poetry|pandas|numpy)\b/gi],
-  ['react', /\b(react|jsx|usestate|useeffect|next\.js|nextjs|component)\b/gi],
+  // Not "component": Phoenix, Vue and Angular have components too.
+  ['react', /\b(react|jsx|usestate|useeffect|next\.js|nextjs|\w+\.[jt]sx)\b/gi],
   ['typescript', /\b(typescript|tsc|tsconfig|type error|types?cript|\.ts|generics?|zod)\b/gi],
   ['node', /\b(node(?:\.js)?|npm|pnpm|yarn|npx|package\.json|node_modules|esm|commonjs)\b/gi],
+  // Only words that are not common English: `mix` and `ash` count as Mix tasks or Ash modules.
+  [
+    'elixir',
+    /\b(elixir|mix (?:test|compile|credo|format|deps\.\w+|ecto\.\w+|phx\.\w+|ash\.\w+|dialyzer)|mix\.exs|phoenix|liveview|live_view|ecto|ash\.\w+|credo|dialyzer|genserver|exunit|heex|\w+\.exs?)\b/gi,
+  ],
   ['postgres', /\b(postgres(?:ql)?|psql|pg|sql|query|queries|migrations?|pglite)\b/gi],
   [
     'git',

@@ -33,9 +33,23 @@ const SAME_SUBJECT_SIMILARITY = 0.3
 /** Nearly the same claim: one negating what the other asserts is a contradiction. */
 const SAME_CLAIM_SIMILARITY = 0.5
 
-/** Words by which a statement corrects or negates what it is about. */
+/**
+ * Words by which a statement corrects what it is about. Not "instead": a fix says "use X instead
+ * of Y" as often as a correction does, and two sessions telling the same fix must both count.
+ */
 const CORRECTION =
-  /\b(actually|turns? out|in fact|no longer|(?:is|was) wrong|incorrect|instead|rather than|not true|does(?:n't| not) work|did(?:n't| not) work|won't work|will not work|stopped working|outdated|deprecated)\b/i
+  /\b(actually|turns? out|in fact|no longer|(?:is|was) wrong|incorrect|not true|does(?:n't| not) work|did(?:n't| not) work|won't work|will not work|stopped working|outdated|deprecated)\b/i
+/**
+ * Categories whose observation is a claim, so that one negating the other disagrees. A gotcha's
+ * observation is a symptom, negative by nature ("fails", "no upstream"): two of them agree.
+ */
+const CLAIMS: ReadonlySet<PatternEntry['category']> = new Set([
+  'convention',
+  'user-preference',
+  'brand-voice',
+  'effective-approach',
+  'architectural-decision',
+])
 const NEGATION = /\b(not|never|no|cannot|can't|doesn't|don't|isn't|won't|didn't|fails?|without)\b/i
 
 /**
@@ -132,6 +146,7 @@ export function contradicts(
   return (
     similarity >= SAME_CLAIM_SIMILARITY &&
     candidate.category === old.category &&
+    CLAIMS.has(candidate.category) &&
     NEGATION.test(candidate.observation) !== NEGATION.test(old.observation)
   )
 }

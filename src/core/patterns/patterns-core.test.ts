@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { parseFrontmatter } from '../frontmatter.ts'
 import { placementOf } from './consolidate-plan.ts'
 import { contradicts } from './encode-plan.ts'
+import { generalizedText } from './generalize-text.ts'
 import { MEMORY_MAX_BYTES, MEMORY_MAX_LINES, updateMemoryIndex } from './memory-index.ts'
 import { type PatternEntry, parsePatternFile, renderPatternFile } from './pattern-entry.ts'
 import { resolvePatternSettings } from './pattern-settings.ts'
@@ -70,6 +71,26 @@ describe('contradictions (item 3)', () => {
     expect(contradicts(fix, old, 0.6)).toBe(true)
     expect(contradicts(old, old, 0.95)).toBe(false)
     expect(contradicts(fix, old, 0.1)).toBe(false)
+  })
+
+  it('two gotchas telling the same problem agree, though one says "fails" and one "instead"', () => {
+    const told = {
+      ...ENTRY,
+      title: 'LiveView test: missing secret_key_base',
+      observation: 'LiveView test: missing secret_key_base',
+      details: 'Fix: Added endpoint config with `secret_key_base` to `config/test.exs`.',
+    }
+    const again = {
+      ...ENTRY,
+      title: '`mix test` fails: no :secret_key_base configuration found',
+      observation: '`mix test` fails with `no :secret_key_base configuration found`',
+      details: 'Fix: add the endpoint config to test.exs instead of starting the endpoint.',
+    }
+    expect(contradicts(again, told, 0.6)).toBe(false)
+    // A convention that negates an earlier one on the same subject does disagree.
+    const rule = { ...ENTRY, category: 'convention' as const, observation: 'Squash commits' }
+    const unrule = { ...rule, observation: 'Never squash commits' }
+    expect(contradicts(unrule, rule, 0.6)).toBe(true)
   })
 })
 
@@ -164,5 +185,21 @@ describe('gates and settings', () => {
     expect(() => resolvePatternSettings({ nope: 1 }, {}, 'somnus.json')).toThrow(
       /"patterns.nope" is not a setting/,
     )
+  })
+})
+
+describe('one statement for a lesson told by several sessions', () => {
+  it('marks the few words that differ and keeps the rest as said', () => {
+    expect(
+      generalizedText([
+        'Fix: `git push --set-upstream origin spotter-gqc`.',
+        'Fix: `git push --set-upstream origin spotter-dov`.',
+        'Fix: `git push --set-upstream origin spotter-gqc`.',
+      ]),
+    ).toBe('Fix: `git push --set-upstream origin spotter-<…>`.')
+    expect(generalizedText(['Same words.', 'Same words.'])).toBe('Same words.')
+    // Different lessons (or different lengths) stay apart.
+    expect(generalizedText(['Fix: run a b c d', 'Fix: use w x y z'])).toBeNull()
+    expect(generalizedText(['Fix: `a`.', 'Fix: `a` then `b`.'])).toBeNull()
   })
 })

@@ -6,6 +6,7 @@
  */
 import { clip, inlineText } from '../markdown-text.ts'
 import type { Crystal } from './consolidate-plan.ts'
+import { generalizedText } from './generalize-text.ts'
 import type { PatternEntry } from './pattern-entry.ts'
 
 /** First line of the body of every skill and section Somnus writes. */
@@ -58,12 +59,21 @@ export function renderSkill(
   name: string,
   earlier: readonly string[] = [],
 ): string {
-  const [central, ...others] = crystal.members
+  const [central] = crystal.members
   if (!central) throw new Error('a crystal has members')
+  const members = crystal.members
+  // The same lesson from several sessions, told once where only a name or an id differs.
+  const told = (part: 'title' | 'observation' | 'details' | 'context'): string[] => {
+    const texts = members.map((member) => member[part])
+    const general = generalizedText(texts)
+    return general === null ? [central[part], ...texts.slice(1)] : [general]
+  }
+  const [title = central.title] = told('title')
+  const [observation = central.observation] = told('observation')
   const citations = [...new Set([...earlier, ...crystal.members.map(citationOf)])]
   const occurrences = citations.length
   const description = clip(
-    `${capitalize(crystal.domain)} ${central.category.replace(/-/g, ' ')} seen in ${occurrences} sessions: ${inlineText(central.title).replace(/[.!?]+$/, '')}. Use when ${lowerFirst(inlineText(central.context)) || `working on ${crystal.domain}`}`,
+    `${capitalize(crystal.domain)} ${central.category.replace(/-/g, ' ')} seen in ${occurrences} sessions: ${inlineText(title).replace(/[.!?]+$/, '')}. Use when ${lowerFirst(inlineText(central.context)) || `working on ${crystal.domain}`}`,
     900,
   )
   const dates = [...new Set(crystal.members.map((member) => member.date))].join(', ')
@@ -78,21 +88,17 @@ export function renderSkill(
     SOMNUS_SKILL_MARKER,
     `<!-- consolidated from: ${crystal.domain}.md ${dates} -->`,
     '',
-    `# ${inlineText(central.title)}`,
+    `# ${inlineText(title)}`,
     '',
-    inlineText(central.observation),
+    inlineText(observation),
     '',
     '## What to do',
     '',
-    ...unique([central.details, ...others.map((other) => other.details)]).map(
-      (line) => `- ${line}`,
-    ),
+    ...unique(told('details')).map((line) => `- ${line}`),
     '',
     '## When it applies',
     '',
-    ...unique([central.context, ...others.map((other) => other.context)]).map(
-      (line) => `- ${line}`,
-    ),
+    ...unique(told('context')).map((line) => `- ${line}`),
     '',
     '## Sources',
     '',
@@ -118,7 +124,13 @@ export const CLAUDE_MD_END = '<!-- somnus:patterns:end -->'
 /** One CLAUDE.md rule for a crystal: the rule, then its sources in a comment. */
 export function claudeMdRuleOf(crystal: Crystal): string {
   const [central] = crystal.members
-  const rule = inlineText(central ? `${central.title}: ${central.details}` : crystal.label)
+  const general = (part: 'title' | 'details') =>
+    generalizedText(crystal.members.map((member) => member[part])) ?? central?.[part] ?? ''
+  // An entry that states its rule ("Rule: …") is that rule; others read as "title: details".
+  const stated = /^Rule: (.+)$/.exec(general('details'))?.[1]
+  const rule = inlineText(
+    central ? (stated ?? `${general('title')}: ${general('details')}`) : crystal.label,
+  )
   const sources = crystal.members
     .map((member) => `${member.domain}.md ${member.date} ${member.id}`)
     .join(', ')

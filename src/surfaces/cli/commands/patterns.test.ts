@@ -36,12 +36,18 @@ describe.skipIf(!HAS_SHARED)('somnus patterns', () => {
     expect(result.sessionId).toBe('4d5611e5-241a-462a-8d15-5122611a9569')
     expect(result.added.length).toBeGreaterThan(0)
     expect(result.written).toContain('git.md')
+    // The text output warns that a session this old is past the prune age.
+    const again = await run(['encode', transcript, '--dry-run'])
+    expect(again.stdout).toMatch(
+      /dated 2026-02-12, older than 30 days: the next consolidation prunes/,
+    )
   })
 
   it('list, show, index and prune answer in text and JSON', async () => {
     const list = JSON.parse((await run(['list', '--json'])).stdout) as {
       domain: string
       id: string
+      date: string
     }[]
     expect(list.some((entry) => entry.domain === 'git')).toBe(true)
     const show = await run(['show', 'git'])
@@ -53,10 +59,15 @@ describe.skipIf(!HAS_SHARED)('somnus patterns', () => {
     expect(byId.entries).toHaveLength(1)
     expect((await run(['show', 'nope'])).code).toBe(1)
     expect((await run(['index'])).stdout).toContain('## Recent patterns')
-    expect(JSON.parse((await run(['prune', '--dry-run', '--json'])).stdout)).toMatchObject({
+    // Entries carry the session's date (2026-02-12), so at 30 days they are all past their age.
+    expect(list.every((entry) => entry.date === '2026-02-12')).toBe(true)
+    const stale = JSON.parse((await run(['prune', '--dry-run', '--json'])).stdout)
+    expect(stale).toMatchObject({ dryRun: true })
+    expect(stale.pruned).toHaveLength(list.length)
+    expect(JSON.parse((await run(['prune', '--days', '100000', '--json'])).stdout)).toMatchObject({
       pruned: [],
-      dryRun: true,
     })
+    expect(JSON.parse((await run(['list', '--json'])).stdout)).toHaveLength(list.length)
   })
 
   it('consolidate --json bails out when nothing recurs, and says why', async () => {

@@ -2,6 +2,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import type { Command } from 'commander'
+import { daysSince } from '../../../core/dates.ts'
 import type { PatternEntry } from '../../../core/patterns/pattern-entry.ts'
 import { createSomnusPatterns } from '../../../create-somnus-patterns.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
@@ -45,13 +46,24 @@ Examples:
     .argument('<transcript>', 'the session .jsonl (its <session>/subagents/ files are read too)')
     .option('--session <id>', 'the session id (default: the file name)')
     .option('--project <dir>', 'the project folder (default: the current folder)')
-    .option('--model <spec>', 'also ask this model for patterns (extractive, anthropic:<m>, ...)')
+    .option(
+      '--model <spec>',
+      'also ask this model for its own patterns (anthropic:<m>, openai:<m>, claude-cli; the offline extractive model adds none)',
+    )
     .option('--dry-run', 'show what would be written, write nothing')
     .option('--hook-log <path>', 'append failures to this log and exit 0 (how the hooks run it)')
     .option('--json', 'print the result as JSON')
     .addHelpText(
       'after',
-      '\nExamples:\n  somnus patterns encode session.jsonl\n  somnus patterns encode session.jsonl --dry-run --json',
+      `
+Lessons come from the session's digest: gotchas as symptom, cause and the fix that resolved it;
+decisions with their reason; the user's rules in their own words; the workflow repeated per task.
+Entries are dated by the session (a session older than prune_days is pruned at the next
+consolidation).
+
+Examples:
+  somnus patterns encode session.jsonl
+  somnus patterns encode session.jsonl --dry-run --json`,
     )
     .action(async (transcript: string, options: EncodeOptions) => {
       await asHookJob(options.hookLog, 'patterns encode', async () => {
@@ -68,6 +80,12 @@ Examples:
         for (const entry of result.added) say(`  + ${entry.domain}: ${entry.title}`)
         for (const link of result.superseded)
           say(`  ~ ${link.domain}: ${link.old} superseded by ${link.by}`)
+        const days = somnus.workspace.settings.prune_days
+        const age = daysSince(result.date, somnus.workspace.clock.now())
+        if (age !== null && age > days && result.found > 0)
+          say(
+            `Note: the entries are dated ${result.date}, older than ${days} days: the next consolidation prunes them (raise "patterns": {"prune_days": N} in somnus.json to keep them).`,
+          )
       })
     })
 

@@ -13,7 +13,7 @@
  * `npm run bench -- service-ingest`). Writes bench/results/service-ingest.json.
  */
 import { type ChildProcess, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -53,6 +53,8 @@ interface Result {
   p99_ms: number
   health_per_second: number
   ingest_to_health: number
+  /** CPU the server process spent per acknowledged handoff in the best round (Linux /proc). */
+  server_cpu_ms_per_handoff: number | null
   acknowledged: number
   stored: number
   lost: number
@@ -99,6 +101,21 @@ function somnus(args: string[], env: Record<string, string>): string {
   return run.stdout
 }
 
+/** User + system CPU seconds of process `pid` so far (Linux; 0 where /proc is missing). */
+function processCpuSeconds(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND
+  } catch {
+    return 0
+  }
+}
+
+/** Linux's USER_HZ (`getconf CLK_TCK`), 100 on every mainstream build. */
+const CLOCK_TICKS_PER_SECOND = 100
+
 async function stopServe(child: ChildProcess, exited: Promise<number | null>) {
   child.kill('SIGTERM')
   const code = await exited
@@ -144,14 +161,16 @@ async function runOn(
     const warmUp = await load(server.url, key, 2, connections)
     // The machine is shared: rounds alternate the baseline and the ingest, and the round with
     // the fastest ingest is reported with its own baseline beside it.
-    const rounds: Array<{ health: CannonResult; ingest: CannonResult }> = []
+    const rounds: Array<{ health: CannonResult; ingest: CannonResult; cpuSeconds: number }> = []
     for (let round = 0; round < ROUNDS; round++) {
       const health = await autocannon({
         url: `${server.url}/health`,
         connections,
         duration: Math.max(2, Math.round(seconds / 2)),
       })
-      rounds.push({ health, ingest: await load(server.url, key, seconds, connections) })
+      const cpuBefore = processCpuSeconds(server.child.pid)
+      const ingest = await load(server.url, key, seconds, connections)
+      rounds.push({ health, ingest, cpuSeconds: processCpuSeconds(server.child.pid) - cpuBefore })
     }
     await stopServe(server.child, server.exited)
     const acknowledged =
@@ -161,6 +180,7 @@ async function runOn(
       right.ingest.requests.average > left.ingest.requests.average ? right : left,
     )
     const { health, ingest } = best
+    const created = best.ingest.statusCodeStats['201']?.count ?? 0
     const { stores } = await openSqlServiceStores(
       db.startsWith('postgres')
         ? {
@@ -182,6 +202,8 @@ async function runOn(
       p99_ms: ingest.latency.p99,
       health_per_second: Math.round(health.requests.average),
       ingest_to_health: Number((ingest.requests.average / health.requests.average).toFixed(2)),
+      server_cpu_ms_per_handoff:
+        created === 0 ? null : Number(((best.cpuSeconds * 1000) / created).toFixed(3)),
       acknowledged,
       stored,
       // A request in flight when the load stopped may be stored unacknowledged: stored ≥ acknowledged.
@@ -266,11 +288,11 @@ process.stdout.write(
     .join(' ')}\n\n`,
 )
 process.stdout.write(
-  '| database | conns | handoffs/s | p50 ms | p99 ms | /health req/s | ingest ÷ health | acknowledged (incl. warm-up) | stored | lost | errors | every round: handoffs/s (p99 ms) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n',
+  '| database | conns | handoffs/s | p50 ms | p99 ms | /health req/s | ingest ÷ health | server CPU ms/handoff | acknowledged (incl. warm-up) | stored | lost | errors | every round: handoffs/s (p99 ms) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n',
 )
 for (const result of results) {
   process.stdout.write(
-    `| ${result.engine} | ${result.connections} | ${result.handoffs_per_second} | ${result.p50_ms} | ${result.p99_ms} | ${result.health_per_second} | ${result.ingest_to_health} | ${result.acknowledged} | ${result.stored} | ${result.lost} | ${result.errors} | ${result.rounds.map((round) => `${round.handoffs_per_second} (${round.p99_ms})`).join(', ')} |\n`,
+    `| ${result.engine} | ${result.connections} | ${result.handoffs_per_second} | ${result.p50_ms} | ${result.p99_ms} | ${result.health_per_second} | ${result.ingest_to_health} | ${result.server_cpu_ms_per_handoff ?? 'n/a'} | ${result.acknowledged} | ${result.stored} | ${result.lost} | ${result.errors} | ${result.rounds.map((round) => `${round.handoffs_per_second} (${round.p99_ms})`).join(', ')} |\n`,
   )
 }
 mkdirSync(join(here, 'results'), { recursive: true })

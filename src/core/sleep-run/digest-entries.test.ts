@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest'
 import type { SessionDigest } from '../digest/session-digest.ts'
 import { freshSleepState, type SessionRecord, SessionRecordSchema } from '../sleep-state.ts'
 import { changelogEntries } from './changelog-entries.ts'
+import { sessionOneLiner } from './digest-document.ts'
 import {
+  belongsInCore,
   digestEntries,
   entryText,
   resolvedIssues,
@@ -201,5 +203,43 @@ describe('wrapUpLessons', () => {
       changes: closing.changes,
     })
     expect(changelogEntries([session], [], [added])[0]?.type).toBe('feat')
+  })
+})
+
+describe('what earns a core line', () => {
+  it('takes no refused tool call for a preference, and no sentence that leans on the one before', () => {
+    expect(
+      belongsInCore('preferences', 'The user rejected a TaskOutput call ({"task_id":"bd0"})'),
+    ).toBe(false)
+    expect(belongsInCore('preferences', 'Never push to main without a review')).toBe(true)
+    expect(
+      belongsInCore('decisions', 'But `mount_computers` is never called for that branch.'),
+    ).toBe(false)
+    expect(belongsInCore('decisions', 'Chose SQLite table rewrites for column changes.')).toBe(true)
+  })
+})
+
+describe('sessionOneLiner', () => {
+  it('says what came of the session in whole sentences, not the request that opened it', () => {
+    const long = digest({
+      branch: 'spotter-dov',
+      summary: item(
+        `Asked: "Work on bead spotter-dov. Run bd show spotter-dov to see the details." Closed the spotter-dov epic: shared transcript components. ${'Every row renders the same way in both views. '.repeat(5)}`,
+        's1',
+      ),
+      commits: [item('`64f1b9a` feat: unified transcript (spotter-dov)', 'c1')],
+    })
+    const line = sessionOneLiner(long)
+    expect(
+      line.startsWith(
+        '2026-03-02 spotter-dov: Closed the spotter-dov epic: shared transcript components. Every row',
+      ),
+    ).toBe(true)
+    expect(line).not.toContain('Asked')
+    expect(line).not.toContain('…')
+    expect(line.endsWith('. (1 commit)')).toBe(true)
+    expect(sessionOneLiner(digest({ summary: item('Asked: "Fix the login test."', 's2') }))).toBe(
+      '2026-03-02: Asked: "Fix the login test."',
+    )
   })
 })

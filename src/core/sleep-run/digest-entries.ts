@@ -38,6 +38,10 @@ export interface DigestEntry {
 const PREFERENCE_OR_CORRECTION =
   /\b(?:prefers?|preferred|always|never|please|rather|instead|don'?t|do not|stop|avoid|must|should|rejected|wants?|likes?|dislikes?)\b/i
 const FIRST_PERSON = /\b(?:I|I'm|I'll|I've|I'd|me|my|let's)\b/
+/** A refused tool call: the user said no to one action, which states no preference of theirs. */
+const TOOL_REFUSAL = /^the user (?:rejected|refused|denied) an? \S+ (?:call|tool call|command)\b/i
+/** A sentence that leans on the one before it ("But `x` is never called…"): no fact on its own. */
+const CONTINUATION = /^(?:but|and|so|or|which|because|then|also)\b/i
 const RESOLUTION = /→|\b(?:fix(?:ed|es)?|resolved?|solved|workaround|instead)\b/i
 
 /** True when a digest item of `kind` belongs in a core file (see the rules above). */
@@ -45,8 +49,9 @@ export function belongsInCore(
   kind: 'open' | 'preferences' | 'decisions' | 'gotchas',
   text: string,
 ): boolean {
-  if (kind === 'preferences') return PREFERENCE_OR_CORRECTION.test(text)
-  if (kind === 'decisions') return !FIRST_PERSON.test(text) && !isNarration(text)
+  if (kind === 'preferences') return PREFERENCE_OR_CORRECTION.test(text) && !TOOL_REFUSAL.test(text)
+  if (kind === 'decisions')
+    return !FIRST_PERSON.test(text) && !isNarration(text) && !CONTINUATION.test(text)
   if (kind === 'gotchas') return RESOLUTION.test(text)
   return true
 }

@@ -36,7 +36,11 @@ export function sessionOneLiner(digest: SessionDigest): string {
   const head = [digest.date, digest.branch].filter(Boolean).join(' ')
   const text = digest.summary === null ? '' : inlineText(digest.summary.text)
   const asked = /^Asked:\s*("[^"]*")\s*/.exec(text)
-  const outcome = asked ? text.slice(asked[0].length) : text
+  // A table flattened into the summary (`pushed: Commit · Task · Description.`) is no sentence.
+  const outcome = (asked ? text.slice(asked[0].length) : text).replace(
+    /:\s*[^.:]*\s·\s[^.]*\./g,
+    '.',
+  )
   const said = wholeSentences(outcome) || (asked ? `Asked: ${wholeSentences(asked[1] ?? '')}` : '')
   const suffix = counts.length > 0 ? ` (${counts.join(', ')})` : ''
   return `${head === '' ? digest.sessionId.slice(0, 8) : head}: ${said || 'no summary'}${suffix}`

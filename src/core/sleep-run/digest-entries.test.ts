@@ -238,6 +238,10 @@ describe('sessionOneLiner', () => {
     expect(line).not.toContain('Asked')
     expect(line).not.toContain('…')
     expect(line.endsWith('. (1 commit)')).toBe(true)
+    const table = digest({
+      summary: item('Epic complete. All 4 tasks pushed: Commit · Task · Description.', 's3'),
+    })
+    expect(sessionOneLiner(table)).toBe('2026-03-02: Epic complete. All 4 tasks pushed.')
     expect(sessionOneLiner(digest({ summary: item('Asked: "Fix the login test."', 's2') }))).toBe(
       '2026-03-02: Asked: "Fix the login test."',
     )

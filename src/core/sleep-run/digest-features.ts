@@ -30,7 +30,6 @@ const WHOLE_SESSION_ITEM = /^(?:(?:From the )?wrap-up|Last test run|Pushed)\b/i
 
 /** What one PRD is known by. */
 interface FeatureKeys {
-  path: string
   /** Task and feature ids naming it (`spotter-gqc`; a sub-task `spotter-gqc.6` belongs too). */
   ids: string[]
   /** Paths of files it names (`lib/spotter/services/transcript_renderer.ex`). */
@@ -48,16 +47,16 @@ export function digestFeatureEntries(input: {
 }): { files: BrainText[]; featuresUpdated: number } {
   const keys = input.features.map((feature) => featureKeys(feature, input.tasks))
   const files: BrainText[] = []
+  // Oldest session first, each prepended: the newest ends on top (the seeds' LIFO rule).
+  const oldestFirst = [...input.digests].sort((left, right) =>
+    (left.endedAt ?? '').localeCompare(right.endedAt ?? ''),
+  )
   for (const [index, feature] of input.features.entries()) {
     const key = keys[index] as FeatureKeys
     if (key.ids.length === 0 && key.files.length === 0) continue
     const prd = parseMarkdown(feature.text)
     const changelog = ensureSection(prd, 'Changelog')
     const added: string[] = []
-    // Oldest session first, each prepended: the newest ends on top (the seeds' LIFO rule).
-    const oldestFirst = [...input.digests].sort((left, right) =>
-      (left.endedAt ?? '').localeCompare(right.endedAt ?? ''),
-    )
     for (const digest of oldestFirst) {
       const source = sessionSource(digest.sessionId)
       const lines: string[] = []
@@ -112,7 +111,7 @@ function featureKeys(feature: BrainText, tasks: readonly BrainText[]): FeatureKe
     .filter(isSpecific)
   // The PRD's own Changelog cites files it was told about; only the rest of it says what it covers.
   const covered = body.replace(/^## Changelog[\s\S]*?(?=^## |(?![\s\S]))/im, '')
-  return { path: feature.path, ids: [...new Set(ids)], files: [...new Set(pathsIn(covered))] }
+  return { ids: [...new Set(ids)], files: [...new Set(pathsIn(covered))] }
 }
 
 /**

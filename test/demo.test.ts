@@ -24,6 +24,19 @@ describe('somnus demo', () => {
     expect(output).toContain('Would run: Consolidated 4 sessions and 1 bookmarks (extractive)')
     expect(output).toContain('Done: Consolidated 4 sessions and 1 bookmarks (extractive)')
     expect(output).toContain('Sleep debt: 0 (Alert')
+    // What a newcomer reads after the sleep (the memory file, printed whole from Active Memory):
+    // the wrap-ups' lessons landed, no template placeholder is left, the changelog says what
+    // changed and a rule became a reminder.
+    const memory = output.slice(output.indexOf("$ sed -n '/## Active Memory/"))
+    const knownIssues = memory.slice(memory.indexOf('## Known Issues'), memory.indexOf('$ ls'))
+    expect(knownIssues).toContain('- CI machines are about 3x slower than laptops')
+    expect(memory.slice(0, memory.indexOf('$ ls'))).not.toMatch(/^\s*- \(.*\)\s*$/m)
+    expect(memory).toContain('- When adding endpoints, register them in src/routes.ts first.')
+    expect(output).toContain('+ trigger when "adding,endpoints"')
+    expect(output).toContain(
+      '"message": "Added GET /health in src/health.ts with a test beside it."',
+    )
+    expect(output).not.toMatch(/"message": "[^"]*(?:Known issue|When adding)/)
     // The last step runs the sleep again: nothing is left to consolidate.
     expect(output.trimEnd()).toMatch(/Nothing to consolidate[^\n]*\n\s*\nDone\./)
   }, 60_000)

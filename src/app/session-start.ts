@@ -7,12 +7,11 @@ import { consolidationDirective } from '../core/directive.ts'
 import { scoringPolicyFor } from '../core/scoring/scoring-policies.ts'
 import { countTriggerFires, pendingSessions } from '../core/session-ledger.ts'
 import type { SleepState } from '../core/sleep-state.ts'
-import { renderSnapshot } from '../core/snapshot/render-snapshot.ts'
 import type { SnapshotResult } from '../core/snapshot/snapshot-types.ts'
 import { withSomnusCommand } from '../core/somnus-command.ts'
 import type { AnalyzeSession } from '../ports/session-transcripts.ts'
 import type { Brain } from './brain.ts'
-import { readSnapshotDocuments } from './build-snapshot.ts'
+import { readSnapshotDocuments, renderSnapshotWithCommand } from './build-snapshot.ts'
 import { finishPendingScores } from './finish-pending-sessions.ts'
 import { messageOf } from './session-outcome.ts'
 
@@ -76,15 +75,9 @@ export async function sessionStartContext(
     })
     const directive = plain === null ? null : withSomnusCommand(plain, command)
     const reserved = directive === null ? 0 : directive.length + SEPARATOR.length
-    const render = (budgetChars: number): SnapshotResult => {
-      const snapshot = renderSnapshot({ ...documents, state, now, policy, budgetChars })
-      return { ...snapshot, text: withSomnusCommand(snapshot.text, command) }
-    }
-    let snapshot = render(Math.max(0, budget - reserved))
-    // A long command can push a snapshot that fitted past the budget: fit it once more, smaller.
-    const over = reserved + snapshot.text.length - budget
-    if (over > 0) snapshot = render(Math.max(0, budget - reserved - over))
-    return { directive, snapshot }
+    const budgetChars = Math.max(0, budget - reserved)
+    const input = { ...documents, state, now, policy, budgetChars }
+    return { directive, snapshot: renderSnapshotWithCommand(input, command) }
   }
   let finishedSessions: string[] = []
   let shown = await showCountingFires(brain, show, { unlessPending: true })

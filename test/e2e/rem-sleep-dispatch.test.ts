@@ -261,20 +261,22 @@ describe.skipIf(!HAS_CLAUDE)('the rem-sleep sub-agent, dispatched by real Claude
     expect(done?.text).toMatch(/debt/i)
   })
 
-  it('leaves the debt at 0, the bookmark consolidated and the sleep in the history', () => {
+  it('leaves the debt at 0, the bookmark consolidated and the sleep in the history, after the session too', () => {
     expect(afterSleep).toMatchObject({ debt: 0, bookmarks: 0 })
     expect(afterSleep?.history[0]?.summary).toBe(SUMMARY)
-    // Then the session's own turn (the dispatch and the sleep's commands) is booked as new work;
-    // the four sessions and the bookmark from before the sleep stay cleared.
+    // Then the session ends: its Stop and SessionEnd book what it did, which was only the sleep
+    // (the dispatch and the sub-agent's commands). That is the consolidation, not work to
+    // consolidate, so the debt stays 0 and the sleep stays in the history.
     const now = ledger()
-    expect(now.bookmarks).toBe(0)
+    expect(now).toMatchObject({ debt: 0, bookmarks: 0 })
     expect(now.history).toHaveLength(1)
-    const status = JSON.parse(cli('sleep status --json')) as {
-      debt: number
-      sessions: { session_id: string; score: number }[]
-    }
+    expect(now.history[0]?.summary).toBe(SUMMARY)
     const { session_id: sessionId } = JSON.parse(run.stdout) as { session_id: string }
-    expect(status.sessions.map((session) => session.session_id)).toEqual([sessionId])
-    expect(status.debt).toBe(status.sessions[0]?.score)
+    const stats = JSON.parse(cli(`transcript stats ${sessionId} --json`)) as {
+      tool_count: number
+      sleep_dispatches: number
+      sleep_subagent_files: number
+    }
+    expect(stats).toMatchObject({ tool_count: 0, sleep_dispatches: 1, sleep_subagent_files: 1 })
   })
 })

@@ -8,6 +8,7 @@ import {
   CHANGE_TOOLS,
   countDecisionMarkers,
   isHumanPromptText,
+  isSleepDispatch,
   taskSlugsOf,
 } from '../../src/core/transcript/transcript-rules.ts'
 
@@ -35,6 +36,7 @@ export function referenceAnalysis(text: string, since?: string): TranscriptAnaly
     decision_markers: 0,
     tool_results: 0,
     tool_errors: 0,
+    sleep_dispatches: 0,
     lines: 0,
     unparsable_lines: 0,
   }
@@ -88,6 +90,10 @@ export function referenceAnalysis(text: string, since?: string): TranscriptAnaly
           toolIds.add(block.id)
         }
         const name = typeof block.name === 'string' ? block.name : '(unnamed)'
+        if (isSleepDispatch(name, block.input)) {
+          result.sleep_dispatches++
+          continue
+        }
         result.tool_count++
         toolCounts[name] = (toolCounts[name] ?? 0) + 1
         if (CHANGE_TOOLS.has(name)) result.change_count++
@@ -133,6 +139,7 @@ export function referenceAnalysis(text: string, since?: string): TranscriptAnaly
     task_slug_list: [...slugs],
     bytes: Buffer.byteLength(text),
     subagent_files: 0,
+    sleep_subagent_files: 0,
     first_timestamp: first,
     last_timestamp: last,
   }

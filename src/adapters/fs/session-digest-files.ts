@@ -12,7 +12,7 @@ import {
 } from '../../core/digest/session-digest-builder.ts'
 import { isSomnusError } from '../../core/errors.ts'
 import type { ReadSessionDigest } from '../../ports/session-digests.ts'
-import { transcriptChunks } from './transcript-files.ts'
+import { listSubagentTranscripts, transcriptChunks } from './transcript-files.ts'
 
 /** Chunks read between two turns of the event loop, so other work gets room during a long read. */
 const CHUNKS_BETWEEN_TURNS = 16
@@ -73,7 +73,10 @@ function damageOf(reader: DigestLineReader, path: string): string | null {
   return null
 }
 
-/** `<session>/subagents/agent-*.jsonl`, sorted: [path, name relative to the session folder, kind]. */
+/**
+ * `<session>/subagents/agent-*.jsonl`, sorted: [path, name relative to the session folder, kind].
+ * Somnus's own sleep (the somnus-rem-sleep sub-agent) is not work of the session: left out.
+ */
 async function sessionFiles(
   transcriptPath: string,
   sessionId: string,
@@ -85,8 +88,9 @@ async function sessionFiles(
   } catch {
     return []
   }
+  const sleep = new Set((await listSubagentTranscripts(transcriptPath)).sleep)
   return names
-    .filter((name) => /^agent-.+\.jsonl$/.test(name))
+    .filter((name) => /^agent-.+\.jsonl$/.test(name) && !sleep.has(join(folder, name)))
     .sort()
     .map((name) => [
       join(folder, name),

@@ -1,13 +1,26 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { HAS_SHARED, TRANSCRIPTS_DIR } from '../../../test/support/shared-data.ts'
+import { HAS_SHARED, REPO_ROOT, TRANSCRIPTS_DIR } from '../../../test/support/shared-data.ts'
+import { referenceAnalysis } from '../../../test/support/transcript-reference.ts'
 import { SomnusError } from '../../core/errors.ts'
-import { analyzeTranscriptBytes } from '../../core/transcript/transcript-analyzer.ts'
+import {
+  analyzeTranscriptBytes,
+  createTranscriptAnalyzer,
+} from '../../core/transcript/transcript-analyzer.ts'
 import {
   analyzeSession,
   analyzeTranscriptFile,
+  listSubagentTranscripts,
   locateTranscript,
   openTranscriptLines,
   projectFolderName,
@@ -211,4 +224,111 @@ describe.skipIf(!HAS_SHARED)('real transcripts on disk', () => {
       expect(sub.tool_count).toBeGreaterThan(0)
     })
   }
+})
+
+/**
+ * Somnus's own sleep, as Claude Code 2.1.329 wrote it in test/e2e/rem-sleep-dispatch.test.ts: the
+ * main agent's `Agent` call (subagent_type somnus-rem-sleep) and its result, and the sub-agent's
+ * user and assistant records with the `.meta.json` beside them that names its agentType.
+ */
+const SLEEP_FIXTURE = join(REPO_ROOT, 'test/fixtures/sleep-subagent-2.1.329')
+const SLEEP_AGENT_FILE = 'agent-a25bc6dbb04fa3e9d'
+const sleepDispatch = readFileSync(join(SLEEP_FIXTURE, 'dispatch.jsonl'), 'utf8')
+
+/** Copies the sleep sub-agent's file and its `.meta.json` into `<session>/subagents/`. */
+function addSleepSubagent(sessionFolder: string): void {
+  for (const extension of ['.jsonl', '.meta.json']) {
+    const name = `${SLEEP_AGENT_FILE}${extension}`
+    write(join(sessionFolder, 'subagents', name), readFileSync(join(SLEEP_FIXTURE, name)))
+  }
+}
+
+describe("Somnus's own sleep", () => {
+  it('does not count the call that dispatches the sleep, on the fast path as in the reference', () => {
+    const analyzer = createTranscriptAnalyzer()
+    analyzer.push(Buffer.from(sleepDispatch))
+    const result = analyzer.finish()
+    expect(analyzer.structuralLines).toBe(0)
+    expect(result).toEqual(referenceAnalysis(sleepDispatch))
+    expect(result).toMatchObject({ tool_count: 0, sleep_dispatches: 1, tool_results: 1 })
+    expect(result.tool_counts).toEqual({})
+  })
+
+  it("leaves the sleep's sub-agent file out by its .meta.json, and counts every other sub-agent", async () => {
+    const main = write(
+      join(scratch, 'sleepy.jsonl'),
+      [toolCall('w1', 'Write'), toolCall('task1', 'Agent'), sleepDispatch].join('\n'),
+    )
+    addSleepSubagent(join(scratch, 'sleepy'))
+    write(join(scratch, 'sleepy/subagents/agent-b2.jsonl'), toolCall('b', 'Edit'))
+    write(
+      join(scratch, 'sleepy/subagents/agent-b2.meta.json'),
+      JSON.stringify({ agentType: 'Explore' }),
+    )
+    write(join(scratch, 'sleepy/subagents/agent-b3.jsonl'), toolCall('c', 'Bash'))
+    write(join(scratch, 'sleepy/subagents/agent-b3.meta.json'), '{"agentType": ')
+    const listed = await listSubagentTranscripts(main)
+    expect(listed.work.map((file) => basename(file))).toEqual(['agent-b2.jsonl', 'agent-b3.jsonl'])
+    expect(listed.sleep.map((file) => basename(file))).toEqual([`${SLEEP_AGENT_FILE}.jsonl`])
+    expect(await subagentTranscriptPaths(main)).toEqual(listed.work)
+    const result = await analyzeSession(main, {})
+    if (!('analysis' in result)) throw new Error('expected an analysis')
+    expect(result.files.map((file) => basename(file))).toEqual([
+      'sleepy.jsonl',
+      'agent-b2.jsonl',
+      'agent-b3.jsonl',
+    ])
+    expect(result.analysis).toMatchObject({
+      change_count: 2,
+      tool_count: 4,
+      subagent_files: 2,
+      sleep_dispatches: 1,
+      sleep_subagent_files: 1,
+    })
+    expect(result.analysis.tool_counts).toEqual({ Agent: 1, Bash: 1, Edit: 1, Write: 1 })
+  })
+
+  it('counts a session whose only work was the sleep as no work at all', async () => {
+    const main = write(join(scratch, 'only-sleep.jsonl'), sleepDispatch)
+    addSleepSubagent(join(scratch, 'only-sleep'))
+    const result = await analyzeSession(main, {})
+    if (!('analysis' in result)) throw new Error('expected an analysis')
+    expect(result.analysis).toMatchObject({ change_count: 0, tool_count: 0, subagent_files: 0 })
+  })
+
+  describe.skipIf(!HAS_SHARED)('in a real session', () => {
+    for (const session of [
+      '258c7280-ae70-4798-800f-63464d01a85d',
+      '4d5611e5-241a-462a-8d15-5122611a9569',
+    ]) {
+      it(`${session}: a sleep run inside it changes no count of the work`, async () => {
+        const folder = join(scratch, `real-${session.slice(0, 8)}`)
+        const original = join(TRANSCRIPTS_DIR, `${session}.jsonl`)
+        const copy = write(
+          join(folder, `${session}.jsonl`),
+          `${readFileSync(original, 'utf8')}${sleepDispatch}`,
+        )
+        cpSync(join(TRANSCRIPTS_DIR, session), join(folder, session), { recursive: true })
+        addSleepSubagent(join(folder, session))
+        const before = await analyzeSession(original, {})
+        const after = await analyzeSession(copy, {})
+        if (!('analysis' in before) || !('analysis' in after)) throw new Error('expected analyses')
+        const work = (analysis: typeof before.analysis) => ({
+          change_count: analysis.change_count,
+          tool_count: analysis.tool_count,
+          tool_counts: analysis.tool_counts,
+          user_turns: analysis.user_turns,
+          task_slug_list: analysis.task_slug_list,
+          decision_markers: analysis.decision_markers,
+          subagent_files: analysis.subagent_files,
+        })
+        expect(work(after.analysis)).toEqual(work(before.analysis))
+        expect(after.analysis.tool_count).toBeGreaterThan(50)
+        expect(after.analysis).toMatchObject({ sleep_dispatches: 1, sleep_subagent_files: 1 })
+        expect(after.files.map((file) => basename(file))).toEqual(
+          before.files.map((file) => basename(file)),
+        )
+      })
+    }
+  })
 })

@@ -4,10 +4,12 @@
  * buffer plus its longest line).
  */
 import { basename, dirname, join } from 'node:path'
+import * as z from 'zod/mini'
 import { SomnusError } from '../../core/errors.ts'
 import { mergeAnalyses } from '../../core/transcript/merge-analyses.ts'
 import type { TranscriptAnalysis } from '../../core/transcript/transcript-analysis.ts'
 import { createTranscriptAnalyzer } from '../../core/transcript/transcript-analyzer.ts'
+import { SLEEP_AGENT_TYPES } from '../../core/transcript/transcript-rules.ts'
 import type { AnalyzeSession } from '../../ports/session-transcripts.ts'
 
 /**
@@ -66,22 +68,68 @@ export async function analyzeTranscriptFile(
  * The sub-agent transcripts of a session: `<dir>/<session>/subagents/agent-*.jsonl`, sorted.
  * Compaction runs (`agent-acompact-*`) are left out: they are Claude Code summarising the
  * conversation for itself, not work done for the user, and they re-read the session's own text.
+ * Somnus's own sleep (see listSubagentTranscripts) is left out too.
  */
 export async function subagentTranscriptPaths(transcriptPath: string): Promise<string[]> {
+  return (await listSubagentTranscripts(transcriptPath)).work
+}
+
+/** A session's sub-agent transcripts: the work done for the user, and Somnus's own sleep runs. */
+export interface SubagentTranscripts {
+  work: string[]
+  sleep: string[]
+}
+
+/**
+ * The session's sub-agent transcripts (compaction runs left out, see subagentTranscriptPaths),
+ * split by what Claude Code says ran in each: `agent-<id>.meta.json` beside the file names its
+ * `agentType` (Claude Code 2.1.x); a Somnus sleep agent (SLEEP_AGENT_TYPES) goes to `sleep`.
+ */
+export async function listSubagentTranscripts(
+  transcriptPath: string,
+): Promise<SubagentTranscripts> {
   const folder = join(dirname(transcriptPath), basename(transcriptPath, '.jsonl'), 'subagents')
   let names: string[]
   try {
     names = await fsPromises().readdir(folder)
   } catch {
-    return []
+    return { work: [], sleep: [] }
   }
-  return names
-    .filter((name) => /^agent-.+\.jsonl$/.test(name) && !name.startsWith('agent-acompact-'))
-    .sort()
-    .map((name) => join(folder, name))
+  const listed: SubagentTranscripts = { work: [], sleep: [] }
+  for (const name of names.sort()) {
+    if (!/^agent-.+\.jsonl$/.test(name) || name.startsWith('agent-acompact-')) continue
+    const metadata = join(folder, `${name.slice(0, -'.jsonl'.length)}.meta.json`)
+    const type = await agentTypeIn(metadata)
+    const isSleep = type !== null && SLEEP_AGENT_TYPES.has(type)
+    ;(isSleep ? listed.sleep : listed.work).push(join(folder, name))
+  }
+  return listed
 }
 
-/** The session's counts: its main transcript plus its sub-agent files (see ports/session-transcripts.ts). */
+/** Claude Code's record of one sub-agent run; only the type is read. */
+const SubagentMetadata = z.object({ agentType: z.string() })
+
+/** The `agentType` a sub-agent's `.meta.json` names; null when it is absent or unreadable. */
+async function agentTypeIn(path: string): Promise<string | null> {
+  let text: string
+  try {
+    text = await fsPromises().readFile(path, 'utf8')
+  } catch {
+    return null
+  }
+  try {
+    const parsed = SubagentMetadata.safeParse(JSON.parse(text))
+    return parsed.success ? parsed.data.agentType : null
+  } catch {
+    return null // a file being written, or not JSON: the run counts as work
+  }
+}
+
+/**
+ * The session's counts: its main transcript plus its sub-agent files (see
+ * ports/session-transcripts.ts). Somnus's own sleep is not counted: neither the call that
+ * dispatched it (the analyzer leaves it out) nor its sub-agent file.
+ */
 export const analyzeSession: AnalyzeSession = async (transcriptPath, options) => {
   let skipped: string | null = null
   const main = await analyzeTranscriptFile(transcriptPath, {
@@ -94,13 +142,16 @@ export const analyzeSession: AnalyzeSession = async (transcriptPath, options) =>
   if (main === null) return { missing: true }
   const files = [transcriptPath]
   const parts: TranscriptAnalysis[] = []
-  for (const path of await subagentTranscriptPaths(transcriptPath)) {
+  const subagents = await listSubagentTranscripts(transcriptPath)
+  for (const path of subagents.work) {
     const part = await analyzeTranscriptFile(path, options)
     if (part === null) continue // vanished, or over the cap on its own: the session still counts
     parts.push(part)
     files.push(path)
   }
-  return { analysis: mergeAnalyses(main, parts), files }
+  const analysis = mergeAnalyses(main, parts)
+  analysis.sleep_subagent_files = subagents.sleep.length
+  return { analysis, files }
 }
 
 /** Where to look for a session's transcript. */

@@ -11,6 +11,13 @@ export interface ChangelogEntry {
   sources: string[]
 }
 
+/** A closing-summary sentence labelled as a known issue (`Known issue: CI is 3x slower…`). */
+export const KNOWN_ISSUE_LABEL = /^(?:known (?:issue|limitation)s?|caveat|limitation):\s+(?=\S)/i
+/** A closing-summary sentence that states a rule for next time (`When adding endpoints, …`). */
+export const RULE_SENTENCE = /^(?:when|whenever|before)\s+[^,.]{3,80},\s*\S/i
+/** A sentence that states a decision (`Decided to…`, `We chose…`): memory keeps it, with its reason. */
+const DECISION_SENTENCE = /^(?:decided|we (?:decided|chose|went with)|chose)\b/i
+
 const MAX_MESSAGE_CHARS = 160
 /** A digest's message keeps whole sentences up to about this length (never cut mid-sentence). */
 const MAX_DIGEST_MESSAGE_CHARS = 400
@@ -67,7 +74,17 @@ function digestEntry(digest: SessionDigest, session: SessionRecord): ChangelogEn
   const outcome = digest.summary
     ? flatten(digest.summary.text).replace(/^Asked:\s*"[^"]*"\s*/, '')
     : ''
-  const summary = wholeSentences(outcome)
+  // What changed, not what to mind or why: lessons and decisions go to memory (digest-entries.ts).
+  const summary = wholeSentences(
+    sentencesOf(outcome)
+      .filter(
+        (sentence) =>
+          ![KNOWN_ISSUE_LABEL, RULE_SENTENCE, DECISION_SENTENCE].some((rule) =>
+            rule.test(sentence),
+          ),
+      )
+      .join(' '),
+  )
   const message =
     commits.length > 0
       ? commitList(commits)
@@ -195,6 +212,9 @@ function firstSentence(text: string): string {
 
 function changeType(message: string): ChangelogEntry['type'] {
   if (/\b(fix|fixed|fixes|bug|repair)/i.test(message)) return 'fix'
+  // "Added GET /health with a test beside it" is a feature, whatever else it mentions.
+  if (/^(?:add(?:ed|s)?|implement(?:ed|s)?|creat(?:ed|es)|introduc(?:ed|es))\b/i.test(message))
+    return 'feat'
   if (/\brefactor/i.test(message)) return 'refactor'
   if (/\b(docs?|readme|documentation)\b/i.test(message)) return 'docs'
   if (/\b(test|tests|ci|chore|bump|dependenc)/i.test(message)) return 'chore'

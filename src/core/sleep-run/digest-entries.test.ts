@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest'
 import type { SessionDigest } from '../digest/session-digest.ts'
 import { freshSleepState, type SessionRecord, SessionRecordSchema } from '../sleep-state.ts'
-import { digestEntries, entryText, resolvedIssues, sameIssue } from './digest-entries.ts'
+import { changelogEntries } from './changelog-entries.ts'
+import { sessionOneLiner } from './digest-document.ts'
+import {
+  belongsInCore,
+  digestEntries,
+  entryText,
+  resolvedIssues,
+  sameIssue,
+  wrapUpLessons,
+} from './digest-entries.ts'
 import { planSleepRun } from './plan-sleep-run.ts'
 
 const SESSION = '11111111-2222-3333-4444-555555555555'
@@ -147,5 +156,94 @@ describe('planSleepRun with digests', () => {
       },
     ])
     expect(plan.counts.digests).toBe(1)
+  })
+})
+
+describe('wrapUpLessons', () => {
+  const closing = digest({
+    summary: item(
+      'Asked: "When you can, fix the login test." Fixed the flaky login test by raising the timeout to 15 s. Known issue: CI machines are about 3x slower than laptops. Decided to keep the retry off. When adding endpoints, register them in src/routes.ts first. Known issue: the cache is cut sh…',
+      's1',
+    ),
+    changes: [{ area: 'src/', items: [item('`login.test.ts`: timeout 15 s', 'f1')] }],
+  })
+
+  it('takes the known issues and rules the closing summary states, not the request or a cut sentence', () => {
+    const lessons = wrapUpLessons(closing)
+    expect(lessons.issues.map((lesson) => lesson.text)).toEqual([
+      'CI machines are about 3x slower than laptops.',
+    ])
+    expect(lessons.rules.map((lesson) => lesson.text)).toEqual([
+      'When adding endpoints, register them in src/routes.ts first.',
+    ])
+    const entries = digestEntries([closing])
+    const known = entries.find((entry) => entry.destination.section === 'Known Issues')
+    expect(known).toMatchObject({
+      text: 'CI machines are about 3x slower than laptops.',
+      sources: ['session:11111111', 's1'],
+    })
+    expect(entries.map((entry) => entry.destination.section)).toContain('Technical Decisions')
+  })
+
+  it('leaves lessons and decisions out of the changelog, which says what changed', () => {
+    const session = SessionRecordSchema.parse({
+      session_id: SESSION,
+      transcript_path: null,
+      stopped_at: '2026-03-02T11:00:00Z',
+      last_assistant_message: null,
+      change_count: 1,
+      tool_count: 2,
+      score: 1,
+    })
+    const [entry] = changelogEntries([session], [], [closing])
+    expect(entry?.message).toBe('Fixed the flaky login test by raising the timeout to 15 s.')
+    expect(entry?.type).toBe('fix')
+    const added = digest({
+      summary: item('Added GET /health in src/health.ts with a test beside it.', 's2'),
+      changes: closing.changes,
+    })
+    expect(changelogEntries([session], [], [added])[0]?.type).toBe('feat')
+  })
+})
+
+describe('what earns a core line', () => {
+  it('takes no refused tool call for a preference, and no sentence that leans on the one before', () => {
+    expect(
+      belongsInCore('preferences', 'The user rejected a TaskOutput call ({"task_id":"bd0"})'),
+    ).toBe(false)
+    expect(belongsInCore('preferences', 'Never push to main without a review')).toBe(true)
+    expect(
+      belongsInCore('decisions', 'But `mount_computers` is never called for that branch.'),
+    ).toBe(false)
+    expect(belongsInCore('decisions', 'Chose SQLite table rewrites for column changes.')).toBe(true)
+  })
+})
+
+describe('sessionOneLiner', () => {
+  it('says what came of the session in whole sentences, not the request that opened it', () => {
+    const long = digest({
+      branch: 'spotter-dov',
+      summary: item(
+        `Asked: "Work on bead spotter-dov. Run bd show spotter-dov to see the details." Closed the spotter-dov epic: shared transcript components. ${'Every row renders the same way in both views. '.repeat(5)}`,
+        's1',
+      ),
+      commits: [item('`64f1b9a` feat: unified transcript (spotter-dov)', 'c1')],
+    })
+    const line = sessionOneLiner(long)
+    expect(
+      line.startsWith(
+        '2026-03-02 spotter-dov: Closed the spotter-dov epic: shared transcript components. Every row',
+      ),
+    ).toBe(true)
+    expect(line).not.toContain('Asked')
+    expect(line).not.toContain('…')
+    expect(line.endsWith('. (1 commit)')).toBe(true)
+    const table = digest({
+      summary: item('Epic complete. All 4 tasks pushed: Commit · Task · Description.', 's3'),
+    })
+    expect(sessionOneLiner(table)).toBe('2026-03-02: Epic complete. All 4 tasks pushed.')
+    expect(sessionOneLiner(digest({ summary: item('Asked: "Fix the login test."', 's2') }))).toBe(
+      '2026-03-02: Asked: "Fix the login test."',
+    )
   })
 })

@@ -1,12 +1,13 @@
 /**
  * Routing a session digest into the core files, by what each item is: decisions and gotchas to
- * memory, what is still open to Known Issues, the user's preferences to the user file. Finished
+ * memory, what is still open to Known Issues, the user's preferences to the user file, and what
+ * the closing summary names as a known issue or a rule for next time (wrapUpLessons). Finished
  * work never becomes an open item: it goes to the changelog (changelog-entries.ts) and closes the
  * open items it finishes (resolvedIssues).
  */
 import type { DigestItem, SessionDigest } from '../digest/session-digest.ts'
 import type { Priority } from '../model-results.ts'
-import { sentencesOf } from './changelog-entries.ts'
+import { KNOWN_ISSUE_LABEL, RULE_SENTENCE, sentencesOf } from './changelog-entries.ts'
 import { CORE_FILES, type Destination, isNarration } from './route-observation.ts'
 import { factsOf, lineText, overlap } from './similar-lines.ts'
 
@@ -37,6 +38,10 @@ export interface DigestEntry {
 const PREFERENCE_OR_CORRECTION =
   /\b(?:prefers?|preferred|always|never|please|rather|instead|don'?t|do not|stop|avoid|must|should|rejected|wants?|likes?|dislikes?)\b/i
 const FIRST_PERSON = /\b(?:I|I'm|I'll|I've|I'd|me|my|let's)\b/
+/** A refused tool call: the user said no to one action, which states no preference of theirs. */
+const TOOL_REFUSAL = /^the user (?:rejected|refused|denied) an? \S+ (?:call|tool call|command)\b/i
+/** A sentence that leans on the one before it ("But `x` is never called…"): no fact on its own. */
+const CONTINUATION = /^(?:but|and|so|or|which|because|then|also)\b/i
 const RESOLUTION = /→|\b(?:fix(?:ed|es)?|resolved?|solved|workaround|instead)\b/i
 
 /** True when a digest item of `kind` belongs in a core file (see the rules above). */
@@ -44,8 +49,9 @@ export function belongsInCore(
   kind: 'open' | 'preferences' | 'decisions' | 'gotchas',
   text: string,
 ): boolean {
-  if (kind === 'preferences') return PREFERENCE_OR_CORRECTION.test(text)
-  if (kind === 'decisions') return !FIRST_PERSON.test(text) && !isNarration(text)
+  if (kind === 'preferences') return PREFERENCE_OR_CORRECTION.test(text) && !TOOL_REFUSAL.test(text)
+  if (kind === 'decisions')
+    return !FIRST_PERSON.test(text) && !isNarration(text) && !CONTINUATION.test(text)
   if (kind === 'gotchas') return RESOLUTION.test(text)
   return true
 }
@@ -100,14 +106,64 @@ export function digestEntries(digests: readonly SessionDigest[]): DigestEntry[] 
     }
   }
   const memory = (section: string) => ({ path: CORE_FILES.memory, section })
-  for (const digest of newestFirst) add(digest, 'open', memory(MEMORY_SECTIONS.open), 'RED', false)
+  const lessons = new Map(newestFirst.map((digest) => [digest, wrapUpLessons(digest)]))
+  for (const digest of newestFirst) {
+    add(digest, 'open', memory(MEMORY_SECTIONS.open), 'RED', false)
+    for (const lesson of lessons.get(digest)?.issues ?? [])
+      entries.push(lessonEntry(digest, lesson, memory(MEMORY_SECTIONS.open), 'RED'))
+  }
   for (const digest of newestFirst)
     add(digest, 'preferences', { path: CORE_FILES.user, section: 'Preferences' }, 'RED', true)
-  for (const digest of newestFirst)
+  for (const digest of newestFirst) {
     add(digest, 'decisions', memory(MEMORY_SECTIONS.decisions), 'YLW', false)
+    for (const lesson of lessons.get(digest)?.rules ?? [])
+      entries.push(lessonEntry(digest, lesson, memory(MEMORY_SECTIONS.decisions), 'YLW'))
+  }
   for (const digest of newestFirst)
     add(digest, 'gotchas', memory(MEMORY_SECTIONS.gotchas), 'YLW', false)
   return entries
+}
+
+/**
+ * What a session's closing summary states outright for the sessions after it: a known issue it
+ * names as such, and a rule for next time. The digest keeps them in its summary; without this
+ * they would reach only the changelog, which says what changed, not what to mind.
+ */
+export function wrapUpLessons(digest: SessionDigest): {
+  issues: DigestItem[]
+  rules: DigestItem[]
+} {
+  const summary = digest.summary
+  if (summary === null) return { issues: [], rules: [] }
+  // The request that opened the session is the user's, not the session's conclusion.
+  const outcome = entryText(summary.text).replace(/^Asked:\s*"[^"]*"\s*/, '')
+  const issues: DigestItem[] = []
+  const rules: DigestItem[] = []
+  for (const sentence of sentencesOf(outcome)) {
+    if (sentence.endsWith('…')) continue
+    if (KNOWN_ISSUE_LABEL.test(sentence)) {
+      const text = sentence.replace(KNOWN_ISSUE_LABEL, '')
+      issues.push({ text: text.charAt(0).toUpperCase() + text.slice(1), sources: summary.sources })
+    } else if (RULE_SENTENCE.test(sentence) && belongsInCore('decisions', sentence)) {
+      rules.push({ text: sentence, sources: summary.sources })
+    }
+  }
+  return { issues, rules }
+}
+
+function lessonEntry(
+  digest: SessionDigest,
+  lesson: DigestItem,
+  destination: Destination,
+  priority: Priority,
+): DigestEntry {
+  return {
+    text: lesson.text,
+    sources: [sessionSource(digest.sessionId), ...lesson.sources],
+    destination,
+    priority,
+    authoritative: false,
+  }
 }
 
 /**

@@ -32,6 +32,7 @@ import {
   resolvedIssues,
   sameIssue,
 } from './digest-entries.ts'
+import { digestFeatureEntries } from './digest-features.ts'
 import { CORE_FILES, routeObservation, triggerFor, type UnitKind } from './route-observation.ts'
 import {
   citedSources,
@@ -103,6 +104,7 @@ export interface SleepRunPlan {
     preferences: number
     triggers: number
     changelog_entries: number
+    /** Completed tasks folded into their PRDs, plus PRDs that got a digest's finished work. */
     features_updated: number
     lines_archived: number
     /** Session digests kept whole in `knowledge/sessions/`. */
@@ -268,6 +270,18 @@ export function planSleepRun(input: SleepRunInput): SleepRunPlan {
 
   const features = consolidateCompletedTasks({ tasks: input.tasks, features: input.features, date })
   for (const file of features.files) edits.set(file.path, file.text)
+  // Finished work from the digests goes to the PRDs it belongs to, as well as to the changelog.
+  const digestFeatures = digestFeatureEntries({
+    digests: digests.map((landing) => landing.digest),
+    features: input.features.map((feature) => ({
+      path: feature.path,
+      text: edits.get(feature.path) ?? feature.text,
+    })),
+    tasks: input.tasks,
+    date,
+    model: input.model,
+  })
+  for (const file of digestFeatures.files) edits.set(file.path, file.text)
 
   let linesArchived = 0
   for (const [path, document] of documents) {
@@ -315,7 +329,7 @@ export function planSleepRun(input: SleepRunInput): SleepRunPlan {
     preferences,
     triggers: triggers.length,
     changelog_entries: entries.length,
-    features_updated: features.tasksFolded.length,
+    features_updated: features.tasksFolded.length + digestFeatures.featuresUpdated,
     lines_archived: linesArchived,
     digests: digests.length,
     sources_merged: merged,

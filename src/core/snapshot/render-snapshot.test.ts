@@ -286,4 +286,22 @@ describe('renderSnapshot spends its budget on memory', () => {
     )
     expect(headingsOf(text).indexOf('Recent Sessions')).toBe(headingsOf(text).indexOf('Memory') + 1)
   })
+
+  it("does not repeat a digest's day, names its branch once, and drops a detached HEAD", () => {
+    const digests = {
+      recent: [
+        {
+          slug: '2026-02-12-4d5611e5',
+          summary: '2026-02-12 spotter-dov: Closed epic spotter-dov.',
+        },
+        { slug: '2026-02-11-258c7280', summary: '2026-02-11 HEAD: Built the review page.' },
+        { slug: '2026-02-10-8463c716', summary: '2026-01-01 main: Older day, kept as said.' },
+      ],
+      total: 3,
+    }
+    const text = renderSnapshot(input({ digests })).text
+    expect(text).toContain('- 2026-02-12-4d5611e5 (spotter-dov): Closed epic spotter-dov.\n')
+    expect(text).toContain('- 2026-02-11-258c7280: Built the review page.\n')
+    expect(text).toContain('- 2026-02-10-8463c716: 2026-01-01 main: Older day, kept as said.')
+  })
 })

@@ -14,6 +14,7 @@ export class AnalysisAccumulator {
   unparsableLines = 0
   private changeCount = 0
   private toolCount = 0
+  private sleepDispatches = 0
   private readonly toolCounts = new Map<string, number>()
   private readonly toolIds = new Set<string>()
   private readonly messages = new MessageUsageTable()
@@ -85,6 +86,19 @@ export class AnalysisAccumulator {
     return true
   }
 
+  /**
+   * A tool_use block that dispatches Somnus's own sleep: its id is taken (a repeat of the block is
+   * ignored like any repeat) but no tool is counted. Returns false when the id was already seen.
+   */
+  addSleepDispatch(id: string | null): boolean {
+    if (id !== null) {
+      if (this.toolIds.has(id)) return false
+      this.toolIds.add(id)
+    }
+    this.sleepDispatches++
+    return true
+  }
+
   private countTool(name: string): void {
     this.toolCount++
     this.toolCounts.set(name, (this.toolCounts.get(name) ?? 0) + 1)
@@ -138,6 +152,8 @@ export class AnalysisAccumulator {
       lines: this.lines,
       unparsable_lines: this.unparsableLines,
       subagent_files: 0,
+      sleep_dispatches: this.sleepDispatches,
+      sleep_subagent_files: 0,
       first_timestamp: this.firstTimestamp,
       last_timestamp: this.latestTimestamp(),
     }

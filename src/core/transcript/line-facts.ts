@@ -60,6 +60,8 @@ export class BlockSpans {
   id: string | null = null
   name = ''
   slugs: readonly string[] = []
+  /** A tool_use block that dispatches Somnus's own sleep (not counted as a tool). */
+  sleep = false
 
   /** Makes the object ready for the next block. */
   reset(): void {

@@ -33,6 +33,8 @@ export function mergeAnalyses(
     merged.lines += part.lines
     merged.unparsable_lines += part.unparsable_lines
     merged.subagent_files += 1 + part.subagent_files
+    merged.sleep_dispatches += part.sleep_dispatches
+    merged.sleep_subagent_files += part.sleep_subagent_files
     for (const [name, count] of Object.entries(part.tool_counts)) {
       merged.tool_counts[name] = (merged.tool_counts[name] ?? 0) + count
     }

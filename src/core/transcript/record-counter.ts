@@ -25,10 +25,17 @@ import {
   RECORD_ASSISTANT,
 } from './line-facts.ts'
 import { type CountWindow, inWindow, isHumanPrompt, UNNAMED_TOOL } from './structural-record.ts'
-import { TASK_SLUG_HINTS, taskSlugsOf } from './transcript-rules.ts'
+import {
+  isSleepDispatch,
+  SLEEP_DISPATCH_HINT,
+  SUBAGENT_TOOLS,
+  TASK_SLUG_HINTS,
+  taskSlugsOf,
+} from './transcript-rules.ts'
 
 const STATE_FILE_HINT = asciiBytes(TASK_SLUG_HINTS.stateFile)
 const COMMAND_HINT = asciiBytes(TASK_SLUG_HINTS.command)
+const SLEEP_HINT = asciiBytes(SLEEP_DISPATCH_HINT)
 /** The hints are searched by a rare letter: the x of _agent_context, the k of tasks. */
 const STATE_FILE_ANCHOR = TASK_SLUG_HINTS.stateFile.indexOf('x')
 const COMMAND_ANCHOR = TASK_SLUG_HINTS.command.indexOf('k')
@@ -107,6 +114,7 @@ export class RecordCounter {
             ? UNNAMED_TOOL
             : this.toolName(bytes, block.nameOpen, block.nameClose)
         block.slugs = this.taskSlugs(bytes, block)
+        block.sleep = this.dispatchesSleep(bytes, block)
       }
     }
     this.noteTimestamp(bytes, facts, accumulator)
@@ -123,6 +131,8 @@ export class RecordCounter {
       const block = facts.blocks[index] as BlockSpans
       if (block.kind === BLOCK_TEXT && block.textOpen !== -1) {
         accumulator.addAssistantText(block.text)
+      } else if (block.kind === BLOCK_TOOL_USE && block.sleep) {
+        accumulator.addSleepDispatch(block.id)
       } else if (block.kind === BLOCK_TOOL_USE) {
         const counted = accumulator.addToolUse(block.id, block.name)
         if (counted && block.slugs.length > 0) accumulator.addTaskSlugs(block.slugs)
@@ -168,6 +178,14 @@ export class RecordCounter {
     return mayNameTask
       ? taskSlugsOf(block.name, JSON.parse(decodePlain(bytes, inputStart, inputEnd)))
       : NO_SLUGS
+  }
+
+  /** True when a sub-agent call starts Somnus's own sleep; parsed only when it holds the hint. */
+  private dispatchesSleep(bytes: Uint8Array, block: BlockSpans): boolean {
+    const { inputStart, inputEnd } = block
+    if (inputStart === -1 || !SUBAGENT_TOOLS.has(block.name)) return false
+    if (!spanIncludes(bytes, inputStart, inputEnd, SLEEP_HINT)) return false
+    return isSleepDispatch(block.name, JSON.parse(decodePlain(bytes, inputStart, inputEnd)))
   }
 
   /** A tool name, from a small cache of names already seen (a session uses a handful of tools). */

@@ -5,7 +5,7 @@
  */
 import type { AnalysisAccumulator } from './analysis-accumulator.ts'
 import type { MessageUsage } from './message-usage.ts'
-import { isHumanPromptText, isRecord, taskSlugsOf } from './transcript-rules.ts'
+import { isHumanPromptText, isRecord, isSleepDispatch, taskSlugsOf } from './transcript-rules.ts'
 
 /** Where counting starts: records stamped at or before `sinceMs` are left out (null: count all). */
 export interface CountWindow {
@@ -49,7 +49,9 @@ function countAssistant(
       accumulator.addAssistantText(block.text)
     if (block.type !== 'tool_use') continue
     const name = typeof block.name === 'string' ? block.name : UNNAMED_TOOL
-    if (accumulator.addToolUse(typeof block.id === 'string' ? block.id : null, name)) {
+    const id = typeof block.id === 'string' ? block.id : null
+    if (isSleepDispatch(name, block.input)) accumulator.addSleepDispatch(id)
+    else if (accumulator.addToolUse(id, name)) {
       accumulator.addTaskSlugs(taskSlugsOf(name, block.input))
     }
   }

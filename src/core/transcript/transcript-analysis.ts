@@ -24,6 +24,10 @@ export interface TranscriptAnalysis extends SessionMetrics {
   unparsable_lines: number
   /** Sub-agent transcript files folded into these counts. */
   subagent_files: number
+  /** Calls that dispatched Somnus's own sleep sub-agent: not counted as tools (see SLEEP_AGENT_TYPES). */
+  sleep_dispatches: number
+  /** That sub-agent's transcript files, left out of every count. */
+  sleep_subagent_files: number
   first_timestamp: string | null
   last_timestamp: string | null
 }

@@ -27,6 +27,25 @@ export const NOISE_TOOLS: ReadonlySet<string> = new Set([
 export const SUBAGENT_TOOLS: ReadonlySet<string> = new Set(['Task', 'Agent'])
 
 /**
+ * Sub-agents that are Somnus's own sleep (directive.ts's REM_SLEEP_AGENT): their work is the
+ * consolidation itself, not work to consolidate, so no session's score counts it.
+ */
+export const SLEEP_AGENT_TYPES: ReadonlySet<string> = new Set(['somnus-rem-sleep'])
+
+/** Raw substring without which a tool input cannot dispatch the sleep (lets the fast path skip parsing). */
+export const SLEEP_DISPATCH_HINT = 'somnus-rem-sleep'
+
+/** True when a tool call starts Somnus's own sleep: `Agent` (or `Task`) with its `subagent_type`. */
+export function isSleepDispatch(toolName: string, input: unknown): boolean {
+  return (
+    SUBAGENT_TOOLS.has(toolName) &&
+    isRecord(input) &&
+    typeof input.subagent_type === 'string' &&
+    SLEEP_AGENT_TYPES.has(input.subagent_type)
+  )
+}
+
+/**
  * Decision and correction phrases (dreamcontext's DECISION_RE and CORRECTION_RE, English part):
  * decided, chose, switched to, will use, going with, instead of, actually, wrong, should have,
  * correction. Whole words, any case; every occurrence counts.

@@ -20,9 +20,11 @@ export interface CliIo {
 
 /** The real process's streams, folder and environment. */
 export function processIo(): CliIo {
+  const stdout = quietWhenClosed(process.stdout)
+  const stderr = quietWhenClosed(process.stderr)
   return {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    stdout: (text) => stdout(text),
+    stderr: (text) => stderr(text),
     readStdin: async () => {
       if (process.stdin.isTTY) return ''
       const chunks: Buffer[] = []
@@ -39,6 +41,22 @@ export function processIo(): CliIo {
 }
 
 let interruption: AbortController | null = null
+
+/**
+ * A writer to `stream` that goes quiet once the reader has gone (`somnus --help | head`): the
+ * broken pipe is not an error of the command, so the rest of its output is dropped and the
+ * command ends as it would have (help exits 0), instead of crashing on an unhandled EPIPE.
+ */
+function quietWhenClosed(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') closed = true
+    else throw error
+  })
+  return (text) => {
+    if (!closed) stream.write(text)
+  }
+}
 
 /** Aborts on the first SIGINT or SIGTERM; `once` hands a second signal back to Node's default. */
 function listenForInterrupt(): AbortController {

@@ -29,8 +29,10 @@ Each session since the last sleep becomes a digest of its transcript (compaction
 wrap-up, commits, files changed, error -> fix pairs, task state, decisions, the user's words),
 kept whole in _agent_context/knowledge/sessions/<date>-<session8>.md. The core files get what
 belongs there: open problems -> Known Issues, the user's preferences -> 1.user.md, decisions and
-gotchas -> 2.memory.md, what changed -> CHANGELOG.json. Finished work is never filed as open, and
-an open item a session finished is moved to the archive as resolved. With --model, the model
+gotchas -> 2.memory.md, what changed -> CHANGELOG.json and, for work that belongs to an existing
+feature PRD (its related_tasks, id, a task pointing at it, or a file it names), that PRD's
+Changelog. Finished work is never filed as open, and an open item a session finished is moved to
+the archive as resolved. With --model, the model
 writes the digests from the same material, citing the same transcript records.
 Every line it adds cites its sources (bookmark ids, session ids, transcript record ids) and the
 model. A second run right after changes nothing. If it is interrupted, the next somnus command

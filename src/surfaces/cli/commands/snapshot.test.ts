@@ -1,5 +1,10 @@
+import { mkdirSync, symlinkSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type BrainCliProject, createBrainCliProject } from '../../../../test/support/brain-cli.ts'
+import { runCliCaptured } from '../../../../test/support/run-cli-captured.ts'
+import { REPO_ROOT } from '../../../../test/support/shared-data.ts'
+import { bareSomnusCommands, commandsIn } from '../../../../test/support/somnus-commands.ts'
 
 let project: BrainCliProject
 afterEach(() => project?.dispose())
@@ -62,5 +67,29 @@ describe('somnus snapshot', () => {
     const json = JSON.parse((await project.run(['snapshot', '--tokens', '--json'])).stdout)
     expect(json.tokens.approximate).toBe(Math.ceil(json.text.length / 4))
     expect(json.tokens.exact).toBeGreaterThan(0)
+  })
+
+  it('names Somnus as the hooks do unless `somnus` on PATH is this install', async () => {
+    seededProject()
+    await project.run(['init', '--plugin'])
+    const absolute = `"${process.execPath}" "${REPO_ROOT}/bin/somnus.js"`
+    const snapshotWith = async (path: string | undefined) =>
+      (await runCliCaptured(['snapshot'], { cwd: project.project, env: { PATH: path } })).stdout
+    // No somnus on PATH (`npm i -D`): every command it names runs this install by its path.
+    const bare = await snapshotWith('/usr/bin:/bin')
+    expect(bareSomnusCommands(bare)).toEqual([])
+    expect(commandsIn(bare, absolute)).toContain(`${absolute} bookmark add "<what>" -s 2`)
+    // npx puts node_modules/.bin on PATH; Claude Code's shell does not have it.
+    const npxBin = join(project.project, 'node_modules', '.bin')
+    mkdirSync(npxBin, { recursive: true })
+    symlinkSync(join(REPO_ROOT, 'bin', 'somnus.js'), join(npxBin, 'somnus'))
+    expect(bareSomnusCommands(await snapshotWith(`${npxBin}:/usr/bin`))).toEqual([])
+    // A global install (`npm i -g`): `somnus` on PATH is this install, so the short name does.
+    const globalBin = join(project.project, 'global-bin')
+    mkdirSync(globalBin)
+    symlinkSync(join(REPO_ROOT, 'bin', 'somnus.js'), join(globalBin, 'somnus'))
+    const global = await snapshotWith(`${globalBin}:/usr/bin`)
+    expect(bareSomnusCommands(global)).toContain('somnus bookmark add "<what>" -s 2')
+    expect(global).not.toContain(absolute)
   })
 })

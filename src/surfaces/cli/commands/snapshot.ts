@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import { SomnusError } from '../../../core/errors.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { openSomnus } from '../open-somnus.ts'
+import { somnusCommandHere } from '../somnus-command-here.ts'
 
 /** Adds `snapshot` to the program. */
 export function register(program: Command, io: CliIo): void {
@@ -20,6 +21,8 @@ export function register(program: Command, io: CliIo): void {
       `
 Sections that do not fit are demoted (full → summary → one line → omitted), least important first;
 lines are never cut. Shown reminders count as fired, as at session start (--peek to avoid that).
+The commands it names call Somnus as the hooks do: by this install's path ("<node>"
+"<package>/bin/somnus.js"), unless \`somnus\` on PATH is this install.
 
 Examples:
   somnus snapshot --tokens
@@ -29,7 +32,9 @@ Examples:
       async (options: { budget?: string; tokens?: boolean; peek?: boolean; json?: boolean }) => {
         const somnus = await openSomnus(io)
         const budgetChars = options.budget === undefined ? undefined : parseBudget(options.budget)
-        const snapshot = await somnus.snapshot({ budgetChars })
+        // The skill tells Claude to run this; every command it names must run where Claude runs it.
+        const somnusCommand = somnusCommandHere(io.env)
+        const snapshot = await somnus.snapshot({ budgetChars, somnusCommand })
         if (!options.peek) await somnus.recordTriggerFires(snapshot.firedTriggerIds)
         // The tokenizer is too heavy for the hook path; this command may load it on demand.
         const tokens = options.tokens

@@ -43,7 +43,9 @@ export function registerTranscriptCommands(
       'after',
       `
 A session id is looked up in the sleep ledger, then under ~/.claude/projects (or
-$CLAUDE_CONFIG_DIR/projects). Sub-agent files are folded in; compaction runs are not.
+$CLAUDE_CONFIG_DIR/projects). Sub-agent files are folded in; compaction runs are not, nor is
+Somnus's own sleep (the somnus-rem-sleep agent and the call that dispatched it): that work is
+the consolidation, not work to consolidate.
 
 Examples:
   somnus transcript stats ~/.claude/projects/-home-me-app/4d5611e5-241a-462a-8d15-5122611a9569.jsonl
@@ -156,6 +158,12 @@ export function formatStats({ sessionId, files, analysis: a }: TranscriptStats):
     ['text', `${n(a.assistant_chars)} assistant chars, ${n(a.decision_markers)} decision markers`],
     ['tasks', a.task_slug_list.length > 0 ? a.task_slug_list.join(', ') : 'none'],
   )
+  if (a.sleep_dispatches + a.sleep_subagent_files > 0) {
+    rows.push([
+      'left out',
+      `Somnus's own sleep: ${n(a.sleep_dispatches)} dispatch(es) of the somnus-rem-sleep agent, ${n(a.sleep_subagent_files)} sub-agent file(s)`,
+    ])
+  }
   return `${rows.map(([label, value]) => `${label.padEnd(11)} ${value}`.trimEnd()).join('\n')}\n`
 }
 

@@ -59,7 +59,7 @@ export const MindSleepInputSchema = requestComponent(
         .int()
         .meta({
           description:
-            'How long to sleep (10-86400 by default). 30 s or more, 10 min after the last dream, consolidates; anything else only pauses.',
+            'How long to sleep (2-86400 s by default). 30 s or more, 10 min after the last dream, consolidates; anything else only pauses.',
           examples: [300],
         }),
     })

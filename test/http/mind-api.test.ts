@@ -292,6 +292,31 @@ for (const transport of ['in-process', 'socket'] as Transport[]) {
       expect(unsupported.status).toBe(415)
     })
 
+    it('loses no action when requests for one creature arrive at once', async () => {
+      const other = fixture.keys.second
+      const before = await send(MindStatusResponseSchema, '/api/v1/mind/status', { key: other })
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, request) =>
+          events(
+            {
+              events: Array.from({ length: 5 }, (_, index) => ({
+                type: 'action',
+                tool: 'bash',
+                content: `parallel request ${request} action ${index}`,
+              })),
+            },
+            other,
+          ),
+        ),
+      )
+      const lines = answers.flatMap((answer) => answer.results.map((result) => result.line))
+      expect(new Set(lines).size).toBe(40)
+      const after = await send(MindStatusResponseSchema, '/api/v1/mind/status', { key: other })
+      expect(after.actions).toBe(before.actions + 40)
+      const logged = readFileSync(join(folder, 'globex', 'conversation.jsonl'), 'utf8')
+      expect(logged.match(/parallel request/g)).toHaveLength(40)
+    })
+
     it('describes every mind route in /openapi.json', async () => {
       const response = await fixture.send('/openapi.json')
       const document = (await response.json()) as { paths: Record<string, Record<string, unknown>> }

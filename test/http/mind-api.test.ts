@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type * as z from 'zod'
+import { createHttpApp } from '../../src/surfaces/http/create-http-app.ts'
 import { ErrorResponseSchema } from '../../src/surfaces/http/schemas/common-schemas.ts'
 import {
   MindContextResponseSchema,
@@ -18,6 +19,7 @@ import {
   MindRecallResponseSchema,
   MindSleepResponseSchema,
   MindStatusResponseSchema,
+  MindToolsResponseSchema,
   MindWakeResponseSchema,
 } from '../../src/surfaces/http/schemas/mind-schemas.ts'
 import { tenantMinds } from '../../src/surfaces/http/tenant-minds.ts'
@@ -227,6 +229,7 @@ for (const transport of ['in-process', 'socket'] as Transport[]) {
         ['/api/v1/mind/dreams?tenant_id=acme', undefined],
         ['/api/v1/mind/recall?tenant_id=acme&q=janee', undefined],
         ['/api/v1/mind/context?tenant_id=acme', undefined],
+        ['/api/v1/mind/tools?tenant_id=acme', undefined],
       ]
       for (const [path, body] of paths) {
         const refused = await send(ErrorResponseSchema, path, { key: other, body, status: 404 })
@@ -292,6 +295,20 @@ for (const transport of ['in-process', 'socket'] as Transport[]) {
       expect(unsupported.status).toBe(415)
     })
 
+    it('hands out the set_sleep tool with the creature’s range', async () => {
+      const tools = await send(MindToolsResponseSchema, '/api/v1/mind/tools')
+      expect(tools.tools).toEqual([
+        expect.objectContaining({
+          name: 'set_sleep',
+          input_schema: expect.objectContaining({ required: ['seconds'] }),
+        }),
+      ])
+      expect(tools.tools[0]?.input_schema.properties.seconds).toMatchObject({
+        minimum: 2,
+        maximum: 86_400,
+      })
+    })
+
     it('loses no action when requests for one creature arrive at once', async () => {
       const other = fixture.keys.second
       const before = await send(MindStatusResponseSchema, '/api/v1/mind/status', { key: other })
@@ -329,6 +346,7 @@ for (const transport of ['in-process', 'socket'] as Transport[]) {
         ['/api/v1/mind/dreams', 'get'],
         ['/api/v1/mind/recall', 'get'],
         ['/api/v1/mind/context', 'get'],
+        ['/api/v1/mind/tools', 'get'],
       ] as const) {
         expect(document.paths[path]?.[method], `${method} ${path}`).toBeDefined()
       }
@@ -336,3 +354,42 @@ for (const transport of ['in-process', 'socket'] as Transport[]) {
     })
   })
 }
+
+describe('the mind routes without auth (loopback only), creatures in memory', () => {
+  let fixture: HttpServiceFixture
+  beforeAll(async () => {
+    fixture = await openHttpService('pglite', 'in-process')
+  })
+  afterAll(async () => {
+    await fixture?.close()
+  })
+
+  it('takes the tenant from tenant_id, as the seed does; an unknown tenant is a 404', async () => {
+    const app = createHttpApp({
+      service: fixture.service,
+      auth: { required: false },
+      version: 't',
+      minds: tenantMinds({ folder: null }),
+    })
+    const post = (path: string, body: unknown) =>
+      app.request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    const logged = await post('/api/v1/mind/events?tenant_id=globex', {
+      events: [{ type: 'action', tool: 'bash', content: 'ls -> a b' }],
+    })
+    expect(await logged.json()).toMatchObject({ tenant_id: 'globex', actions: 1 })
+    const status = await app.request('/api/v1/mind/status?tenant_id=globex')
+    expect(await status.json()).toMatchObject({ location: 'memory', actions: 1 })
+    const acme = await app.request('/api/v1/mind/status?tenant_id=acme')
+    expect(await acme.json()).toMatchObject({ tenant_id: 'acme', actions: 0 })
+    const nobody = await post('/api/v1/mind/events?tenant_id=nobody', {
+      events: [{ type: 'action', tool: 'bash', content: 'ls' }],
+    })
+    expect(nobody.status).toBe(404)
+    const bad = await app.request('/api/v1/mind/status?tenant_id=Bad%20Id')
+    expect(bad.status).toBe(404)
+  })
+})

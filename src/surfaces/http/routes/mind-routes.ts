@@ -22,6 +22,7 @@ import {
   MindSleepInputSchema,
   MindSleepResponseSchema,
   MindStatusResponseSchema,
+  MindToolsResponseSchema,
   MindWakeResponseSchema,
 } from '../schemas/mind-schemas.ts'
 import type { ServiceApi } from '../service-api.ts'
@@ -136,6 +137,20 @@ const contextRoute: ApiRoute<undefined, typeof TenantQuerySchema> = {
   },
 }
 
+const toolsRoute: ApiRoute<undefined, typeof TenantQuerySchema> = {
+  method: 'get',
+  path: '/api/v1/mind/tools',
+  tags: TAGS,
+  summary: "The set_sleep tool to hand the creature's model",
+  description:
+    "In the Anthropic Messages API shape (for OpenAI, wrap it as a function). Answer a set_sleep call by posting its input to /api/v1/mind/sleep and returning the answer's text.",
+  query: TenantQuerySchema,
+  answers: {
+    200: { description: 'The tools', schema: MindToolsResponseSchema },
+    ...errorAnswers(400, 401, 404),
+  },
+}
+
 /** The mind routes, for /openapi.json. */
 export const MIND_ROUTES: AnyApiRoute[] = [
   eventsRoute,
@@ -146,6 +161,7 @@ export const MIND_ROUTES: AnyApiRoute[] = [
   dreamsRoute,
   recallRoute,
   contextRoute,
+  toolsRoute,
 ]
 
 /** Adds the mind endpoints to `app`; each tenant's creature comes from `minds`. */
@@ -236,5 +252,10 @@ export function addMindRoutes(app: Hono<ApiEnv>, service: ServiceApi, minds: Ten
   addApiRoute(app, contextRoute, async ({ query }, c) => {
     const { tenantId, mind } = await mindOf(c, query.tenant_id)
     return c.json({ success: true as const, tenant_id: tenantId, ...(await mind.context()) }, 200)
+  })
+
+  addApiRoute(app, toolsRoute, async ({ query }, c) => {
+    const { tenantId, mind } = await mindOf(c, query.tenant_id)
+    return c.json({ success: true as const, tenant_id: tenantId, tools: [mind.setSleepTool] }, 200)
   })
 }

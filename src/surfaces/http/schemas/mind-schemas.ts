@@ -240,3 +240,22 @@ export const MindContextResponseSchema = answerComponent(
   }),
   'MindContextResponse',
 )
+
+/** The `set_sleep` tool for the creature's settings, in the Anthropic Messages API shape. */
+export const MindToolsResponseSchema = answerComponent(
+  z.object({
+    ...SuccessFields,
+    tools: z.array(
+      z.object({
+        name: z.string(),
+        description: z.string(),
+        input_schema: z.object({
+          type: z.literal('object'),
+          properties: z.record(z.string(), z.unknown()),
+          required: z.array(z.string()),
+        }),
+      }),
+    ),
+  }),
+  'MindToolsResponse',
+)

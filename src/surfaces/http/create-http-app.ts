@@ -12,7 +12,9 @@ import { openApiDocument } from './openapi-document.ts'
 import { addConsolidationRoutes, CONSOLIDATION_ROUTES } from './routes/consolidation-routes.ts'
 import { addDecisionRoutes, DECISION_ROUTES } from './routes/decision-routes.ts'
 import { addHandoffRoutes, HANDOFF_ROUTES } from './routes/handoff-routes.ts'
+import { addMindRoutes, MIND_ROUTES } from './routes/mind-routes.ts'
 import type { ServiceApi } from './service-api.ts'
+import type { TenantMinds } from './tenant-minds.ts'
 
 /** The largest request body accepted by default: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
@@ -26,6 +28,8 @@ export interface HttpAppOptions {
   maxBodyBytes?: number
   /** Where unexpected errors are written (default: standard error). */
   log?: (line: string) => void
+  /** Each tenant's creature: serves the `/api/v1/mind` routes when given. */
+  minds?: TenantMinds
 }
 
 /** Builds the app. Nothing listens until it is served. */
@@ -55,8 +59,10 @@ export function createHttpApp(options: HttpAppOptions): Hono<ApiEnv> {
   })
   app.get('/docs', (c) => c.html(DOCS_PAGE_HTML))
   let document: Record<string, unknown> | undefined
+  const routes = [...CONSOLIDATION_ROUTES, ...HANDOFF_ROUTES, ...DECISION_ROUTES]
+  if (options.minds) routes.push(...MIND_ROUTES)
   app.get('/openapi.json', (c) => {
-    document ??= openApiDocument([...CONSOLIDATION_ROUTES, ...HANDOFF_ROUTES, ...DECISION_ROUTES], {
+    document ??= openApiDocument(routes, {
       title: 'Somnus consolidation API',
       version: options.version,
       description:
@@ -73,5 +79,6 @@ export function createHttpApp(options: HttpAppOptions): Hono<ApiEnv> {
   addConsolidationRoutes(app, service)
   addHandoffRoutes(app, service)
   addDecisionRoutes(app, service)
+  if (options.minds) addMindRoutes(app, service, options.minds)
   return app
 }

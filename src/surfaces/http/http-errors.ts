@@ -47,6 +47,7 @@ const STATUS_FOR_CODE: Partial<Record<SomnusErrorCode, ContentfulStatusCode>> = 
   USAGE: 400,
   INVALID_INPUT: 400,
   NOT_FOUND: 404,
+  STATE_LOCKED: 503,
 }
 
 /** The 413 for a body over `maxBytes`. */

@@ -3,8 +3,10 @@
  * in the same process unless told otherwise. SIGTERM or SIGINT stops it cleanly: no new requests,
  * requests in flight answered, the running job finished or released, the database closed.
  */
+import { join, resolve } from 'node:path'
 import type { Command } from 'commander'
 import { SomnusError } from '../../../core/errors.ts'
+import { defaultServiceDataDir } from '../../../create-somnus.ts'
 import type { CliIo } from '../cli-io.ts'
 import { openService, type ServiceCliOptions, withServiceOptions } from '../open-service.ts'
 import { VERSION } from '../run-cli.ts'
@@ -16,6 +18,7 @@ interface ServeOptions extends ServiceCliOptions {
   worker: boolean
   scheduler: boolean
   maxBody?: string
+  mindsDir?: string
 }
 
 /** Adds `serve` to the program. */
@@ -34,6 +37,10 @@ export function register(program: Command, io: CliIo): void {
     .option('--no-worker', 'do not run jobs in this process (run somnus worker elsewhere)')
     .option('--no-scheduler', 'do not enqueue the daily, weekly and monthly runs')
     .option('--max-body <bytes>', 'largest request body accepted', String(1024 * 1024))
+    .option(
+      '--minds-dir <folder>',
+      "the tenants' creature folders for /api/v1/mind (default: SOMNUS_MINDS_DIR, else <data folder>/minds)",
+    )
     .addHelpText(
       'after',
       `
@@ -43,6 +50,10 @@ server binds loopback only and tenant_id (default 'default') picks the tenant, a
 
 Several somnus serve or somnus worker processes can share one PostgreSQL database; the embedded
 PGlite database belongs to one process.
+
+/api/v1/mind serves each tenant a creature (seed 004: events, sleep, wake, status, observations,
+dreams, recall), kept in <minds folder>/<tenant id>/ with the service's --model (extractive by
+default). Several servers on one PostgreSQL database need --minds-dir on a folder they share.
 
 Examples:
   somnus serve                                   # PGlite in the data folder, port 3456
@@ -74,12 +85,17 @@ function parseBytes(value: string | undefined): number {
 async function serve(io: CliIo, options: ServeOptions): Promise<void> {
   const port = parsePort(options.port ?? io.env.PORT)
   const maxBodyBytes = parseBytes(options.maxBody)
-  const [{ checkBindAddress, startHttpServer }, { createHttpApp }, { serviceApiFor }] =
-    await Promise.all([
-      import('../../http/start-http-server.ts'),
-      import('../../http/create-http-app.ts'),
-      import('../../http/service-api-for.ts'),
-    ])
+  const [
+    { checkBindAddress, startHttpServer },
+    { createHttpApp },
+    { serviceApiFor },
+    { isMindModel, tenantMinds },
+  ] = await Promise.all([
+    import('../../http/start-http-server.ts'),
+    import('../../http/create-http-app.ts'),
+    import('../../http/service-api-for.ts'),
+    import('../../http/tenant-minds.ts'),
+  ])
   // Checked before the database opens: a refused address should not cost a migration.
   checkBindAddress(options.host, options.auth)
   const service = await openService(io, options)
@@ -96,12 +112,23 @@ async function serve(io: CliIo, options: ServeOptions): Promise<void> {
   })
   const log = (line: string) => io.stderr(line)
   const api = serviceApiFor(service)
+  const mindModel = isMindModel(options.model) ? options.model : 'extractive'
+  if (mindModel !== options.model && options.model !== undefined) {
+    io.stderr(`somnus serve: creatures consolidate with extractive (${options.model} cannot)\n`)
+  }
+  const minds = tenantMinds({
+    folder: await mindsFolder(io, options),
+    model: mindModel,
+    env: io.env,
+  })
+  io.stdout(`somnus serve: minds: ${minds.description} (one creature per tenant)\n`)
   const app = createHttpApp({
     service: api,
     auth: { required: options.auth },
     version: VERSION,
     maxBodyBytes,
     log,
+    minds,
   })
   const stopping = new AbortController()
   let server: Awaited<ReturnType<typeof startHttpServer>>
@@ -142,4 +169,19 @@ async function serve(io: CliIo, options: ServeOptions): Promise<void> {
   await api.drain()
   await service.close()
   io.stdout('somnus serve: stopped\n')
+}
+
+/**
+ * Where the tenants' creatures live: `--minds-dir`, SOMNUS_MINDS_DIR, else `minds/` in the data
+ * folder (the PGlite folder in use, or the default one beside a PostgreSQL database); null (in
+ * memory) beside an in-memory database.
+ */
+async function mindsFolder(io: CliIo, options: ServeOptions): Promise<string | null> {
+  const chosen = options.mindsDir ?? io.env.SOMNUS_MINDS_DIR
+  if (chosen) return resolve(io.cwd, chosen)
+  const database = options.db ?? io.env.SOMNUS_DATABASE_URL
+  if (database === ':memory:' || database === 'memory://') return null
+  const isFolder = database !== undefined && !/^[a-z][a-z0-9+.-]*:/i.test(database)
+  const dataFolder = isFolder ? resolve(io.cwd, database) : await defaultServiceDataDir(io.env)
+  return join(dataFolder, 'minds')
 }

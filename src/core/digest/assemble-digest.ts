@@ -17,7 +17,14 @@ import { decisionCandidates, pickDecisions } from './digest-decisions.ts'
 import { gotchasOf } from './digest-gotchas.ts'
 import type { Closing, DigestMaterial, Sourced } from './digest-material.ts'
 import { summaryOf } from './digest-summary.ts'
-import { code, leadingSentences, markdownLines, oneLine, shortId } from './digest-text.ts'
+import {
+  code,
+  leadingSentences,
+  markdownLines,
+  oneLine,
+  sentencesOf,
+  shortId,
+} from './digest-text.ts'
 import { describeErrorFix } from './error-fixes.ts'
 import type { DigestItem, SessionDigest } from './session-digest.ts'
 import { isFinishedStatus } from './task-events.ts'
@@ -27,6 +34,13 @@ import { preferencesOf, workflowOf } from './working-style.ts'
 /** Wrap-up lines that name something left to do. */
 const OPEN_MARKERS =
   /\b(?:remaining|not yet|todo|follow-?up|still open|left to|blocked|filed|gap|missing|skipped|not (?:done|tested|implemented|verified)|next steps?)\b/i
+
+/** A wrap-up sentence the agent labels as a problem it leaves behind (`Known issue: …`). */
+const LABELLED_OPEN =
+  /^(?:known (?:issue|limitation|problem)s?|open issues?|caveats?|limitations?):\s+(?=\S)/i
+
+/** A sentence stating a rule for next time: `When <situation>, <do this>`. */
+const RULE_FOR_NEXT_TIME = /^(?:when|whenever|before)\s+[^,.]{3,80},\s*\S/i
 
 /** Decisions kept: a few real choices beat many sentences that merely give a reason. */
 const MAX_DECISIONS = 5
@@ -50,7 +64,7 @@ export function assembleDigest(gathered: DigestMaterial, maxTokens: number): Ses
     summary: summaryOf(material, sections, wrapUp),
     changes: changeAreas([...material.changes.values()], summaryFileDescriptions(sections)),
     commits: commitsOf(material),
-    decisions: decisionsOf(material, sections),
+    decisions: [...decisionsOf(material, sections), ...wrapUpRules(wrapUp)],
     gotchas: gotchasOf(material, sections),
     done: doneOf(material, wrapUp),
     open: openOf(material, wrapUp),
@@ -97,6 +111,18 @@ function commitsOf(material: DigestMaterial): DigestItem[] {
     bySubject.set(commit.subject, item(`${hash}${commit.subject}`, commit.uuid))
   }
   return [...bySubject.values()]
+}
+
+/**
+ * Rules for next time the wrap-up states outright ("When adding endpoints, register them in
+ * src/routes.ts first."): conventions the next session must follow, kept with the decisions.
+ */
+function wrapUpRules(wrapUp: Closing | null): DigestItem[] {
+  if (wrapUp === null) return []
+  return sentencesOf(markdownLines(wrapUp.text).join(' '))
+    .filter((sentence) => RULE_FOR_NEXT_TIME.test(sentence))
+    .slice(0, 2)
+    .map((sentence) => item(sentence, wrapUp.uuid))
 }
 
 function decisionsOf(material: DigestMaterial, sections: Array<Map<string, string>>): DigestItem[] {
@@ -203,8 +229,15 @@ function openOf(material: DigestMaterial, wrapUp: Closing | null): DigestItem[] 
       item(`Still failing at the end: ${describeErrorFix(lastFailure)}`, ...lastFailure.sources),
     )
   if (wrapUp !== null) {
-    for (const line of markdownLines(wrapUp.text)
-      .filter((text) => OPEN_MARKERS.test(text))
+    const lines = markdownLines(wrapUp.text)
+    for (const sentence of sentencesOf(lines.join(' ')).filter((text) =>
+      LABELLED_OPEN.test(text),
+    )) {
+      const problem = sentence.replace(LABELLED_OPEN, '')
+      open.push(item(problem.charAt(0).toUpperCase() + problem.slice(1), wrapUp.uuid))
+    }
+    for (const line of lines
+      .filter((text) => OPEN_MARKERS.test(text) && !LABELLED_OPEN.test(text))
       .slice(0, 3))
       open.push(item(`From the wrap-up: ${leadingSentences(line, 240)}`, wrapUp.uuid))
   }

@@ -18,7 +18,7 @@ const INSTRUCTION =
 const NOT_A_STATEMENT = /^(?:here(?:'s| is| are)|summary|done|all set|complete)\b/i
 
 /** A statement has a verb: a form of be/have, or a past participle ("added", "fixed"). */
-const HAS_VERB = /\b(?:is|are|was|were|has|have|had|been|now|passes|pass)\b|\b[a-z]\w+ed\b/
+const HAS_VERB = /\b(?:is|are|was|were|has|have|had|been|now|passes|pass)\b|\b[A-Za-z]\w+ed\b/
 
 /** Longest goal and outcome, in characters. */
 const GOAL_CHARS = 160
@@ -42,6 +42,26 @@ export function summaryOf(
         : `${goal}; ${lowerFirst(outcome.text)}`
   const uuids = [request?.uuid ?? '', outcome?.uuid ?? ''].filter((uuid) => uuid !== '')
   return { text, sources: [...new Set(uuids.map(shortId))] }
+}
+
+/** How a summary opens with its goal: `Set out to …` or `Asked for: …`, then `; ` and the outcome. */
+const GOAL_PART = /^(?:Set out to |Asked for: )[^;]*(?:;\s*|\.?$)/
+
+/**
+ * What came of the session, from a summary `summaryOf` wrote: the outcome without the goal, ''
+ * when the summary states only the goal. Readers that want the outcome alone (the changelog, a
+ * digest's one-liner) use this, so the summary's shape is known in one place.
+ */
+export function summaryOutcome(text: string): string {
+  const goal = GOAL_PART.exec(text)
+  if (goal === null) return text
+  const rest = text.slice(goal[0].length)
+  return rest === '' ? '' : `${rest.charAt(0).toUpperCase()}${rest.slice(1)}`
+}
+
+/** The goal part of a summary `summaryOf` wrote ('' when it has none), without its end mark. */
+export function summaryGoal(text: string): string {
+  return GOAL_PART.exec(text)?.[0].replace(/[;.\s]+$/, '') ?? ''
 }
 
 /** The user's first request; the compaction summary's account when the request is long or gone. */

@@ -1,4 +1,5 @@
 /** Changelog lines for the sessions a sleep consolidates: one per session that changed files. */
+import { summaryOutcome } from '../digest/digest-summary.ts'
 import type { SessionDigest } from '../digest/session-digest.ts'
 import { redactSecrets } from '../redact-secrets.ts'
 import type { SessionRecord } from '../sleep-state.ts'
@@ -71,9 +72,7 @@ function digestEntry(digest: SessionDigest, session: SessionRecord): ChangelogEn
     .filter(Boolean)
   const areas = digest.changes.map((area) => area.area)
   // The request that opened the session is not what changed: the changelog keeps the outcome.
-  const outcome = digest.summary
-    ? flatten(digest.summary.text).replace(/^Asked:\s*"[^"]*"\s*/, '')
-    : ''
+  const outcome = digest.summary ? summaryOutcome(flatten(digest.summary.text)) : ''
   // What changed, not what to mind or why: lessons and decisions go to memory (digest-entries.ts).
   const summary = wholeSentences(
     sentencesOf(outcome)

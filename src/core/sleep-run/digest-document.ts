@@ -2,6 +2,7 @@
  * A session digest as the brain keeps it: the rendered digest, with its one-liner in the
  * frontmatter (`summary:`), so the snapshot lists recent sessions without reading whole digests.
  */
+import { summaryGoal, summaryOutcome } from '../digest/digest-summary.ts'
 import { renderSessionDigest } from '../digest/render-session-digest.ts'
 import type { SessionDigest } from '../digest/session-digest.ts'
 import { updateFrontmatter } from '../frontmatter.ts'
@@ -35,13 +36,10 @@ export function sessionOneLiner(digest: SessionDigest): string {
   ].filter(Boolean)
   const head = [digest.date, digest.branch].filter(Boolean).join(' ')
   const text = digest.summary === null ? '' : inlineText(digest.summary.text)
-  const asked = /^Asked:\s*("[^"]*")\s*/.exec(text)
   // A table flattened into the summary (`pushed: Commit · Task · Description.`) is no sentence.
-  const outcome = (asked ? text.slice(asked[0].length) : text).replace(
-    /:\s*[^.:]*\s·\s[^.]*\./g,
-    '.',
-  )
-  const said = wholeSentences(outcome) || (asked ? `Asked: ${wholeSentences(asked[1] ?? '')}` : '')
+  const outcome = summaryOutcome(text).replace(/:\s*[^.:]*\s·\s[^.]*\./g, '.')
+  const goal = summaryGoal(text)
+  const said = wholeSentences(outcome) || (goal === '' ? '' : wholeSentences(`${goal}.`))
   const suffix = counts.length > 0 ? ` (${counts.join(', ')})` : ''
   return `${head === '' ? digest.sessionId.slice(0, 8) : head}: ${said || 'no summary'}${suffix}`
 }

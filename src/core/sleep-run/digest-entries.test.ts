@@ -162,7 +162,7 @@ describe('planSleepRun with digests', () => {
 describe('wrapUpLessons', () => {
   const closing = digest({
     summary: item(
-      'Asked: "When you can, fix the login test." Fixed the flaky login test by raising the timeout to 15 s. Known issue: CI machines are about 3x slower than laptops. Decided to keep the retry off. When adding endpoints, register them in src/routes.ts first. Known issue: the cache is cut sh…',
+      'Asked for: When you can, fix the login test; fixed the flaky login test by raising the timeout to 15 s. Known issue: CI machines are about 3x slower than laptops. Decided to keep the retry off. When adding endpoints, register them in src/routes.ts first. Known issue: the cache is cut sh…',
       's1',
     ),
     changes: [{ area: 'src/', items: [item('`login.test.ts`: timeout 15 s', 'f1')] }],
@@ -224,7 +224,7 @@ describe('sessionOneLiner', () => {
     const long = digest({
       branch: 'spotter-dov',
       summary: item(
-        `Asked: "Work on bead spotter-dov. Run bd show spotter-dov to see the details." Closed the spotter-dov epic: shared transcript components. ${'Every row renders the same way in both views. '.repeat(5)}`,
+        `Set out to work on bead spotter-dov; closed the spotter-dov epic: shared transcript components. ${'Every row renders the same way in both views. '.repeat(5)}`,
         's1',
       ),
       commits: [item('`64f1b9a` feat: unified transcript (spotter-dov)', 'c1')],
@@ -242,8 +242,8 @@ describe('sessionOneLiner', () => {
       summary: item('Epic complete. All 4 tasks pushed: Commit · Task · Description.', 's3'),
     })
     expect(sessionOneLiner(table)).toBe('2026-03-02: Epic complete. All 4 tasks pushed.')
-    expect(sessionOneLiner(digest({ summary: item('Asked: "Fix the login test."', 's2') }))).toBe(
-      '2026-03-02: Asked: "Fix the login test."',
+    expect(sessionOneLiner(digest({ summary: item('Set out to fix the login test.', 's2') }))).toBe(
+      '2026-03-02: Set out to fix the login test.',
     )
   })
 })

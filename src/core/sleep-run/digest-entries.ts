@@ -5,6 +5,7 @@
  * work never becomes an open item: it goes to the changelog (changelog-entries.ts) and closes the
  * open items it finishes (resolvedIssues).
  */
+import { summaryOutcome } from '../digest/digest-summary.ts'
 import type { DigestItem, SessionDigest } from '../digest/session-digest.ts'
 import type { Priority } from '../model-results.ts'
 import { KNOWN_ISSUE_LABEL, RULE_SENTENCE, sentencesOf } from './changelog-entries.ts'
@@ -136,7 +137,7 @@ export function wrapUpLessons(digest: SessionDigest): {
   const summary = digest.summary
   if (summary === null) return { issues: [], rules: [] }
   // The request that opened the session is the user's, not the session's conclusion.
-  const outcome = entryText(summary.text).replace(/^Asked:\s*"[^"]*"\s*/, '')
+  const outcome = summaryOutcome(entryText(summary.text))
   const issues: DigestItem[] = []
   const rules: DigestItem[] = []
   for (const sentence of sentencesOf(outcome)) {

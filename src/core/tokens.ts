@@ -7,5 +7,17 @@ import { countTokens as countBpeTokens } from 'gpt-tokenizer/encoding/o200k_base
  */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0
-  return countBpeTokens(text)
+  const known = RECENT.get(text)
+  if (known !== undefined) return known
+  const tokens = countBpeTokens(text)
+  if (RECENT.size >= RECENT_SIZE) RECENT.clear()
+  RECENT.set(text, tokens)
+  return tokens
 }
+
+/**
+ * The last few counts: a summary is counted by the summarizer and then again by whoever stores
+ * it, and BPE costs far more than looking a string up.
+ */
+const RECENT = new Map<string, number>()
+const RECENT_SIZE = 8

@@ -61,6 +61,14 @@ export interface LanguageModel {
   extractObservations(
     request: { units: Unit[] } & ModelRequestOptions,
   ): Promise<ModelCall<Observation[]>>
+  /**
+   * Optional: summaries of `units` at each of `budgets` in turn, each made from the units the one
+   * before kept (all of them when it kept none): the service's full → summary → quick ref. A model
+   * that has it prepares the text once for every level; callers without it call `summarize` per level.
+   */
+  summarizeLevels?(
+    request: { units: Unit[]; budgets: number[] } & ModelRequestOptions,
+  ): Promise<ModelCall<Summary[]>>
   /** Extracts domain patterns (workarounds, gotchas, conventions, preferences...) from units. */
   extractPatterns(request: { units: Unit[] } & ModelRequestOptions): Promise<ModelCall<Pattern[]>>
   /** Groups statements that repeat the same idea; singletons are omitted. */

@@ -9,7 +9,7 @@ import { DEFAULT_GROUP_THRESHOLD, groupSimilar } from '../../core/extractive/gro
 import { extractObservations } from '../../core/extractive/observations.ts'
 import { extractPatterns } from '../../core/extractive/patterns.ts'
 import { reflect } from '../../core/extractive/reflection.ts'
-import { summarizeUnits } from '../../core/extractive/summarize.ts'
+import { summarizeLevels, summarizeUnits } from '../../core/extractive/summarize.ts'
 import {
   GroupSchema,
   type LanguageModel,
@@ -37,6 +37,11 @@ export function createExtractiveLanguageModel(): LanguageModel {
       const budget = checkedBudget(budgetTokens)
       throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
       return call(SummarySchema, summarizeUnits(checked(units), budget))
+    },
+    summarizeLevels: async ({ units, budgets, signal }) => {
+      const checkedBudgets = budgets.map(checkedBudget)
+      throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
+      return call(SummarySchema.array(), summarizeLevels(checked(units), checkedBudgets))
     },
     extractObservations: async ({ units, signal }) => {
       throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)

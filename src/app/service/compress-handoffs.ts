@@ -74,7 +74,8 @@ export interface MadeLevel {
 /**
  * Makes the levels `step` asks for. The quick ref is drawn from the units the summary kept (made
  * now or earlier): each level compresses the one before it, as the seed's progression says, and
- * the smaller input keeps the second pass cheap.
+ * the smaller input keeps the second pass cheap. A model with `summarizeLevels` makes both levels
+ * from one preparation of the text.
  */
 export async function makeLevels(
   model: ServiceDependencies['model'],
@@ -84,6 +85,19 @@ export async function makeLevels(
   signal?: AbortSignal | undefined,
 ): Promise<{ summary: MadeLevel | null; quickRef: MadeLevel | null }> {
   const units = handoffUnits(handoff)
+  if (step.needsSummary && step.needsQuickRef && model.summarizeLevels) {
+    const { value } = await model.summarizeLevels({
+      units,
+      budgets: [config.summary_budget_tokens, config.quick_ref_budget_tokens],
+      signal,
+    })
+    const [summary, quickRef] = value.map((made) => ({
+      text: made.text,
+      sources: made.sources,
+      tokens: countTokens(made.text),
+    }))
+    return { summary: summary ?? null, quickRef: quickRef ?? null }
+  }
   const level = async (from: typeof units, budgetTokens: number): Promise<MadeLevel> => {
     const { value } = await model.summarize({ units: from, budgetTokens, signal })
     return { text: value.text, sources: value.sources, tokens: countTokens(value.text) }

@@ -2,8 +2,8 @@
  * What makes a sentence worth keeping: the cue phrases and surface features the extractive model
  * looks for, and their weights. Every number the scorer uses lives in WEIGHTS, here.
  */
-import { CHATTER_WORDS } from './stop-words.ts'
-import { isStopWord, normalizeWord, words } from './text.ts'
+import { CHATTER_WORDS, STOP_WORDS } from './stop-words.ts'
+import { normalizeWord, words } from './text.ts'
 
 /** A kind of fact-bearing statement, detected by cue phrases. */
 export type CueKind =
@@ -43,6 +43,8 @@ export const CUES: Record<CueKind, RegExp> = {
   learning:
     /\b(learned|realized|discovered|noticed|turns out|found (?:out )?that|the key is|lesson|gotcha|caveat|undocumented|the trick)\b/i,
 }
+
+const CUE_KINDS = Object.keys(CUES) as CueKind[]
 
 const DATE_WORDS =
   /\b(jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|yesterday|today|tomorrow|tonight|weekend|last (?:week|month|year|night|summer|winter|spring|fall)|next (?:week|month|year)|ago|(?:19|20)\d{2}|\d{1,2}:\d{2}|\d{1,2} ?(?:am|pm))\b/gi
@@ -130,14 +132,20 @@ export function sentenceFeatures(
       return
     names.add(normal)
   })
-  const cues = (Object.keys(CUES) as CueKind[]).filter((kind) => CUES[kind].test(sentence))
-  const content = all.filter((word) => !isStopWord(word))
-  const chatty = content.filter((word) => CHATTER_WORDS.has(normalizeWord(word))).length
+  const cues = CUE_KINDS.filter((kind) => CUES[kind].test(sentence))
+  let contentWords = 0
+  let chatty = 0
+  for (const word of all) {
+    const normal = normalizeWord(word)
+    if (STOP_WORDS.has(normal)) continue
+    contentWords += 1
+    if (CHATTER_WORDS.has(normal)) chatty += 1
+  }
   const numbers = (sentence.match(NUMBERS) ?? []).length
   const facts = names.size > 0 || numbers > 0 || cues.length > 0
   const chatter =
-    (GREETING.test(sentence) && content.length - chatty <= 2) ||
-    (!facts && content.length - chatty <= 1)
+    (GREETING.test(sentence) && contentWords - chatty <= 2) ||
+    (!facts && contentWords - chatty <= 1)
   return {
     names: [...names],
     numbers,
@@ -146,7 +154,7 @@ export function sentenceFeatures(
     question: /\?\s*$/.test(sentence),
     chatter,
     firstPerson: FIRST_PERSON.test(sentence),
-    contentWords: content.length,
+    contentWords,
   }
 }
 

@@ -8,7 +8,7 @@ import { countTokens } from '../tokens.ts'
 import { featureBonus, WEIGHTS } from './features.ts'
 import { MaxHeap } from './max-heap.ts'
 import { priorityOf } from './priority.ts'
-import { explodeUnits, type SentenceRecord, type TextUnit } from './sentences.ts'
+import { explodeUnits, type SentenceRecord, speakerNameSet, type TextUnit } from './sentences.ts'
 import { cosine, inverseDocumentFrequency, type SparseVector, tfIdfVector } from './tfidf.ts'
 import { parseTimestamp } from './timestamps.ts'
 
@@ -26,29 +26,169 @@ export function renderUnits(units: readonly TextUnit[]): string {
   )
 }
 
+/** A summary that also says how many tokens its text counts (measured, as every budget is). */
+export interface MeasuredSummary extends ExtractiveSummary {
+  tokens: number
+}
+
+/**
+ * Units split into scored sentences once, so one text can be summarized at several budgets (the
+ * service's summary and quick ref) without splitting, stemming and counting it again.
+ */
+export interface PreparedUnits {
+  /** The non-empty units, in input order. */
+  units: TextUnit[]
+  records: SentenceRecord[]
+  /** Tokens of ` <sentence>` per record, counted the first time a selection needs them. */
+  costs: (number | undefined)[]
+}
+
+/** Prepares `units` for `summarizePrepared`. */
+export function prepareUnits(units: readonly TextUnit[]): PreparedUnits {
+  const kept = units.filter((unit) => unit.text.trim().length > 0)
+  const records = explodeUnits(kept)
+  return { units: kept, records, costs: new Array(records.length) }
+}
+
+/**
+ * The prepared units whose id is in `ids`, as `prepareUnits` of just those units would give them:
+ * sentences, stems and token counts are reused; the features are read again only when the
+ * narrower set of speakers could change them.
+ */
+export function narrowPrepared(prepared: PreparedUnits, ids: ReadonlySet<string>): PreparedUnits {
+  const units: TextUnit[] = []
+  const newIndex = new Map<number, number>()
+  prepared.units.forEach((unit, unitIndex) => {
+    if (!ids.has(unit.id)) return
+    newIndex.set(unitIndex, units.length)
+    units.push(unit)
+  })
+  if (speakerNameSet(units).size !== speakerNameSet(prepared.units).size) {
+    return prepareUnits(units)
+  }
+  const records: SentenceRecord[] = []
+  const costs: (number | undefined)[] = []
+  prepared.records.forEach((record, at) => {
+    const unitIndex = newIndex.get(record.unitIndex)
+    if (unitIndex === undefined) return
+    records.push({ ...record, index: records.length, unitIndex })
+    costs.push(prepared.costs[at])
+  })
+  return { units, records, costs }
+}
+
 /** Summarizes `units` in at most `budgetTokens` tokens; everything when it all fits. */
 export function summarizeUnits(
   units: readonly TextUnit[],
   budgetTokens: number,
 ): ExtractiveSummary {
-  const kept = units.filter((unit) => unit.text.trim().length > 0)
-  if (kept.length === 0 || budgetTokens <= 0) return { text: '', sources: [] }
-  const full = renderUnits(kept)
-  if (countTokens(full) <= budgetTokens)
-    return { text: full, sources: unique(kept.map((unit) => unit.id)) }
-  const records = explodeUnits(kept)
-  let chosen = selectSentences(records, kept, budgetTokens)
-  let text = renderSelection(chosen, kept)
+  const { text, sources } = summarizePrepared(prepareUnits(units), budgetTokens)
+  return { text, sources }
+}
+
+/**
+ * Summaries of `units` at each budget in turn, each made from the units the one before kept (all
+ * of them when it kept none): the service's progression full → summary → quick ref, with the
+ * text prepared once.
+ */
+export function summarizeLevels(
+  units: readonly TextUnit[],
+  budgets: readonly number[],
+): MeasuredSummary[] {
+  let prepared = prepareUnits(units)
+  const summaries: MeasuredSummary[] = []
+  for (const budget of budgets) {
+    const summary = summarizePrepared(prepared, budget)
+    summaries.push(summary)
+    const kept = new Set(summary.sources)
+    const narrowed = narrowPrepared(prepared, kept)
+    if (narrowed.units.length > 0) prepared = narrowed
+  }
+  return summaries
+}
+
+/** `summarizeUnits` of prepared units. */
+export function summarizePrepared(prepared: PreparedUnits, budgetTokens: number): MeasuredSummary {
+  const { units, records } = prepared
+  if (units.length === 0 || budgetTokens <= 0) return { text: '', sources: [], tokens: 0 }
+  const costs = sentenceCosts(prepared)
+  const overheads = unitOverheads(units)
+  if (!surelyOverBudget(costs, overheads, budgetTokens)) {
+    const full = renderUnits(units)
+    const tokens = countTokens(full)
+    if (tokens <= budgetTokens)
+      return { text: full, sources: unique(units.map((unit) => unit.id)), tokens }
+  }
+  let chosen = selectSentences(records, units, budgetTokens, { costs, overheads })
+  let text = renderSelection(chosen, units)
+  let tokens = countTokens(text)
   // Token counts of pieces don't always add up exactly under BPE: drop the last choices until it fits.
-  while (countTokens(text) > budgetTokens && chosen.length > 0) {
+  while (tokens > budgetTokens && chosen.length > 0) {
     chosen = chosen.slice(0, -1)
-    text = renderSelection(chosen, kept)
+    text = renderSelection(chosen, units)
+    tokens = countTokens(text)
   }
   const sources = unique(
     [...chosen].sort((left, right) => left.index - right.index).map((record) => record.unitId),
   )
-  return { text, sources }
+  return { text, sources, tokens }
 }
+
+/** Every record's cost, counting those not counted yet. */
+function sentenceCosts(prepared: PreparedUnits): number[] {
+  return prepared.records.map((record, at) => {
+    const known = prepared.costs[at]
+    if (known !== undefined) return known
+    const cost = countTokens(` ${record.text}`)
+    prepared.costs[at] = cost
+    return cost
+  })
+}
+
+/** What opening a unit costs besides its sentences: its speaker prefix and its date header. */
+interface UnitOverheads {
+  dates: (string | undefined)[]
+  prefixCost: number[]
+  headerCost: number[]
+}
+
+function unitOverheads(units: readonly TextUnit[]): UnitOverheads {
+  // Units share a few speakers and dates: count each distinct string once.
+  const counted = new Map<string, number>()
+  const count = (text: string) => {
+    let tokens = counted.get(text)
+    if (tokens === undefined) {
+      tokens = countTokens(text)
+      counted.set(text, tokens)
+    }
+    return tokens
+  }
+  const dates = units.map((unit) => parseTimestamp(unit.timestamp).date)
+  return {
+    dates,
+    prefixCost: units.map((unit) => (unit.speaker ? count(`${unit.speaker}:`) : 0) + 1),
+    headerCost: dates.map((date) => (date ? count(`[${date}]`) + 1 : 0)),
+  }
+}
+
+/**
+ * True when the full rendering cannot fit, so counting it can be skipped. The pieces' counts
+ * bound it from below: the full text holds every sentence (untightened) and every prefix; BPE
+ * across a seam between pieces saves at most a couple of tokens, allowed per piece.
+ */
+function surelyOverBudget(
+  costs: readonly number[],
+  overheads: UnitOverheads,
+  budget: number,
+): boolean {
+  let pieces = 0
+  for (const cost of costs) pieces += cost - SEAM_SLACK
+  for (const cost of overheads.prefixCost) pieces += cost - SEAM_SLACK
+  return pieces > budget
+}
+
+/** Tokens BPE may save where two separately counted pieces meet. */
+const SEAM_SLACK = 2
 
 interface Candidate {
   record: SentenceRecord
@@ -91,16 +231,20 @@ export function selectSentences(
   records: SentenceRecord[],
   units: readonly TextUnit[],
   budget: number,
+  counted: { costs: readonly number[]; overheads: UnitOverheads } = {
+    costs: records.map((record) => countTokens(` ${record.text}`)),
+    overheads: unitOverheads(units),
+  },
 ): SentenceRecord[] {
   const idf = inverseDocumentFrequency(records.map((record) => record.stems))
   let maxIdf = 1e-9
   for (const value of idf.values()) maxIdf = Math.max(maxIdf, value)
   const weight = (stem: string) => (idf.get(stem) ?? 0) / maxIdf
-  const candidates: Candidate[] = records.map((record) => {
+  const candidates: Candidate[] = records.map((record, at) => {
     const uniqueStems = [...new Set(record.stems)]
     return {
       record,
-      cost: countTokens(` ${record.text}`),
+      cost: counted.costs[at] ?? 0,
       bonus: featureBonus(record.features),
       uniqueStems,
       freshWeight: uniqueStems.reduce((sum, stem) => sum + weight(stem), 0),
@@ -112,9 +256,7 @@ export function selectSentences(
     }
   })
   const byStem = groupBy(candidates, (candidate) => candidate.uniqueStems)
-  const prefixCost = units.map((unit) => (unit.speaker ? countTokens(`${unit.speaker}:`) : 0) + 1)
-  const dates = units.map((unit) => parseTimestamp(unit.timestamp).date)
-  const headerCost = dates.map((date) => (date ? countTokens(`[${date}]`) + 1 : 0))
+  const { prefixCost, dates, headerCost } = counted.overheads
   const byUnit = groupBy(candidates, (candidate) => [String(candidate.record.unitIndex)])
   const byDate = groupBy(candidates, (candidate) => {
     const date = dates[candidate.record.unitIndex]

@@ -122,7 +122,7 @@ export function sentenceFeatures(
   const all = words(sentence)
   const names = new Set<string>()
   all.forEach((word, index) => {
-    if (index === 0 || !/^\p{Lu}/u.test(word) || word === 'I' || /^I['’]/.test(word)) return
+    if (index === 0 || !startsUppercase(word) || word === 'I' || /^I['’]/.test(word)) return
     const normal = normalizeWord(word)
     if (
       MONTH_OR_DAY.test(normal) ||
@@ -168,6 +168,13 @@ export function featureBonus(features: SentenceFeatures): number {
   if (features.question) bonus += WEIGHTS.question
   if (features.chatter) bonus += WEIGHTS.chatter
   return bonus
+}
+
+/** `/^\p{Lu}/u`, answered without the regex for ASCII (almost every word). */
+function startsUppercase(word: string): boolean {
+  const code = word.charCodeAt(0)
+  if (code < 128) return code >= 65 && code <= 90
+  return /^\p{Lu}/u.test(word)
 }
 
 /** True when `word` is how someone shortens a speaker's name (`Mel` for `melanie`). */

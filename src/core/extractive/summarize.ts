@@ -97,9 +97,10 @@ export function summarizeLevels(
 ): MeasuredSummary[] {
   let prepared = prepareUnits(units)
   const summaries: MeasuredSummary[] = []
-  for (const budget of budgets) {
+  for (const [at, budget] of budgets.entries()) {
     const summary = summarizePrepared(prepared, budget)
     summaries.push(summary)
+    if (at === budgets.length - 1) break
     const kept = new Set(summary.sources)
     const narrowed = narrowPrepared(prepared, kept)
     if (narrowed.units.length > 0) prepared = narrowed
@@ -236,12 +237,13 @@ export function selectSentences(
     overheads: unitOverheads(units),
   },
 ): SentenceRecord[] {
-  const idf = inverseDocumentFrequency(records.map((record) => record.stems))
+  const stemSets = records.map((record) => [...new Set(record.stems)])
+  const idf = inverseDocumentFrequency(stemSets)
   let maxIdf = 1e-9
   for (const value of idf.values()) maxIdf = Math.max(maxIdf, value)
   const weight = (stem: string) => (idf.get(stem) ?? 0) / maxIdf
   const candidates: Candidate[] = records.map((record, at) => {
-    const uniqueStems = [...new Set(record.stems)]
+    const uniqueStems = stemSets[at] as string[]
     return {
       record,
       cost: counted.costs[at] ?? 0,
@@ -257,7 +259,8 @@ export function selectSentences(
   })
   const byStem = groupBy(candidates, (candidate) => candidate.uniqueStems)
   const { prefixCost, dates, headerCost } = counted.overheads
-  const byUnit = groupBy(candidates, (candidate) => [String(candidate.record.unitIndex)])
+  const byUnit: Candidate[][] = units.map(() => [])
+  for (const candidate of candidates) byUnit[candidate.record.unitIndex]?.push(candidate)
   const byDate = groupBy(candidates, (candidate) => {
     const date = dates[candidate.record.unitIndex]
     return date ? [date] : []
@@ -342,7 +345,7 @@ export function selectSentences(
     const { unitIndex } = candidate.record
     if (!openUnits.has(unitIndex)) {
       openUnits.add(unitIndex)
-      for (const other of byUnit.get(String(unitIndex)) ?? []) push(other)
+      for (const other of byUnit[unitIndex] ?? []) push(other)
     }
     const date = dates[unitIndex]
     if (date && !openDates.has(date)) {

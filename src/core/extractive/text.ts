@@ -59,6 +59,9 @@ export function contentStems(text: string): string[] {
 /** Abbreviations whose period ICU's sentence rules take for a sentence end. */
 const ABBREVIATION_END = /\b(?:dr|mr|mrs|ms|prof|st|jr|sr|vs|etc|e\.g|i\.e|no|approx|fig)\.$/i
 
+/** An ASCII line with no sentence terminator: one sentence, whatever the segmenter would say. */
+const NO_ASCII_TERMINATOR = /^[^.!?\r\u0080-\uffff]*$/
+
 /**
  * Splits text into sentences with the built-in `Intl.Segmenter` (Unicode sentence boundaries),
  * then also at line breaks, since transcripts and notes put one statement per line. A segment
@@ -67,6 +70,12 @@ const ABBREVIATION_END = /\b(?:dr|mr|mrs|ms|prof|st|jr|sr|vs|etc|e\.g|i\.e|no|ap
 export function splitSentences(text: string): string[] {
   const sentences: string[] = []
   for (const line of text.split(/\r?\n/)) {
+    // Unicode ends a sentence only at a terminator; in ASCII those are . ! ? alone.
+    if (NO_ASCII_TERMINATOR.test(line)) {
+      const trimmed = line.trim()
+      if (trimmed.length > 0) sentences.push(trimmed)
+      continue
+    }
     let pending = ''
     for (const { segment } of SENTENCES.segment(line)) {
       pending += segment

@@ -45,6 +45,11 @@ export const CUES: Record<CueKind, RegExp> = {
 }
 
 const CUE_KINDS = Object.keys(CUES) as CueKind[]
+/**
+ * Any cue at all, in one pass: most sentences have none, and then the twelve tests are skipped.
+ * Every pattern matched case-insensitively: a superset of what each matches with its own flags.
+ */
+const ANY_CUE = new RegExp(CUE_KINDS.map((kind) => CUES[kind].source).join('|'), 'i')
 
 const DATE_WORDS =
   /\b(jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?|yesterday|today|tomorrow|tonight|weekend|last (?:week|month|year|night|summer|winter|spring|fall)|next (?:week|month|year)|ago|(?:19|20)\d{2}|\d{1,2}:\d{2}|\d{1,2} ?(?:am|pm))\b/gi
@@ -132,7 +137,7 @@ export function sentenceFeatures(
       return
     names.add(normal)
   })
-  const cues = CUE_KINDS.filter((kind) => CUES[kind].test(sentence))
+  const cues = ANY_CUE.test(sentence) ? CUE_KINDS.filter((kind) => CUES[kind].test(sentence)) : []
   let contentWords = 0
   let chatty = 0
   for (const word of all) {

@@ -196,6 +196,8 @@ export interface BenchOptions {
   budgets?: number[]
   /** Return the rows without writing the results file or printing. */
   quiet?: boolean
+  /** Only these conversations (file names without `.json`, e.g. `42`); all by default. */
+  conversations?: string[]
 }
 
 /** Runs the benchmark and returns its rows. */
@@ -207,6 +209,10 @@ export async function main(options: BenchOptions = {}): Promise<Row[]> {
   const started = performance.now()
   const files = readdirSync(LOCOMO_DIR)
     .filter((name) => name.endsWith('.json'))
+    .filter(
+      (name) =>
+        !options.conversations || options.conversations.includes(name.replace(/\.json$/, '')),
+    )
     .sort()
   const sessions = new Map<string, Session>()
   const questions: Question[] = []

@@ -35,7 +35,7 @@ function selectByRescan(
 ): SentenceRecord[] {
   const idf = inverseDocumentFrequency(records.map((record) => record.stems))
   const maxIdf = Math.max(1e-9, ...idf.values())
-  const weight = (stem: string) => (idf.get(stem) ?? 0) / maxIdf
+  const weight = (stem: string) => ((idf.get(stem) ?? 0) / maxIdf) ** WEIGHTS.idfExponent
   const candidates: RescanCandidate[] = records.map((record) => {
     const uniqueStems = [...new Set(record.stems)]
     return {

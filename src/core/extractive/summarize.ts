@@ -241,7 +241,9 @@ export function selectSentences(
   const idf = inverseDocumentFrequency(stemSets)
   let maxIdf = 1e-9
   for (const value of idf.values()) maxIdf = Math.max(maxIdf, value)
-  const weight = (stem: string) => (idf.get(stem) ?? 0) / maxIdf
+  const weights = new Map<string, number>()
+  for (const [stem, value] of idf) weights.set(stem, (value / maxIdf) ** WEIGHTS.idfExponent)
+  const weight = (stem: string) => weights.get(stem) ?? 0
   const candidates: Candidate[] = records.map((record, at) => {
     const uniqueStems = stemSets[at] as string[]
     return {

@@ -122,25 +122,16 @@ export async function compressHandoffs(
   const cutoffs = levelCutoffs(context.asOf, config)
   const tally = { items_processed: 0, items_affected: 0, tokens_saved: 0 }
   const levelsMade = { summary: 0, quick_ref: 0 }
-  let afterId: string | null = null
   let stopped = false
-  for (;;) {
-    if (context.signal?.aborted) {
-      stopped = true
-      break
-    }
-    const batch = await stores.handoffs.findCompressible(context.tenantId, {
-      cutoffs,
-      afterId,
-      limit: config.compression_batch_size,
-    })
-    if (batch.length === 0) break
-    afterId = batch[batch.length - 1]?.handoff_id ?? afterId
-    const planned: Planned[] = []
-    for (const handoff of batch) {
-      const one = await planOne(dependencies, handoff, context)
-      if (one) planned.push(one)
-    }
+  const fetchAfter = (afterId: string | null) =>
+    quiet(
+      stores.handoffs.findCompressible(context.tenantId, {
+        cutoffs,
+        afterId,
+        limit: config.compression_batch_size,
+      }),
+    )
+  const write = async (batch: readonly Handoff[], planned: readonly Planned[]) => {
     const changed = await stores.transaction(async (inside) => {
       const ids = new Set(
         await inside.handoffs.applyCompression(
@@ -169,6 +160,36 @@ export async function compressHandoffs(
     }
     await context.report(tally)
   }
+  // A pipeline: while one batch is summarized (CPU), the database reads the next and writes the
+  // one before, so its round trips and its own work overlap the summarizer's.
+  let next = fetchAfter(null)
+  let writing: Promise<void> = Promise.resolve()
+  for (;;) {
+    if (context.signal?.aborted) {
+      stopped = true
+      break
+    }
+    const batch = await next
+    if (batch.length === 0) break
+    next = fetchAfter(batch[batch.length - 1]?.handoff_id ?? null)
+    // Let the read go out before the summarizer holds the thread.
+    await new Promise((resolve) => setImmediate(resolve))
+    const planned: Planned[] = []
+    for (const handoff of batch) {
+      // The write before may stop the job (its progress report) while this batch is planned.
+      if (context.signal?.aborted) break
+      const one = await planOne(dependencies, handoff, context)
+      if (one) planned.push(one)
+    }
+    await writing
+    // Stopped while this batch was being summarized: it is left for the next run, unwritten.
+    if (context.signal?.aborted) {
+      stopped = true
+      break
+    }
+    writing = quiet(write(batch, planned))
+  }
+  await writing
   return {
     ...tally,
     stopped,
@@ -185,4 +206,10 @@ export async function compressHandoffs(
 
 function sum(values: readonly number[]): number {
   return values.reduce((total, value) => total + value, 0)
+}
+
+/** The promise itself, marked handled so it may settle before anyone awaits it. */
+function quiet<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {})
+  return promise
 }

@@ -53,6 +53,11 @@ export interface ModelRequestOptions {
 export interface LanguageModel {
   /** `extractive`, `anthropic:<model>`, `openai:<model>` or `claude-cli`. */
   readonly name: string
+  /**
+   * Calls it can usefully run at once (worker threads, parallel requests); a caller with many
+   * independent calls may keep this many in flight. Absent: one at a time.
+   */
+  readonly concurrency?: number
   /** Summarizes `units` in at most `budgetTokens` tokens (counted by `core/tokens.ts`). */
   summarize(
     request: { units: Unit[]; budgetTokens: number } & ModelRequestOptions,

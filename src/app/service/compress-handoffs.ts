@@ -174,13 +174,12 @@ export async function compressHandoffs(
     next = fetchAfter(batch[batch.length - 1]?.handoff_id ?? null)
     // Let the read go out before the summarizer holds the thread.
     await new Promise((resolve) => setImmediate(resolve))
-    const planned: Planned[] = []
-    for (const handoff of batch) {
-      // The write before may stop the job (its progress report) while this batch is planned.
-      if (context.signal?.aborted) break
-      const one = await planOne(dependencies, handoff, context)
-      if (one) planned.push(one)
-    }
+    // The write before may stop the job (its progress report) while this batch is planned.
+    const planned = (
+      await mapInOrder(batch, dependencies.model.concurrency ?? 1, (handoff) =>
+        context.signal?.aborted ? null : planOne(dependencies, handoff, context),
+      )
+    ).filter((one): one is Planned => one !== null)
     await writing
     // Stopped while this batch was being summarized: it is left for the next run, unwritten.
     if (context.signal?.aborted) {
@@ -212,4 +211,23 @@ function sum(values: readonly number[]): number {
 function quiet<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => {})
   return promise
+}
+
+/** `map` with at most `limit` calls of `each` in flight; results in input order. */
+async function mapInOrder<T, R>(
+  items: readonly T[],
+  limit: number,
+  each: (item: T) => Promise<R> | R,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length)
+  let next = 0
+  const lane = async () => {
+    while (next < items.length) {
+      const at = next
+      next += 1
+      results[at] = await each(items[at] as T)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane))
+  return results
 }

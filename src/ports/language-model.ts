@@ -6,6 +6,7 @@
 import type { SessionDigest } from '../core/digest/session-digest.ts'
 import type {
   Group,
+  MeasuredSummary,
   Observation,
   Pattern,
   Reflection,
@@ -17,6 +18,8 @@ import type {
 export {
   type Group,
   GroupSchema,
+  type MeasuredSummary,
+  MeasuredSummarySchema,
   type Observation,
   ObservationSchema,
   type Pattern,
@@ -69,11 +72,12 @@ export interface LanguageModel {
   /**
    * Optional: summaries of `units` at each of `budgets` in turn, each made from the units the one
    * before kept (all of them when it kept none): the service's full → summary → quick ref. A model
-   * that has it prepares the text once for every level; callers without it call `summarize` per level.
+   * that has it prepares the text once for every level and counts each level's tokens (with
+   * `core/tokens.ts`); callers without it call `summarize` per level.
    */
   summarizeLevels?(
     request: { units: Unit[]; budgets: number[] } & ModelRequestOptions,
-  ): Promise<ModelCall<Summary[]>>
+  ): Promise<ModelCall<MeasuredSummary[]>>
   /** Extracts domain patterns (workarounds, gotchas, conventions, preferences...) from units. */
   extractPatterns(request: { units: Unit[] } & ModelRequestOptions): Promise<ModelCall<Pattern[]>>
   /** Groups statements that repeat the same idea; singletons are omitted. */

@@ -13,6 +13,7 @@ import { summarizeLevels, summarizeUnits } from '../../core/extractive/summarize
 import {
   GroupSchema,
   type LanguageModel,
+  MeasuredSummarySchema,
   type ModelCall,
   ObservationSchema,
   PatternSchema,
@@ -54,7 +55,7 @@ export function createExtractiveLanguageModel(options: ExtractiveModelOptions = 
     summarizeLevels: async ({ units, budgets, signal }) => {
       const checkedBudgets = budgets.map(checkedBudget)
       throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
-      return call(SummarySchema.array(), summarizeLevels(checked(units), checkedBudgets))
+      return call(MeasuredSummarySchema.array(), summarizeLevels(checked(units), checkedBudgets))
     },
     extractObservations: async ({ units, signal }) => {
       throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
@@ -119,6 +120,6 @@ function threadedModel(model: LanguageModel, threads: number): LanguageModel {
       return call(SummarySchema, summary)
     },
     summarizeLevels: async ({ units, budgets, signal }) =>
-      call(SummarySchema.array(), await levels(units, budgets, signal)),
+      call(MeasuredSummarySchema.array(), await levels(units, budgets, signal)),
   }
 }

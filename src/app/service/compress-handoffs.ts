@@ -94,7 +94,7 @@ export async function makeLevels(
     const [summary, quickRef] = value.map((made) => ({
       text: made.text,
       sources: made.sources,
-      tokens: countTokens(made.text),
+      tokens: made.tokens,
     }))
     return { summary: summary ?? null, quickRef: quickRef ?? null }
   }

@@ -164,29 +164,35 @@ export async function compressHandoffs(
   // one before, so its round trips and its own work overlap the summarizer's.
   let next = fetchAfter(null)
   let writing: Promise<void> = Promise.resolve()
-  for (;;) {
-    if (context.signal?.aborted) {
-      stopped = true
-      break
+  try {
+    for (;;) {
+      if (context.signal?.aborted) {
+        stopped = true
+        break
+      }
+      const batch = await next
+      if (batch.length === 0) break
+      next = fetchAfter(batch[batch.length - 1]?.handoff_id ?? null)
+      // Let the read go out before the summarizer holds the thread.
+      await new Promise((resolve) => setImmediate(resolve))
+      // The write before may stop the job (its progress report) while this batch is planned.
+      const planned = (
+        await mapInOrder(batch, dependencies.model.concurrency ?? 1, (handoff) =>
+          context.signal?.aborted ? null : planOne(dependencies, handoff, context),
+        )
+      ).filter((one): one is Planned => one !== null)
+      await writing
+      // Stopped while this batch was being summarized: it is left for the next run, unwritten.
+      if (context.signal?.aborted) {
+        stopped = true
+        break
+      }
+      writing = quiet(write(batch, planned))
     }
-    const batch = await next
-    if (batch.length === 0) break
-    next = fetchAfter(batch[batch.length - 1]?.handoff_id ?? null)
-    // Let the read go out before the summarizer holds the thread.
-    await new Promise((resolve) => setImmediate(resolve))
-    // The write before may stop the job (its progress report) while this batch is planned.
-    const planned = (
-      await mapInOrder(batch, dependencies.model.concurrency ?? 1, (handoff) =>
-        context.signal?.aborted ? null : planOne(dependencies, handoff, context),
-      )
-    ).filter((one): one is Planned => one !== null)
-    await writing
-    // Stopped while this batch was being summarized: it is left for the next run, unwritten.
-    if (context.signal?.aborted) {
-      stopped = true
-      break
-    }
-    writing = quiet(write(batch, planned))
+  } catch (error) {
+    // A failed batch fails the job, but only once the write already under way has settled.
+    await writing.catch(() => {})
+    throw error
   }
   await writing
   return {

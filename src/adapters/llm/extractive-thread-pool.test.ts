@@ -1,6 +1,9 @@
 /** The extractive model on worker threads: the same summaries as on the calling thread, on real threads. */
-import { readdirSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { loadConversation } from '../../../bench/locomo-data.ts'
 import { HAS_SHARED, LOCOMO_DIR } from '../../../test/support/shared-data.ts'
@@ -44,6 +47,31 @@ describe('createExtractiveThreadPool', () => {
       expect(answers[index]).toEqual(summarizeLevels(units, [500, 100]))
     })
     expect(pool.fallbacks).toBe(0)
+  })
+
+  it('lets the process exit once its calls are answered, used threads and idle ones alike', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'somnus-pool-'))
+    try {
+      const script = join(folder, 'one-call.mts')
+      const poolPath = fileURLToPath(new URL('./extractive-thread-pool.ts', import.meta.url))
+      writeFileSync(
+        script,
+        [
+          `const { createExtractiveThreadPool } = await import(${JSON.stringify(poolPath)})`,
+          'const pool = createExtractiveThreadPool(2)',
+          `const [summary] = await pool.summarizeLevels(${JSON.stringify(UNITS)}, [40])`,
+          'console.log(summary.sources.length > 0 && pool.fallbacks === 0 ? "answered" : "wrong")',
+        ].join('\n'),
+      )
+      const run = spawnSync(process.execPath, ['--import', 'tsx', script], {
+        encoding: 'utf8',
+        timeout: 20_000,
+      })
+      expect(run.stdout.trim()).toBe('answered')
+      expect(run.status).toBe(0)
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
   })
 
   it('answers on the calling thread when no worker can start', async () => {

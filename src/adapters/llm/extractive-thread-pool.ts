@@ -76,8 +76,6 @@ export function createExtractiveThreadPool(
   const start = (): Thread[] =>
     Array.from({ length: threads }, () => {
       const worker = spawn(workerUrl)
-      // An idle thread must not keep the process alive; a busy one must.
-      worker.unref()
       const thread: Thread = { worker, pending: new Map() }
       worker.on('message', (answer: { id: number; value?: MeasuredSummary[]; error?: string }) => {
         const pending = thread.pending.get(answer.id)
@@ -91,6 +89,9 @@ export function createExtractiveThreadPool(
       worker.on('exit', () => {
         if (thread.pending.size > 0) retire(thread)
       })
+      // An idle thread must not keep the process alive; a busy one must. After the listeners:
+      // adding a 'message' listener refs the worker's port again.
+      worker.unref()
       return thread
     })
 

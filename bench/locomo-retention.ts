@@ -196,6 +196,8 @@ export interface BenchOptions {
   budgets?: number[]
   /** Return the rows without writing the results file or printing. */
   quiet?: boolean
+  /** Only these conversations (file names without `.json`, e.g. `42`); all by default. */
+  conversations?: string[]
 }
 
 /** Runs the benchmark and returns its rows. */
@@ -207,6 +209,10 @@ export async function main(options: BenchOptions = {}): Promise<Row[]> {
   const started = performance.now()
   const files = readdirSync(LOCOMO_DIR)
     .filter((name) => name.endsWith('.json'))
+    .filter(
+      (name) =>
+        !options.conversations || options.conversations.includes(name.replace(/\.json$/, '')),
+    )
     .sort()
   const sessions = new Map<string, Session>()
   const questions: Question[] = []
@@ -298,9 +304,53 @@ export async function main(options: BenchOptions = {}): Promise<Row[]> {
   }
   const out = join(dirname(fileURLToPath(import.meta.url)), 'results/locomo-retention.json')
   mkdirSync(dirname(out), { recursive: true })
-  writeFileSync(out, `${JSON.stringify({ ...summary, rows }, null, 2)}\n`)
+  const split = await heldOutSplit()
+  writeFileSync(out, `${JSON.stringify({ ...summary, rows, split }, null, 2)}\n`)
   process.stdout.write(table(rows, summary))
+  process.stdout.write(splitTable(split))
   return rows
+}
+
+/** The conversations the summarizer's weights were chosen on; the others are held out. */
+export const TUNING_CONVERSATIONS = ['26', '30', '41']
+/** Held out: never looked at while choosing a weight. */
+export const HELD_OUT_CONVERSATIONS = ['42', '43']
+
+/** `extractive` at 20 % on the tuning conversations and on the held-out ones, apart. */
+async function heldOutSplit(): Promise<{ half: string; row: Row | undefined }[]> {
+  const halves = [
+    { half: `tuning (${TUNING_CONVERSATIONS.join(', ')})`, conversations: TUNING_CONVERSATIONS },
+    {
+      half: `held out (${HELD_OUT_CONVERSATIONS.join(', ')})`,
+      conversations: HELD_OUT_CONVERSATIONS,
+    },
+  ]
+  const split = []
+  for (const { half, conversations } of halves) {
+    const [row] = await main({
+      methods: ['extractive'],
+      budgets: [0.2],
+      quiet: true,
+      conversations,
+    })
+    split.push({ half, row })
+  }
+  return split
+}
+
+function splitTable(split: readonly { half: string; row: Row | undefined }[]): string {
+  const fixed = (value: number | undefined) => (value ?? 0).toFixed(3)
+  return [
+    'extractive at 20 %, by half:',
+    '',
+    '| conversations | tokens after/before | answer retention | same, dates not credited | evidence turns kept |',
+    '|---|---|---|---|---|',
+    ...split.map(
+      ({ half, row }) =>
+        `| ${half} | ${fixed(row?.compression)} | ${fixed(row?.retention)} | ${fixed(row?.retentionWithoutDates)} | ${fixed(row?.evidenceRetention ?? undefined)} |`,
+    ),
+    '',
+  ].join('\n')
 }
 
 function table(

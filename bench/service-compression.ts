@@ -7,7 +7,7 @@
  * gets 100,000 handoffs (target: under 2 minutes); embedded PGlite beside it gets fewer and the
  * per-handoff rate is compared.
  *
- * Run: `npx tsx bench/service-compression.ts [--rows N] [--pglite-rows N]` (or
+ * Run: `npx tsx bench/service-compression.ts [--rows N] [--pglite-rows N] [--threads N]` (or
  * `npm run bench -- service-compression`). Writes bench/results/service-compression.json.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -34,10 +34,14 @@ const POSTGRES_URL =
 /** One engine's result. */
 interface Result {
   engine: string
+  /** Worker threads the extractive model summarized on (1: the job's own thread). */
+  threads: number
   handoffs: number
   needing_work: number
   insert_seconds: number
   compress_seconds: number
+  /** CPU seconds this process spent in the job (user + system): what the machine's load does not inflate. */
+  compress_cpu_seconds: number
   handoffs_per_second: number
   ms_per_compressed_handoff: number
   tokens_before: number
@@ -57,7 +61,12 @@ function templates() {
   )
 }
 
-async function runOn(engine: string, location: DatabaseLocation, rows: number): Promise<Result> {
+async function runOn(
+  engine: string,
+  location: DatabaseLocation,
+  rows: number,
+  threads: number,
+): Promise<Result> {
   const { stores } = await openSqlServiceStores(location)
   try {
     const clock = fixedClock(AS_OF)
@@ -85,13 +94,14 @@ async function runOn(engine: string, location: DatabaseLocation, rows: number): 
     const insertSeconds = (performance.now() - started) / 1000
     const dependencies = {
       stores,
-      model: createExtractiveLanguageModel(),
+      model: createExtractiveLanguageModel({ threads }),
       clock,
       ids,
-      config: resolveServiceConfig({ compression_batch_size: 500 }),
+      config: resolveServiceConfig({ compression_batch_size: 500, compression_threads: threads }),
     }
     let lastReport = performance.now()
     const compressStarted = performance.now()
+    const cpuStarted = process.cpuUsage()
     const response = await runConsolidation(dependencies, {
       tenantId: 'default',
       jobType: 'handoff_compression',
@@ -104,15 +114,18 @@ async function runOn(engine: string, location: DatabaseLocation, rows: number): 
       },
     })
     const compressSeconds = (performance.now() - compressStarted) / 1000
+    const cpu = process.cpuUsage(cpuStarted)
     const [result] = response.results
     const [stat] = await stores.stats.list('default', { limit: 1 })
     const needing = result?.items_affected ?? 0
     return {
       engine,
+      threads,
       handoffs: rows,
       needing_work: needing,
       insert_seconds: round(insertSeconds),
       compress_seconds: round(compressSeconds),
+      compress_cpu_seconds: round((cpu.user + cpu.system) / 1e6),
       handoffs_per_second: Math.round(rows / compressSeconds),
       ms_per_compressed_handoff: round((compressSeconds * 1000) / Math.max(1, needing), 3),
       tokens_before: stat?.before_tokens ?? 0,
@@ -159,6 +172,7 @@ export async function main(argv = process.argv.slice(2)): Promise<Result[]> {
     options: {
       rows: { type: 'string', default: '100000' },
       'pglite-rows': { type: 'string', default: '10000' },
+      threads: { type: 'string', default: '1' },
     },
   })
   const results: Result[] = []
@@ -170,6 +184,7 @@ export async function main(argv = process.argv.slice(2)): Promise<Result[]> {
           'PostgreSQL',
           { kind: 'postgres', url: POSTGRES_URL, schema: postgres.schema },
           Number(values.rows),
+          Number(values.threads),
         ),
       )
     } finally {
@@ -183,6 +198,7 @@ export async function main(argv = process.argv.slice(2)): Promise<Result[]> {
       'PGlite (in memory)',
       { kind: 'pglite', dataDir: null },
       Number(values['pglite-rows']),
+      Number(values.threads),
     ),
   )
   const out = join(dirname(fileURLToPath(import.meta.url)), 'results/service-compression.json')
@@ -192,11 +208,11 @@ export async function main(argv = process.argv.slice(2)): Promise<Result[]> {
     [
       'Handoff compression, extractive model, handoffs from LoCoMo dev sessions dated over 200 days',
       '',
-      '| engine | handoffs | compressed | insert s | job s | handoffs/s | ms per compressed | tokens before → after | saved |',
-      '|---|---|---|---|---|---|---|---|---|',
+      '| engine | threads | handoffs | compressed | insert s | job s | job CPU s | handoffs/s | ms per compressed | CPU ms per compressed | tokens before → after | saved |',
+      '|---|---|---|---|---|---|---|---|---|---|---|---|',
       ...results.map(
         (row) =>
-          `| ${row.engine} | ${row.handoffs} | ${row.needing_work} | ${row.insert_seconds} | ${row.compress_seconds} | ${row.handoffs_per_second} | ${row.ms_per_compressed_handoff} | ${row.tokens_before} → ${row.tokens_after} | ${row.percentage_saved} % |`,
+          `| ${row.engine} | ${row.threads} | ${row.handoffs} | ${row.needing_work} | ${row.insert_seconds} | ${row.compress_seconds} | ${row.compress_cpu_seconds} | ${row.handoffs_per_second} | ${row.ms_per_compressed_handoff} | ${round((row.compress_cpu_seconds * 1000) / Math.max(1, row.needing_work), 3)} | ${row.tokens_before} → ${row.tokens_after} | ${row.percentage_saved} % |`,
       ),
       '',
     ].join('\n'),

@@ -10,7 +10,11 @@ const OUT_DIR = 'dist/cli'
 
 rmSync(OUT_DIR, { recursive: true, force: true })
 await build({
-  entryPoints: ['src/surfaces/cli/main.ts'],
+  // The extractive model's worker threads load their own entry, beside the chunk that starts them.
+  entryPoints: {
+    main: 'src/surfaces/cli/main.ts',
+    'extractive-worker': 'src/adapters/llm/extractive-worker.ts',
+  },
   outdir: OUT_DIR,
   bundle: true,
   splitting: true,

@@ -105,13 +105,18 @@ export async function composeSomnusService(
   const parsed = parseDatabaseLocation(spec)
   const location =
     parsed.kind === 'postgres' ? { ...parsed, schema: options.schema ?? parsed.schema } : parsed
+  const modelSpec = options.model ?? 'extractive'
   const model =
-    typeof options.model === 'object'
-      ? options.model
-      : await composeLanguageModel(options.model ?? 'extractive', {
-          config: resolveConfig({ fileText: null, filePath: 'somnus.json', env }),
-          env,
-        })
+    typeof modelSpec === 'object'
+      ? modelSpec
+      : modelSpec === 'extractive' && config.compression_threads > 1
+        ? (
+            await import('./adapters/llm/extractive-language-model.ts')
+          ).createExtractiveLanguageModel({ threads: config.compression_threads })
+        : await composeLanguageModel(modelSpec, {
+            config: resolveConfig({ fileText: null, filePath: 'somnus.json', env }),
+            env,
+          })
   const { stores, database } = await openSqlServiceStores(location)
   const dependencies: ServiceDependencies = { stores, model, clock, ids, config }
   const workerId = newWorkerId(ids)

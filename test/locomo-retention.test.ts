@@ -16,6 +16,23 @@ describe.skipIf(!HAS_SHARED)('LoCoMo retention of the extractive summarizer', ()
   })
 })
 
+describe.skipIf(!HAS_SHARED)(
+  'LoCoMo retention on conversations the weights were not chosen on',
+  () => {
+    it('keeps at least 0.65 of the answer tokens at 20 %, dates not credited, on 42 and 43', async () => {
+      const { HELD_OUT_CONVERSATIONS } = await import('../bench/locomo-retention.ts')
+      const [heldOut] = await main({
+        methods: ['extractive'],
+        budgets: [0.2],
+        quiet: true,
+        conversations: HELD_OUT_CONVERSATIONS,
+      })
+      expect(heldOut?.compression).toBeLessThanOrEqual(0.2)
+      expect(heldOut?.retentionWithoutDates).toBeGreaterThanOrEqual(0.65)
+    })
+  },
+)
+
 describe('normalizedTokens (the LoCoMo scorer normalization)', () => {
   it('lowercases, strips punctuation, drops articles and stop words, and stems', async () => {
     // Porter step 1c turns a final y after a vowel-bearing stem into i: may → mai.

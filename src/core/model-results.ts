@@ -27,6 +27,11 @@ export const SummarySchema = z.object({
 /** A budgeted summary. */
 export type Summary = z.infer<typeof SummarySchema>
 
+/** A summary with its tokens as `core/tokens.ts` counts them (measured by whoever made it). */
+export const MeasuredSummarySchema = SummarySchema.extend({ tokens: z.number().int().min(0) })
+/** A budgeted summary and its measured tokens. */
+export type MeasuredSummary = z.infer<typeof MeasuredSummarySchema>
+
 /** Priority of an observation (seed 004): RED critical, YLW important, GRN informational. */
 export const PrioritySchema = z.enum(['RED', 'YLW', 'GRN'])
 /** Observation priority. */

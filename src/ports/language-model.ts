@@ -6,6 +6,7 @@
 import type { SessionDigest } from '../core/digest/session-digest.ts'
 import type {
   Group,
+  MeasuredSummary,
   Observation,
   Pattern,
   Reflection,
@@ -17,6 +18,8 @@ import type {
 export {
   type Group,
   GroupSchema,
+  type MeasuredSummary,
+  MeasuredSummarySchema,
   type Observation,
   ObservationSchema,
   type Pattern,
@@ -53,6 +56,11 @@ export interface ModelRequestOptions {
 export interface LanguageModel {
   /** `extractive`, `anthropic:<model>`, `openai:<model>` or `claude-cli`. */
   readonly name: string
+  /**
+   * Calls it can usefully run at once (worker threads, parallel requests); a caller with many
+   * independent calls may keep this many in flight. Absent: one at a time.
+   */
+  readonly concurrency?: number
   /** Summarizes `units` in at most `budgetTokens` tokens (counted by `core/tokens.ts`). */
   summarize(
     request: { units: Unit[]; budgetTokens: number } & ModelRequestOptions,
@@ -61,6 +69,15 @@ export interface LanguageModel {
   extractObservations(
     request: { units: Unit[] } & ModelRequestOptions,
   ): Promise<ModelCall<Observation[]>>
+  /**
+   * Optional: summaries of `units` at each of `budgets` in turn, each made from the units the one
+   * before kept (all of them when it kept none): the service's full → summary → quick ref. A model
+   * that has it prepares the text once for every level and counts each level's tokens (with
+   * `core/tokens.ts`); callers without it call `summarize` per level.
+   */
+  summarizeLevels?(
+    request: { units: Unit[]; budgets: number[] } & ModelRequestOptions,
+  ): Promise<ModelCall<MeasuredSummary[]>>
   /** Extracts domain patterns (workarounds, gotchas, conventions, preferences...) from units. */
   extractPatterns(request: { units: Unit[] } & ModelRequestOptions): Promise<ModelCall<Pattern[]>>
   /** Groups statements that repeat the same idea; singletons are omitted. */

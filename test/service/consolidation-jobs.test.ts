@@ -5,6 +5,7 @@
  * scheduled runs enqueued once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createExtractiveLanguageModel } from '../../src/adapters/llm/extractive-language-model.ts'
 import { createHandoffs } from '../../src/app/service/create-handoffs.ts'
 import { enqueueScheduledRun } from '../../src/app/service/enqueue-scheduled-run.ts'
 import { runConsolidation } from '../../src/app/service/run-consolidation.ts'
@@ -345,6 +346,43 @@ for (const engine of ENGINES) {
       expect(stat).toMatchObject({ before_count: 20, after_count: 20 })
       const levels = await test.stores.handoffs.levelCounts(id)
       expect(levels).toEqual([{ level: 'summary', count: 20, tokens: stat?.after_tokens }])
+    })
+
+    it('on worker threads, makes exactly the levels and stats one thread makes', async () => {
+      const made = []
+      for (const threads of [1, 2]) {
+        const { id, dependencies } = await tenant({ compression_batch_size: 7 })
+        const model = createExtractiveLanguageModel({ threads })
+        await createHandoffs(
+          dependencies,
+          id,
+          Array.from({ length: 30 }, (_, index) => ({
+            handoff_id: `${id}-h${String(index).padStart(2, '0')}`,
+            created_at: daysAgo(35 + index * 6),
+            experienced: longExperience(index),
+            learned: `Lesson ${index}: check the timeout before blaming the network.`,
+          })),
+        )
+        const response = await runConsolidation(
+          { ...dependencies, model },
+          { tenantId: id, jobType: 'handoff_compression', workerId: `threads-${threads}` },
+        )
+        expect(response.results[0]).toMatchObject({ items_processed: 30, items_affected: 30 })
+        const { items } = await test.stores.handoffs.list(id, { limit: 100 })
+        const [stat] = await test.stores.stats.list(id, { limit: 1 })
+        made.push({
+          levels: items.map((handoff) => [
+            handoff.handoff_id.slice(id.length),
+            handoff.compression_level,
+            handoff.summary,
+            handoff.summary_sources.map((source) => source.slice(id.length)),
+            handoff.quick_ref,
+            handoff.quick_ref_tokens,
+          ]),
+          tokens: [stat?.before_tokens, stat?.after_tokens],
+        })
+      }
+      expect(made[1]).toEqual(made[0])
     })
 
     it('enqueues a scheduled run once per tenant and type, however many schedulers fire', async () => {

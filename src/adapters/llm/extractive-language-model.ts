@@ -9,17 +9,20 @@ import { DEFAULT_GROUP_THRESHOLD, groupSimilar } from '../../core/extractive/gro
 import { extractObservations } from '../../core/extractive/observations.ts'
 import { extractPatterns } from '../../core/extractive/patterns.ts'
 import { reflect } from '../../core/extractive/reflection.ts'
-import { summarizeUnits } from '../../core/extractive/summarize.ts'
+import { summarizeLevels, summarizeUnits } from '../../core/extractive/summarize.ts'
 import {
   GroupSchema,
   type LanguageModel,
+  MeasuredSummarySchema,
   type ModelCall,
   ObservationSchema,
   PatternSchema,
   ReflectionSchema,
   SummarySchema,
+  type Unit,
 } from '../../ports/language-model.ts'
 import { throwIfAborted } from './aborted-error.ts'
+import type { ExtractiveThreadPool } from './extractive-thread-pool.ts'
 import { checkedUnits as checked, checkedBudget } from './model-input.ts'
 
 /** The model's name in config, `--model` and every `model` field it stamps. */
@@ -27,8 +30,19 @@ export const EXTRACTIVE_MODEL_NAME = 'extractive'
 
 const NO_USAGE = { input_tokens: 0, output_tokens: 0 }
 
+/** How to run the extractive model. */
+export interface ExtractiveModelOptions {
+  /**
+   * Worker threads for summaries (default 1: the calling thread). With more, `summarize` and
+   * `summarizeLevels` run on a pool and the model asks callers for that many calls at once.
+   */
+  threads?: number | undefined
+}
+
 /** Creates the extractive model. */
-export function createExtractiveLanguageModel(): LanguageModel {
+export function createExtractiveLanguageModel(options: ExtractiveModelOptions = {}): LanguageModel {
+  const threads = Math.max(1, Math.floor(options.threads ?? 1))
+  if (threads > 1) return threadedModel(createExtractiveLanguageModel(), threads)
   return {
     name: EXTRACTIVE_MODEL_NAME,
     // Each skill is one synchronous pass that cannot be interrupted: the signal is checked before
@@ -37,6 +51,11 @@ export function createExtractiveLanguageModel(): LanguageModel {
       const budget = checkedBudget(budgetTokens)
       throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
       return call(SummarySchema, summarizeUnits(checked(units), budget))
+    },
+    summarizeLevels: async ({ units, budgets, signal }) => {
+      const checkedBudgets = budgets.map(checkedBudget)
+      throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
+      return call(MeasuredSummarySchema.array(), summarizeLevels(checked(units), checkedBudgets))
     },
     extractObservations: async ({ units, signal }) => {
       throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
@@ -78,4 +97,29 @@ function call<T>(schema: z.ZodType<T>, value: unknown): ModelCall<T> {
     )
   }
   return { value: parsed.data, model: EXTRACTIVE_MODEL_NAME, usage: NO_USAGE }
+}
+
+/** `model` with its summaries on `threads` worker threads, loaded only when asked for. */
+function threadedModel(model: LanguageModel, threads: number): LanguageModel {
+  let pool: Promise<ExtractiveThreadPool> | null = null
+  const levels = async (units: Unit[], budgets: number[], signal: AbortSignal | undefined) => {
+    const checkedBudgets = budgets.map(checkedBudget)
+    const checkedInput = checked(units)
+    throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
+    pool ??= import('./extractive-thread-pool.ts').then((loaded) =>
+      loaded.createExtractiveThreadPool(threads),
+    )
+    return (await pool).summarizeLevels(checkedInput, checkedBudgets)
+  }
+  return {
+    ...model,
+    // Two calls per thread keep every thread busy while answers travel back.
+    concurrency: threads * 2,
+    summarize: async ({ units, budgetTokens, signal }) => {
+      const [summary] = await levels(units, [budgetTokens], signal)
+      return call(SummarySchema, summary)
+    },
+    summarizeLevels: async ({ units, budgets, signal }) =>
+      call(MeasuredSummarySchema.array(), await levels(units, budgets, signal)),
+  }
 }

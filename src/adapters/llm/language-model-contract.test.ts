@@ -75,6 +75,11 @@ testLanguageModel('extractive', { stalls: false, fails: false }, async () => ({
   close: async () => {},
 }))
 
+testLanguageModel('extractive on 2 worker threads', { stalls: false, fails: false }, async () => ({
+  model: createExtractiveLanguageModel({ threads: 2 }),
+  close: async () => {},
+}))
+
 interface HttpProvider {
   spec: string
   start(script: Script): Promise<StandInServer>

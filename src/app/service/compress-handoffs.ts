@@ -74,7 +74,8 @@ export interface MadeLevel {
 /**
  * Makes the levels `step` asks for. The quick ref is drawn from the units the summary kept (made
  * now or earlier): each level compresses the one before it, as the seed's progression says, and
- * the smaller input keeps the second pass cheap.
+ * the smaller input keeps the second pass cheap. A model with `summarizeLevels` makes both levels
+ * from one preparation of the text.
  */
 export async function makeLevels(
   model: ServiceDependencies['model'],
@@ -84,6 +85,19 @@ export async function makeLevels(
   signal?: AbortSignal | undefined,
 ): Promise<{ summary: MadeLevel | null; quickRef: MadeLevel | null }> {
   const units = handoffUnits(handoff)
+  if (step.needsSummary && step.needsQuickRef && model.summarizeLevels) {
+    const { value } = await model.summarizeLevels({
+      units,
+      budgets: [config.summary_budget_tokens, config.quick_ref_budget_tokens],
+      signal,
+    })
+    const [summary, quickRef] = value.map((made) => ({
+      text: made.text,
+      sources: made.sources,
+      tokens: made.tokens,
+    }))
+    return { summary: summary ?? null, quickRef: quickRef ?? null }
+  }
   const level = async (from: typeof units, budgetTokens: number): Promise<MadeLevel> => {
     const { value } = await model.summarize({ units: from, budgetTokens, signal })
     return { text: value.text, sources: value.sources, tokens: countTokens(value.text) }
@@ -108,25 +122,16 @@ export async function compressHandoffs(
   const cutoffs = levelCutoffs(context.asOf, config)
   const tally = { items_processed: 0, items_affected: 0, tokens_saved: 0 }
   const levelsMade = { summary: 0, quick_ref: 0 }
-  let afterId: string | null = null
   let stopped = false
-  for (;;) {
-    if (context.signal?.aborted) {
-      stopped = true
-      break
-    }
-    const batch = await stores.handoffs.findCompressible(context.tenantId, {
-      cutoffs,
-      afterId,
-      limit: config.compression_batch_size,
-    })
-    if (batch.length === 0) break
-    afterId = batch[batch.length - 1]?.handoff_id ?? afterId
-    const planned: Planned[] = []
-    for (const handoff of batch) {
-      const one = await planOne(dependencies, handoff, context)
-      if (one) planned.push(one)
-    }
+  const fetchAfter = (afterId: string | null) =>
+    quiet(
+      stores.handoffs.findCompressible(context.tenantId, {
+        cutoffs,
+        afterId,
+        limit: config.compression_batch_size,
+      }),
+    )
+  const write = async (batch: readonly Handoff[], planned: readonly Planned[]) => {
     const changed = await stores.transaction(async (inside) => {
       const ids = new Set(
         await inside.handoffs.applyCompression(
@@ -155,6 +160,41 @@ export async function compressHandoffs(
     }
     await context.report(tally)
   }
+  // A pipeline: while one batch is summarized (CPU), the database reads the next and writes the
+  // one before, so its round trips and its own work overlap the summarizer's.
+  let next = fetchAfter(null)
+  let writing: Promise<void> = Promise.resolve()
+  try {
+    for (;;) {
+      if (context.signal?.aborted) {
+        stopped = true
+        break
+      }
+      const batch = await next
+      if (batch.length === 0) break
+      next = fetchAfter(batch[batch.length - 1]?.handoff_id ?? null)
+      // Let the read go out before the summarizer holds the thread.
+      await new Promise((resolve) => setImmediate(resolve))
+      // The write before may stop the job (its progress report) while this batch is planned.
+      const planned = (
+        await mapInOrder(batch, dependencies.model.concurrency ?? 1, (handoff) =>
+          context.signal?.aborted ? null : planOne(dependencies, handoff, context),
+        )
+      ).filter((one): one is Planned => one !== null)
+      await writing
+      // Stopped while this batch was being summarized: it is left for the next run, unwritten.
+      if (context.signal?.aborted) {
+        stopped = true
+        break
+      }
+      writing = quiet(write(batch, planned))
+    }
+  } catch (error) {
+    // A failed batch fails the job, but only once the write already under way has settled.
+    await writing.catch(() => {})
+    throw error
+  }
+  await writing
   return {
     ...tally,
     stopped,
@@ -171,4 +211,29 @@ export async function compressHandoffs(
 
 function sum(values: readonly number[]): number {
   return values.reduce((total, value) => total + value, 0)
+}
+
+/** The promise itself, marked handled so it may settle before anyone awaits it. */
+function quiet<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {})
+  return promise
+}
+
+/** `map` with at most `limit` calls of `each` in flight; results in input order. */
+async function mapInOrder<T, R>(
+  items: readonly T[],
+  limit: number,
+  each: (item: T) => Promise<R> | R,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length)
+  let next = 0
+  const lane = async () => {
+    while (next < items.length) {
+      const at = next
+      next += 1
+      results[at] = await each(items[at] as T)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane))
+  return results
 }

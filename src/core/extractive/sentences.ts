@@ -68,6 +68,9 @@ const LEADING_GREETING =
   /^(?:hey|hi|hello|hiya)(?:\s+(?:there|guys|all|[\p{Lu}][\p{L}'-]*))?\s*[,!.]+\s+/iu
 const LEADING_INTERJECTION =
   /^(?:(?:oh|ooh|wow|whoa|yeah|yes|yep|yup|ok|okay|well|haha+|hehe+|lol|hmm+|um+|uh+|ah+|aw+|omg|gosh|man|cool|great|awesome|nice|sure|right|totally|definitely|honestly|anyway|anyways|btw)\b[,!.…]*\s+)+/iu
+/** Intensifiers before a word: they add tokens, never facts ("really scared" says "scared"). */
+const INTENSIFIER =
+  /\b(?:really|very|totally|truly|super|literally|basically|actually|absolutely|incredibly|extremely|seriously)\s+(?=[\p{L}])/giu
 const TRAILING_VOCATIVE = /,\s+(\p{Lu}[\p{L}'-]*)(?=[!.?]*$)/u
 
 /**
@@ -75,7 +78,10 @@ const TRAILING_VOCATIVE = /,\s+(\p{Lu}[\p{L}'-]*)(?=[!.?]*$)/u
  * "Hey Mel! ") and a trailing vocative naming a speaker (", Caroline!"). Never empties it.
  */
 export function tighten(sentence: string, speakerNames: ReadonlySet<string>): string {
-  let text = sentence.replace(LEADING_GREETING, '').replace(LEADING_INTERJECTION, '')
+  let text = sentence
+    .replace(LEADING_GREETING, '')
+    .replace(LEADING_INTERJECTION, '')
+    .replace(INTENSIFIER, '')
   const vocative = TRAILING_VOCATIVE.exec(text)
   const name = vocative?.[1]?.toLowerCase()
   if (vocative && name && [...speakerNames].some((speaker) => speaker.startsWith(name))) {

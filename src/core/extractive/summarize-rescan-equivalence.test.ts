@@ -10,8 +10,9 @@ import { textToUnits } from '../../app/summarize-text.ts'
 import { countTokens } from '../tokens.ts'
 import { featureBonus, WEIGHTS } from './features.ts'
 import { priorityOf } from './priority.ts'
+import { selectSentences } from './select-sentences.ts'
 import { explodeUnits, type SentenceRecord, type TextUnit } from './sentences.ts'
-import { renderUnits, selectSentences } from './summarize.ts'
+import { renderUnits } from './summarize.ts'
 import { cosine, inverseDocumentFrequency, type SparseVector, tfIdfVector } from './tfidf.ts'
 import { parseTimestamp } from './timestamps.ts'
 
@@ -35,7 +36,7 @@ function selectByRescan(
 ): SentenceRecord[] {
   const idf = inverseDocumentFrequency(records.map((record) => record.stems))
   const maxIdf = Math.max(1e-9, ...idf.values())
-  const weight = (stem: string) => (idf.get(stem) ?? 0) / maxIdf
+  const weight = (stem: string) => ((idf.get(stem) ?? 0) / maxIdf) ** WEIGHTS.idfExponent
   const candidates: RescanCandidate[] = records.map((record) => {
     const uniqueStems = [...new Set(record.stems)]
     return {

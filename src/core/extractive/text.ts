@@ -12,7 +12,10 @@ export function words(text: string): string[] {
 
 /** The lowercase form used for matching: curly apostrophes straightened, possessive `'s` dropped. */
 export function normalizeWord(word: string): string {
-  return word.toLowerCase().replace(/’/g, "'").replace(/'s$/, '')
+  const lower = word.toLowerCase()
+  // Most words have no apostrophe: skip the two replacements for them.
+  if (!lower.includes("'") && !lower.includes('’')) return lower
+  return lower.replace(/’/g, "'").replace(/'s$/, '')
 }
 
 /** True for a function word that carries no content. */
@@ -22,16 +25,32 @@ export function isStopWord(word: string): boolean {
 
 /** Porter stem of a content word (lowercased; digits are returned as they are). */
 export function stem(word: string): string {
-  const normal = normalizeWord(word).replace(/'/g, '')
-  return /^\d/.test(normal) ? normal : stemmer(normal)
+  return stemNormal(normalizeWord(word))
+}
+
+/** Stems by normalized word: a text's vocabulary is small next to its word count, and Porter is costly. */
+const STEMS = new Map<string, string>()
+/** Enough for a large vocabulary; past it the cache starts over, so memory stays bounded. */
+const MAX_CACHED_STEMS = 100_000
+
+/** `stem` of a word already passed through `normalizeWord`. */
+function stemNormal(normal: string): string {
+  const known = STEMS.get(normal)
+  if (known !== undefined) return known
+  const bare = normal.includes("'") ? normal.replace(/'/g, '') : normal
+  const stemmed = /^\d/.test(bare) ? bare : stemmer(bare)
+  if (STEMS.size >= MAX_CACHED_STEMS) STEMS.clear()
+  STEMS.set(normal, stemmed)
+  return stemmed
 }
 
 /** The stems of the content words of `text`, in order, stop words removed. */
 export function contentStems(text: string): string[] {
   const stems: string[] = []
   for (const word of words(text)) {
-    if (isStopWord(word)) continue
-    const stemmed = stem(word)
+    const normal = normalizeWord(word)
+    if (STOP_WORDS.has(normal)) continue
+    const stemmed = stemNormal(normal)
     if (stemmed.length > 0) stems.push(stemmed)
   }
   return stems
@@ -39,6 +58,9 @@ export function contentStems(text: string): string[] {
 
 /** Abbreviations whose period ICU's sentence rules take for a sentence end. */
 const ABBREVIATION_END = /\b(?:dr|mr|mrs|ms|prof|st|jr|sr|vs|etc|e\.g|i\.e|no|approx|fig)\.$/i
+
+/** An ASCII line with no sentence terminator: one sentence, whatever the segmenter would say. */
+const NO_ASCII_TERMINATOR = /^[^.!?\r\u0080-\uffff]*$/
 
 /**
  * Splits text into sentences with the built-in `Intl.Segmenter` (Unicode sentence boundaries),
@@ -48,6 +70,12 @@ const ABBREVIATION_END = /\b(?:dr|mr|mrs|ms|prof|st|jr|sr|vs|etc|e\.g|i\.e|no|ap
 export function splitSentences(text: string): string[] {
   const sentences: string[] = []
   for (const line of text.split(/\r?\n/)) {
+    // Unicode ends a sentence only at a terminator; in ASCII those are . ! ? alone.
+    if (NO_ASCII_TERMINATOR.test(line)) {
+      const trimmed = line.trim()
+      if (trimmed.length > 0) sentences.push(trimmed)
+      continue
+    }
     let pending = ''
     for (const { segment } of SENTENCES.segment(line)) {
       pending += segment

@@ -9,7 +9,8 @@ export function inverseDocumentFrequency(
 ): Map<string, number> {
   const documentFrequency = new Map<string, number>()
   for (const stems of documents) {
-    for (const stem of new Set(stems))
+    // A document's distinct stems count once; the summarizer passes them already distinct.
+    for (const stem of isDistinct(stems) ? stems : new Set(stems))
       documentFrequency.set(stem, (documentFrequency.get(stem) ?? 0) + 1)
   }
   const idf = new Map<string, number>()
@@ -44,4 +45,13 @@ function norm(vector: SparseVector): number {
   let sum = 0
   for (const weight of vector.values()) sum += weight * weight
   return Math.sqrt(sum)
+}
+
+/** True when no stem repeats: cheap for the short documents (sentences) this is asked about. */
+function isDistinct(stems: readonly string[]): boolean {
+  if (stems.length > 16) return false
+  for (let at = 1; at < stems.length; at += 1) {
+    for (let before = 0; before < at; before += 1) if (stems[before] === stems[at]) return false
+  }
+  return true
 }

@@ -6,8 +6,9 @@
  */
 import { priorityOf } from '../extractive/priority.ts'
 import { reflect } from '../extractive/reflection.ts'
+import { selectSentences, unitOverheads } from '../extractive/select-sentences.ts'
 import { explodeUnits, type SentenceRecord, type TextUnit } from '../extractive/sentences.ts'
-import { renderUnits, selectSentences } from '../extractive/summarize.ts'
+import { renderUnits } from '../extractive/summarize.ts'
 import { shorten } from '../extractive/text.ts'
 import type { Priority } from '../model-results.ts'
 import { countTokens } from '../tokens.ts'
@@ -38,7 +39,7 @@ export function extractiveConsolidation(
   let budget = target
   let observations: ParsedObservation[] = []
   for (let pass = 0; pass < FIT_PASSES && budget > 0; pass += 1) {
-    observations = toObservations(selectSentences(records, kept, budget, LINE_OVERHEAD), kept)
+    observations = toObservations(selectLines(records, kept, budget), kept)
     const spent = countTokens(observations.map(observationLine).join('\n'))
     if (spent <= target) break
     budget = Math.floor((budget * target) / spent)
@@ -123,4 +124,20 @@ export function lightConsolidation(
         : 'A short, quiet cycle.',
     priority: previousPriority ?? 'Continue where you left off.',
   }
+}
+
+/** The sentences to keep, each opened unit costing its observation line's prefix besides its speaker. */
+function selectLines(
+  records: SentenceRecord[],
+  units: TextUnit[],
+  budget: number,
+): SentenceRecord[] {
+  const overheads = unitOverheads(units)
+  return selectSentences(records, units, budget, {
+    costs: records.map((record) => countTokens(` ${record.text}`)),
+    overheads: {
+      ...overheads,
+      prefixCost: overheads.prefixCost.map((cost) => cost + LINE_OVERHEAD),
+    },
+  })
 }

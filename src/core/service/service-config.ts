@@ -30,6 +30,11 @@ export const ServiceConfigSchema = z.object({
   quick_ref_budget_tokens: positive.default(100),
   /** Handoffs compressed per transaction: the unit of progress a dead worker's successor resumes from. */
   compression_batch_size: positive.default(200),
+  /**
+   * Worker threads the extractive model summarizes handoffs on (1: the worker's own thread). Set
+   * it to the cores a worker may use; LLM models ignore it.
+   */
+  compression_threads: positive.max(64).default(1),
   /** A running job whose worker has not reported for this long is taken over by another. */
   job_timeout_seconds: positive.default(300),
   /** Cron expressions (croner syntax, UTC); an empty string switches that run off. */

@@ -24,7 +24,10 @@ export function withServiceOptions(command: Command): Command {
       '--db <url-or-folder>',
       'postgres://… for PostgreSQL, or a PGlite data folder (default: SOMNUS_DATABASE_URL, else ~/.local/share/somnus/service-db)',
     )
-    .option('--config <file>', 'JSON file of service settings (thresholds, budgets, schedule)')
+    .option(
+      '--config <file>',
+      'JSON file of service settings (thresholds, budgets, schedule, compression_threads)',
+    )
     .option(
       '--model <spec>',
       'extractive (default, offline), anthropic:<model>, openai:<model> or claude-cli',

@@ -50,7 +50,7 @@ const STATUS_FOR_CODE: Partial<Record<SomnusErrorCode, ContentfulStatusCode>> = 
   STATE_LOCKED: 503,
 }
 
-/** The 413 for a body over `maxBytes`. */
+/** The 400 for a body over `maxBytes`: a client mistake like any other bad input, naming `body`. */
 export function bodyTooLarge(c: Context, maxBytes: number): Response {
   // The rest of the body is never read, so this connection cannot carry another request.
   c.header('Connection', 'close')
@@ -58,7 +58,7 @@ export function bodyTooLarge(c: Context, maxBytes: number): Response {
     errorBody('BODY_TOO_LARGE', `body: larger than the ${maxBytes} bytes the server accepts.`, {
       field: 'body',
     }),
-    413,
+    400,
   )
 }
 

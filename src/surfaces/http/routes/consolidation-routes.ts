@@ -23,7 +23,7 @@ const runRoute: ApiRoute<undefined, undefined, typeof RunRequestSchema> = {
   bodyRequired: false,
   answers: {
     200: { description: 'What each job did', schema: RunResponseSchema },
-    ...errorAnswers(400, 401, 404, 413, 415),
+    ...errorAnswers(400, 401, 404, 415),
   },
 }
 

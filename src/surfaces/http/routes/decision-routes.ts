@@ -30,7 +30,7 @@ const createDecisionRoute: ApiRoute<
   body: DecisionInputSchema,
   answers: {
     201: { description: 'The stored decision, status active', schema: DecisionResponseSchema },
-    ...errorAnswers(400, 401, 404, 413, 415),
+    ...errorAnswers(400, 401, 404, 415),
   },
 }
 

@@ -24,7 +24,7 @@ const createHandoffRoute: ApiRoute<undefined, typeof TenantQuerySchema, typeof H
     body: HandoffInputSchema,
     answers: {
       201: { description: 'The stored handoff', schema: HandoffResponseSchema },
-      ...errorAnswers(400, 401, 404, 413, 415),
+      ...errorAnswers(400, 401, 404, 415),
     },
   }
 

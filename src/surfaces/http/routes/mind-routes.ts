@@ -41,7 +41,7 @@ const eventsRoute: ApiRoute<undefined, typeof TenantQuerySchema, typeof MindEven
   body: MindEventsInputSchema,
   answers: {
     200: { description: 'Each event logged, with its line', schema: MindEventsResponseSchema },
-    ...errorAnswers(400, 401, 404, 413, 415),
+    ...errorAnswers(400, 401, 404, 415),
   },
 }
 
@@ -56,7 +56,7 @@ const sleepRoute: ApiRoute<undefined, typeof TenantQuerySchema, typeof MindSleep
   body: MindSleepInputSchema,
   answers: {
     200: { description: 'What the sleep did', schema: MindSleepResponseSchema },
-    ...errorAnswers(400, 401, 404, 413, 415),
+    ...errorAnswers(400, 401, 404, 415),
   },
 }
 

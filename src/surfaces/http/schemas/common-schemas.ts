@@ -75,10 +75,9 @@ export const SuccessFields = {
 }
 
 const ERROR_DESCRIPTIONS = {
-  400: 'Bad input: the error names the field',
+  400: 'Bad input, an oversized body included: the error names the field',
   401: 'No valid API key',
   404: 'Not found (or another tenant’s)',
-  413: 'Body larger than the limit',
   415: 'Body without Content-Type: application/json',
 } as const
 

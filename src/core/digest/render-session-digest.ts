@@ -46,24 +46,6 @@ export function renderSessionDigest(digest: SessionDigest): string {
   return renderFrontmatter(frontmatter, `\n${body.join('\n').trimEnd()}\n`)
 }
 
-/** One line for a list of recent sessions: date, branch, what was asked and what came of it. */
-export function digestOneLiner(digest: SessionDigest): string {
-  const files = digest.changes.reduce((sum, area) => sum + area.items.length, 0)
-  const counts = [
-    digest.commits.length > 0
-      ? `${digest.commits.length} commit${digest.commits.length > 1 ? 's' : ''}`
-      : '',
-    files > 0
-      ? `changes in ${digest.changes.length} area${digest.changes.length > 1 ? 's' : ''}`
-      : '',
-    digest.open.length > 0 ? `${digest.open.length} open` : '',
-  ].filter(Boolean)
-  const head = [digest.date, digest.branch].filter(Boolean).join(' ')
-  const summary =
-    digest.summary === null ? 'no summary' : shorten(inlineText(digest.summary.text), 200)
-  return `${head === '' ? digest.sessionId.slice(0, 8) : head}: ${summary}${counts.length > 0 ? ` (${counts.join(', ')})` : ''}`
-}
-
 function changeLines(digest: SessionDigest): string[] {
   const lines: string[] = []
   for (const area of digest.changes) {
@@ -88,13 +70,4 @@ function bullet(entry: DigestItem, label?: string): string {
 function line(entry: DigestItem): string {
   const text = inlineText(entry.text).replace(/^(?:[-*+]\s+)+/, '')
   return entry.sources.length === 0 ? text : `${text} <!-- src: ${entry.sources.join(', ')} -->`
-}
-
-/** At most `max` characters, cut after a whole sentence when one fits, else at a word with `…`. */
-function shorten(text: string, max: number): string {
-  if (text.length <= max) return text
-  const head = text.slice(0, max)
-  const sentence = head.search(/[.!?](?=\s)[^.!?]*$/)
-  if (sentence > max / 2) return head.slice(0, sentence + 1)
-  return `${head.slice(0, head.lastIndexOf(' ')).replace(/[\s,;:]+$/, '')}…`
 }

@@ -161,6 +161,15 @@ describe('renderFrontmatter', () => {
     .filter((value) => [...value].every(isPrintable))
   const value = fc.oneof(text, fc.boolean(), fc.constant(null), fc.array(text, { maxLength: 4 }))
 
+  it('quotes strings YAML 1.2 would read as numbers: hexadecimal, octal, infinity, NaN', () => {
+    // Found by the property below (seed -935831597): `0x0` came back from the yaml package as 0.
+    const data = { a: ['0x0', '0o17', '.inf', '-.Inf', '.nan'], b: '0xFF' }
+    const rendered = renderFrontmatter(data, '\nbody\n')
+    const yamlBlock = /^---\n([\s\S]*?)\n?---/.exec(rendered)?.[1] ?? ''
+    expect(parseYaml(yamlBlock)).toEqual(data)
+    expect(parseFrontmatter(rendered).data).toEqual(data)
+  })
+
   it('writes what both this reader and the yaml package read back unchanged', () => {
     fc.assert(
       fc.property(fc.dictionary(key, value, { maxKeys: 6 }), (data) => {

@@ -199,7 +199,9 @@ function quoteIfNeeded(value: string): string {
     !/[\n\r\t]|: |\s#|:$/.test(value) &&
     !/^[-?:,[\]{}#&*!|>'"%@`]/.test(value) &&
     !/^(true|false|yes|no|on|off|null|~)$/i.test(value) &&
-    !/^[-+]?(\d[\d_]*(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(value)
+    !/^[-+]?(\d[\d_]*(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(value) &&
+    // YAML 1.2's other numbers: hexadecimal, octal, infinity, not-a-number.
+    !/^(?:0x[0-9a-fA-F]+|0o[0-7]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/.test(value)
   return plainSafe ? value : JSON.stringify(value)
 }
 

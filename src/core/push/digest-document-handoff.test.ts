@@ -1,12 +1,17 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { HAS_SHARED, SHARED_DIR } from '../../../test/support/shared-data.ts'
 import { handoffFromDigestDocument } from './digest-document-handoff.ts'
 
 describe.skipIf(!HAS_SHARED)('handoffFromDigestDocument on the reference digest', () => {
-  const document = readFileSync(join(SHARED_DIR, 'examples/session-digest-258c7280.md'), 'utf8')
-  const handoff = handoffFromDigestDocument(document, ['spotter'], (id) => `cc-${id}`)
+  // Read when the tests run, not at collection: without ../shared the body of a skipped describe
+  // still runs, and a read here would fail the file instead of skipping it.
+  let handoff: ReturnType<typeof handoffFromDigestDocument>
+  beforeAll(() => {
+    const document = readFileSync(join(SHARED_DIR, 'examples/session-digest-258c7280.md'), 'utf8')
+    handoff = handoffFromDigestDocument(document, ['spotter'], (id) => `cc-${id}`)
+  })
 
   it('fills the seed fields from the sections, without the source comments', () => {
     expect(handoff).toMatchObject({

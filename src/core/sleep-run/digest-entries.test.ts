@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { SessionDigest } from '../digest/session-digest.ts'
+import {
+  FIXTURE_SESSION,
+  fixtureDigest,
+  fixtureItem,
+} from '../../../test/support/session-digest-fixture.ts'
 import { freshSleepState, type SessionRecord, SessionRecordSchema } from '../sleep-state.ts'
 import { changelogEntries } from './changelog-entries.ts'
 import { sessionOneLiner } from './digest-document.ts'
@@ -13,30 +17,9 @@ import {
 } from './digest-entries.ts'
 import { planSleepRun } from './plan-sleep-run.ts'
 
-const SESSION = '11111111-2222-3333-4444-555555555555'
-
-function digest(partial: Partial<SessionDigest>): SessionDigest {
-  return {
-    sessionId: SESSION,
-    date: '2026-03-02',
-    startedAt: '2026-03-02T09:00:00Z',
-    endedAt: '2026-03-02T11:00:00Z',
-    project: null,
-    branch: null,
-    files: [`${SESSION}.jsonl`],
-    summary: null,
-    changes: [],
-    commits: [],
-    decisions: [],
-    gotchas: [],
-    done: [],
-    open: [],
-    preferences: [],
-    ...partial,
-  }
-}
-
-const item = (text: string, ...sources: string[]) => ({ text, sources })
+const SESSION = FIXTURE_SESSION
+const digest = fixtureDigest
+const item = fixtureItem
 
 describe('digestEntries', () => {
   it('routes by kind, and lets into the core files only what belongs there', () => {

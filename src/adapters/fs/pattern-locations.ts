@@ -10,6 +10,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, isAbsolute, join, resolve } from 'node:path'
+import { sha256Hex } from '../../core/sha256-hex.ts'
 
 /** The project root for `cwd`: the nearest folder above with `.git` (a worktree's too), else `cwd`. */
 export function projectRootOf(cwd: string): string {
@@ -39,9 +40,7 @@ export function canonicalGitRootOf(projectRoot: string): string {
 
 /** Seed 002's project id: the first 16 hex digits of the SHA-256 of the project root. */
 export function patternProjectId(projectRoot: string): string {
-  // Loaded here, not at the top: the hook bundle includes this file, and most hooks never hash.
-  const { createHash } = process.getBuiltinModule('node:crypto')
-  return createHash('sha256').update(projectRoot).digest('hex').slice(0, 16)
+  return sha256Hex(projectRoot).slice(0, 16)
 }
 
 /** The user-scope patterns folder of all projects: the setting, else `~/.claude/rem/patterns`. */

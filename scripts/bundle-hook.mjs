@@ -7,7 +7,10 @@
 //   (esbuild wraps it), so nothing is loaded that a hook event does not use, in one file read;
 // - Node's built-in modules are taken with process.getBuiltinModule(), not import: an ESM import
 //   of `node:fs` builds a facade of all its exports, which loads fs streams (~2-3 ms);
-// - minified: less to read and parse on the first run.
+// - minified: less to read and parse on the first run;
+// - zod is not in it: the hooks check their inputs by hand and ask zod only to judge and word
+//   what that check cannot vouch for, so zod is required from node_modules on that slow path
+//   alone (its 28 KB and module set-up cost every hook ~0.6 ms).
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { builtinModules } from 'node:module'
@@ -74,6 +77,52 @@ function builtinsByGetter() {
   }
 }
 
+/** Packages the hooks need only on a slow path, loaded from node_modules when first called. */
+const ON_DEMAND = ['zod', 'zod/mini']
+
+/**
+ * Stands in for each ON_DEMAND package with a module of its factory functions (lowercase exports),
+ * each requiring the real package the first time it is called. The hook path's code builds its
+ * schemas inside functions, so a hook that never needs one never loads the package; a hook that
+ * does finds it where `somnus` is installed (it is a dependency). An ES module, so esbuild binds
+ * `z.object` straight to its stand-in and drops the unused ones: no namespace object to copy.
+ * A class or constant of the package is not stood in for: using one on the hook path fails the
+ * build (import-is-undefined is an error below), rather than the slow path at run time.
+ */
+async function packagesOnDemand() {
+  const factories = new Map()
+  for (const name of ON_DEMAND) {
+    const module = await import(name)
+    factories.set(
+      name,
+      Object.keys(module).filter((key) => /^[a-z_]/.test(key) && typeof module[key] === 'function'),
+    )
+  }
+  return {
+    name: 'packages-on-demand',
+    setup(context) {
+      context.onResolve({ filter: new RegExp(`^(${ON_DEMAND.join('|')})$`) }, (args) =>
+        args.namespace === 'on-demand'
+          ? { path: args.path, external: true }
+          : { path: args.path, namespace: 'on-demand' },
+      )
+      context.onLoad({ filter: /.*/, namespace: 'on-demand' }, (args) => ({
+        contents: [
+          'let loaded',
+          `const load = () => (loaded ??= require(${JSON.stringify(args.path)}))`,
+          ...factories
+            .get(args.path)
+            .map(
+              (name, index) =>
+                `const f${index} = (...args) => load().${name}(...args)\nexport { f${index} as ${name} }`,
+            ),
+        ].join('\n'),
+        loader: 'js',
+      }))
+    },
+  }
+}
+
 // Earlier builds split the hook into chunks here; they are no longer used.
 rmSync(join(OUT_DIR, 'hook-chunks'), { recursive: true, force: true })
 
@@ -85,8 +134,9 @@ await build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  plugins: [builtinsByGetter()],
+  plugins: [builtinsByGetter(), await packagesOnDemand()],
   logLevel: 'warning',
+  logOverride: { 'import-is-undefined': 'error' },
 })
 
 // The loader keys its code cache by the bundle's hash: a new build never meets an old cache.

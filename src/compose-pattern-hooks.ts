@@ -3,8 +3,10 @@
  * shows (seed 002 item 1). Encoding and consolidation never run in a hook process: the hook starts
  * a detached `somnus patterns` run (surfaces/hooks/pattern-jobs.ts) and returns.
  */
-import { listPatterns } from './app/patterns/list-patterns.ts'
-import { openPatternWorkspace, readPatternSettings } from './compose-patterns.ts'
+import { createFsFolderFiles } from './adapters/fs/fs-folder-files.ts'
+import { activeNewestFirst } from './app/patterns/list-patterns.ts'
+import { readPatternFiles } from './app/patterns/read-patterns.ts'
+import { patternFolderOf, readPatternSettings } from './compose-patterns.ts'
 import { renderPatternIndex } from './core/patterns/pattern-index.ts'
 import type { PatternSettings } from './core/patterns/pattern-settings.ts'
 
@@ -19,8 +21,10 @@ export async function patternIndexFor(options: {
 }): Promise<string> {
   const { settings } = options
   if (!settings.enabled || settings.index_entries === 0) return ''
-  const workspace = openPatternWorkspace({ cwd: options.cwd, env: options.env, settings })
-  const entries = await listPatterns(workspace)
+  // Only the pattern folder: SessionStart needs neither auto memory's settings nor the lock.
+  const { patternsDir } = patternFolderOf(options.cwd, options.env, settings)
+  const files = await readPatternFiles({ patterns: createFsFolderFiles(patternsDir) })
+  const entries = activeNewestFirst([...files.values()].flatMap((file) => file.entries))
   for (let limit = settings.index_entries; limit > 0; limit -= 1) {
     const text = renderPatternIndex(entries, limit)
     if (text.length <= options.maxChars) return text
@@ -60,11 +64,7 @@ export function claimStopPatternJob(options: {
 }): boolean {
   const { mkdirSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs')
   const { join } = process.getBuiltinModule('node:path')
-  const folder = openPatternWorkspace({
-    cwd: options.cwd,
-    env: options.env,
-    settings: options.settings,
-  }).patternsDir
+  const folder = patternFolderOf(options.cwd, options.env, options.settings).patternsDir
   const stamp = join(folder, '.somnus-stop-job')
   try {
     if (options.now - statSync(stamp).mtimeMs < STOP_JOB_SPACING_MS) return false

@@ -59,6 +59,17 @@ export function findBrainFor(cwd: string, env: Record<string, string | undefined
   return env.SOMNUS_CONTEXT_DIR || findContextRoot(cwd)
 }
 
+/** The project that `cwd` is in, its seed 002 id, and its user-scope pattern folder. */
+export function patternFolderOf(
+  cwd: string,
+  env: Record<string, string | undefined>,
+  settings: PatternSettings,
+): { projectDir: string; projectId: string; patternsDir: string } {
+  const projectDir = projectRootOf(cwd)
+  const projectId = patternProjectId(projectDir)
+  return { projectDir, projectId, patternsDir: join(patternsBaseDir(settings.dir, env), projectId) }
+}
+
 /** The pattern workspace of the project that `cwd` is in. */
 export function openPatternWorkspace(options: {
   cwd: string
@@ -66,11 +77,9 @@ export function openPatternWorkspace(options: {
   clock?: Clock
   settings?: PatternSettings
 }): PatternWorkspace {
-  const projectDir = projectRootOf(options.cwd)
   const settings =
     options.settings ?? readPatternSettings(findBrainFor(options.cwd, options.env), options.env)
-  const projectId = patternProjectId(projectDir)
-  const patternsDir = join(patternsBaseDir(settings.dir, options.env), projectId)
+  const { projectDir, projectId, patternsDir } = patternFolderOf(options.cwd, options.env, settings)
   const memoryDir = autoMemoryDirOf(projectDir, options.env)
   return {
     projectDir,

@@ -4,7 +4,6 @@
  * buffer plus its longest line).
  */
 import { basename, dirname, join } from 'node:path'
-import * as z from 'zod/mini'
 import { SomnusError } from '../../core/errors.ts'
 import { mergeAnalyses } from '../../core/transcript/merge-analyses.ts'
 import type { TranscriptAnalysis } from '../../core/transcript/transcript-analysis.ts'
@@ -106,9 +105,6 @@ export async function listSubagentTranscripts(
   return listed
 }
 
-/** Claude Code's record of one sub-agent run; only the type is read. */
-const SubagentMetadata = z.object({ agentType: z.string() })
-
 /** The `agentType` a sub-agent's `.meta.json` names; null when it is absent or unreadable. */
 async function agentTypeIn(path: string): Promise<string | null> {
   let text: string
@@ -118,8 +114,14 @@ async function agentTypeIn(path: string): Promise<string | null> {
     return null
   }
   try {
-    const parsed = SubagentMetadata.safeParse(JSON.parse(text))
-    return parsed.success ? parsed.data.agentType : null
+    // Claude Code's record of one sub-agent run; only the type is read. Checked by hand: this
+    // runs in the Stop hook for every sub-agent, where loading zod would cost milliseconds.
+    const metadata: unknown = JSON.parse(text)
+    const type =
+      typeof metadata === 'object' && metadata !== null
+        ? (metadata as { agentType?: unknown }).agentType
+        : undefined
+    return typeof type === 'string' ? type : null
   } catch {
     return null // a file being written, or not JSON: the run counts as work
   }

@@ -10,11 +10,21 @@ export async function listPatterns(
   options: { domain?: string; all?: boolean } = {},
 ): Promise<PatternEntry[]> {
   const files = await readPatternFiles(workspace)
-  return [...files.values()]
+  const entries = [...files.values()]
     .flatMap((file) => file.entries)
-    .filter((entry) => options.all || entry.status === 'active')
     .filter((entry) => !options.domain || entry.domain === options.domain)
-    .sort((left, right) => (left.date === right.date ? 0 : left.date < right.date ? 1 : -1))
+  return options.all ? newestFirst(entries) : activeNewestFirst(entries)
+}
+
+/** The active entries of `entries`, newest first: what the index shows. */
+export function activeNewestFirst(entries: readonly PatternEntry[]): PatternEntry[] {
+  return newestFirst(entries.filter((entry) => entry.status === 'active'))
+}
+
+function newestFirst(entries: PatternEntry[]): PatternEntry[] {
+  return entries.sort((left, right) =>
+    left.date === right.date ? 0 : left.date < right.date ? 1 : -1,
+  )
 }
 
 /** One domain file's text, or one entry by id; null when there is none. */

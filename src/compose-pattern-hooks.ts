@@ -3,7 +3,9 @@
  * shows (seed 002 item 1). Encoding and consolidation never run in a hook process: the hook starts
  * a detached `somnus patterns` run (surfaces/hooks/pattern-jobs.ts) and returns.
  */
+import { existsSync } from 'node:fs'
 import { createFsFolderFiles } from './adapters/fs/fs-folder-files.ts'
+import { patternsBaseDir } from './adapters/fs/pattern-locations.ts'
 import { activeNewestFirst } from './app/patterns/list-patterns.ts'
 import { readPatternFiles } from './app/patterns/read-patterns.ts'
 import { patternFolderOf, readPatternSettings } from './compose-patterns.ts'
@@ -21,6 +23,8 @@ export async function patternIndexFor(options: {
 }): Promise<string> {
   const { settings } = options
   if (!settings.enabled || settings.index_entries === 0) return ''
+  // No pattern folder of any project yet (nothing encoded): nothing to find the project for.
+  if (!existsSync(patternsBaseDir(settings.dir, options.env))) return ''
   // Only the pattern folder: SessionStart needs neither auto memory's settings nor the lock.
   const { patternsDir } = patternFolderOf(options.cwd, options.env, settings)
   const files = await readPatternFiles({ patterns: createFsFolderFiles(patternsDir) })

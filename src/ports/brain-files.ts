@@ -41,6 +41,7 @@ export function refuseEscapingPath(path: string, place: string): void {
 function escapeProblem(path: string): string | null {
   if (path.includes('\0')) return 'it contains a NUL byte'
   if (/^([\\/]|[A-Za-z]:)/.test(path)) return 'it is an absolute path'
-  if (path.split(/[\\/]/).includes('..')) return 'it climbs out with ".."'
+  // Checked for every file the hooks read: split only a path that could hold a `..` step.
+  if (path.includes('..') && path.split(/[\\/]/).includes('..')) return 'it climbs out with ".."'
   return null
 }

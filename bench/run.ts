@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 const BENCHMARKS = [
   'transcript-stats',
   'hook-session-start',
+  'hook-baseline',
   'big-ledger',
   'locomo-retention',
   'extractive-cost',

@@ -7,7 +7,6 @@ import { countTriggerFires } from '../core/session-ledger.ts'
 import { renderSnapshot } from '../core/snapshot/render-snapshot.ts'
 import { RECENT_DIGESTS } from '../core/snapshot/session-sections.ts'
 import type { SnapshotInput, SnapshotResult } from '../core/snapshot/snapshot-types.ts'
-import { withSomnusCommand } from '../core/somnus-command.ts'
 import type { Brain } from './brain.ts'
 import {
   readChangelog,
@@ -33,7 +32,10 @@ export interface BuildSnapshotOptions {
 }
 
 /** What a snapshot shows besides the ledger and the settings: the brain's documents, read. */
-export type SnapshotDocuments = Omit<SnapshotInput, 'now' | 'budgetChars' | 'policy' | 'state'>
+export type SnapshotDocuments = Omit<
+  SnapshotInput,
+  'now' | 'budgetChars' | 'policy' | 'state' | 'command'
+>
 
 /** Reads everything the snapshot shows except the ledger, in parallel. */
 export async function readSnapshotDocuments(brain: Brain): Promise<SnapshotDocuments> {
@@ -85,37 +87,14 @@ export async function buildSnapshot(
   options: BuildSnapshotOptions = {},
 ): Promise<SnapshotResult> {
   const [documents, state] = await Promise.all([readSnapshotDocuments(brain), brain.state.read()])
-  return renderSnapshotWithCommand(
-    {
-      ...documents,
-      state,
-      now: options.now ?? brain.clock.now(),
-      budgetChars: options.budgetChars ?? brain.config.snapshot_budget_chars,
-      policy: scoringPolicyFor(brain.config.scoring),
-    },
-    options.somnusCommand ?? 'somnus',
-  )
-}
-
-/** Fittings tried before a snapshot with a long command gives up on its budget (one is the norm). */
-const MAX_FITTINGS = 6
-
-/**
- * The snapshot with `command` in place of `somnus` in every command it names. A long command can
- * push a snapshot that fitted past its budget: then it is fitted again into the budget less what
- * the longer command added (a smaller fit may name other commands, so this repeats a few times).
- */
-export function renderSnapshotWithCommand(input: SnapshotInput, command: string): SnapshotResult {
-  let budgetChars = input.budgetChars
-  for (let fitting = 1; ; fitting += 1) {
-    const plain = renderSnapshot({ ...input, budgetChars })
-    const text = withSomnusCommand(plain.text, command)
-    const added = text.length - plain.text.length
-    if (text.length <= input.budgetChars || fitting === MAX_FITTINGS || budgetChars === 0) {
-      return { ...plain, text }
-    }
-    budgetChars = Math.max(0, Math.min(budgetChars - 1, input.budgetChars - added))
-  }
+  return renderSnapshot({
+    ...documents,
+    state,
+    now: options.now ?? brain.clock.now(),
+    budgetChars: options.budgetChars ?? brain.config.snapshot_budget_chars,
+    policy: scoringPolicyFor(brain.config.scoring),
+    command: options.somnusCommand,
+  })
 }
 
 /** Adds one to `fired_count` of each trigger a shown snapshot surfaced. */

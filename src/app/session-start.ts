@@ -7,11 +7,12 @@ import { consolidationDirective } from '../core/directive.ts'
 import { scoringPolicyFor } from '../core/scoring/scoring-policies.ts'
 import { countTriggerFires, pendingSessions } from '../core/session-ledger.ts'
 import type { SleepState } from '../core/sleep-state.ts'
+import { renderSnapshot } from '../core/snapshot/render-snapshot.ts'
 import type { SnapshotResult } from '../core/snapshot/snapshot-types.ts'
 import { withSomnusCommand } from '../core/somnus-command.ts'
 import type { AnalyzeSession } from '../ports/session-transcripts.ts'
 import type { Brain } from './brain.ts'
-import { readSnapshotDocuments, renderSnapshotWithCommand } from './build-snapshot.ts'
+import { readSnapshotDocuments } from './build-snapshot.ts'
 import { finishPendingScores } from './finish-pending-sessions.ts'
 import { messageOf } from './session-outcome.ts'
 
@@ -76,8 +77,10 @@ export async function sessionStartContext(
     const directive = plain === null ? null : withSomnusCommand(plain, command)
     const reserved = directive === null ? 0 : directive.length + SEPARATOR.length
     const budgetChars = Math.max(0, budget - reserved)
-    const input = { ...documents, state, now, policy, budgetChars }
-    return { directive, snapshot: renderSnapshotWithCommand(input, command) }
+    return {
+      directive,
+      snapshot: renderSnapshot({ ...documents, state, now, policy, budgetChars, command }),
+    }
   }
   let finishedSessions: string[] = []
   let shown = await showCountingFires(brain, show, { unlessPending: true })

@@ -96,6 +96,9 @@ const BEARER = /\b(bearer\s+)([A-Za-z0-9._~+/-]{16,}=*)/gi
 const ASSIGNMENT =
   /(?<![\w$./\\-])(?=["']?[\w.-]*?(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss]|[Pp][Ww][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]|[Aa][Uu][Tt][Hh]))(["']?[A-Za-z_][\w.-]*["']?)([ \t]*(?::=|=|:)[ \t]*)(?![=>])("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`$\n]*`|[^\s,;'"`)\]}]+)/g
 
+/** What every name ASSIGNMENT matches holds (its lookahead, case-insensitive). */
+const SECRET_NAME_WORD = /key|token|secret|pass|pwd|credential|auth/i
+
 /**
  * `my token is 3f9a...`, `password is hunter2`, `api key 9f8e...`: the word, then the value. Not
  * `pwd`, which in prose is the shell command printing a folder.
@@ -122,7 +125,8 @@ export function redactSecrets(text: string): string {
     out = out.replace(BEARER, (match, lead: string, token: string) =>
       isHighEntropy(token) ? `${lead}${redactionMarker('token')}` : match,
     )
-  if (/[:=]/.test(out)) out = out.replace(ASSIGNMENT, redactAssignment)
+  if (/[:=]/.test(out) && SECRET_NAME_WORD.test(out))
+    out = out.replace(ASSIGNMENT, redactAssignment)
   if (/passw|passp|token|secret|key/i.test(out)) out = out.replace(PROSE, redactProse)
   return out
 }

@@ -4,6 +4,7 @@
  */
 import { HEAD_CORE_FILES } from '../core-files.ts'
 import { levelFor } from '../scoring/scoring-policy.ts'
+import { withSomnusCommand } from '../somnus-command.ts'
 import { isTaskActive, type TaskSummary } from '../tasks.ts'
 import { fitToBudget, formText, SECTION_SEPARATOR } from './budget.ts'
 import { textComparator } from './compare-text.ts'
@@ -123,9 +124,23 @@ function fullFormLimit(head: SectionDraft[], budget: number): number {
   return headChars <= budget ? budget - headChars : budget
 }
 
+/**
+ * The drafts with `command` in every command they name, so the budget is fitted to what is shown
+ * in one pass (a long command makes some forms longer, and the fit demotes accordingly).
+ */
+function withCommandIn(drafts: SectionDraft[], command: string | undefined): SectionDraft[] {
+  if (command === undefined || command === 'somnus') return drafts
+  return drafts.map((draft) => ({
+    ...draft,
+    full: withSomnusCommand(draft.full, command),
+    summary: withSomnusCommand(draft.summary, command),
+    line: withSomnusCommand(draft.line, command),
+  }))
+}
+
 /** Renders the snapshot within `input.budgetChars` (the empty string if not even the header fits). */
 export function renderSnapshot(input: SnapshotInput): SnapshotResult {
-  const drafts = draftSnapshotSections(input)
+  const drafts = withCommandIn(draftSnapshotSections(input), input.command)
   if (SNAPSHOT_HEADER.length > input.budgetChars) {
     return {
       text: '',

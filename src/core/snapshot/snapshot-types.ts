@@ -33,6 +33,11 @@ export interface SnapshotInput {
   knowledge: KnowledgeDocument[]
   /** The most recent session digests, newest first, and how many the brain holds. */
   digests?: { recent: DigestSummary[]; total: number }
+  /**
+   * How Claude runs Somnus, put in place of `somnus` in every command the snapshot names
+   * (core/somnus-command.ts) before the budget is fitted; default `somnus`.
+   */
+  command?: string
 }
 
 /** One section rendered in every form, before the budget picks one. Empty text: nothing to show. */

@@ -70,14 +70,14 @@ export function selectSentences(
 ): SentenceRecord[] {
   const count = records.length
   const index = sentenceTerms(records.map((record) => record.stems))
-  const { rowStart, terms, holderStart, holders } = index
+  const { rowStart, terms } = index
   let maxIdf = 1e-9
   for (const value of index.idf) maxIdf = Math.max(maxIdf, value)
   const termWeight = index.idf.map((value) => (value / maxIdf) ** WEIGHTS.idfExponent)
 
   const baseCost = new Float64Array(count)
   const bonus = new Float64Array(count)
-  /** Weight of its terms not yet covered by a chosen sentence. */
+  /** Weight of its terms not yet covered by a chosen sentence, as of `freshAsOf` coverings. */
   const freshWeight = new Float64Array(count)
   /** Highest cosine similarity to a chosen sentence, among the first `compared` chosen. */
   const closest = new Float64Array(count)
@@ -123,8 +123,18 @@ export function selectSentences(
   )
   const openUnit = new Uint8Array(unitCount)
   const openDate = new Uint8Array(dateIds.size)
-  /** Terms some chosen sentence holds: their weight is no longer fresh for anyone. */
-  const covered = new Uint8Array(index.termCount)
+  // Fresh weights are brought up to date when read, not at every choice for every sentence
+  // sharing a term (that needs an index term → sentences): the weights of a candidate's terms
+  // covered since, subtracted in order of covering, give the same sum bit for bit.
+  /** When each term was first held by a chosen sentence (the nth covering; 0: not yet). */
+  const coveredAt = new Int32Array(index.termCount)
+  let coverings = 0
+  /** How many coverings each candidate's fresh weight accounts for. */
+  const freshAsOf = new Int32Array(count)
+  let longestRow = 0
+  for (let at = 0; at < count; at += 1)
+    longestRow = Math.max(longestRow, (rowStart[at + 1] as number) - (rowStart[at] as number))
+  const newlyCovered = new Int32Array(longestRow)
   const chosen: number[] = []
   // Per term, the positions in `chosen` of the chosen sentences holding it, newest first, as
   // linked lists: the newest node of term t is lastNode[t], each node links to the one before.
@@ -146,7 +156,27 @@ export function selectSentences(
     if (date >= 0 && !openDate[date]) cost += headerCost[unit] ?? 0
     return cost
   }
+  const refreshFreshWeight = (at: number) => {
+    const asOf = freshAsOf[at] as number
+    if (asOf === coverings) return
+    let found = 0
+    for (let entry = rowStart[at] as number; entry < (rowStart[at + 1] as number); entry += 1) {
+      const term = terms[entry] as number
+      if ((coveredAt[term] as number) > asOf) {
+        newlyCovered[found] = term
+        found += 1
+      }
+    }
+    const ordered = newlyCovered.subarray(0, found)
+    if (found > 1)
+      ordered.sort((left, right) => (coveredAt[left] as number) - (coveredAt[right] as number))
+    let fresh = freshWeight[at] as number
+    for (const term of ordered) fresh -= termWeight[term] as number
+    freshWeight[at] = fresh
+    freshAsOf[at] = coverings
+  }
   const entryOf = (at: number, cost: number): Entry => {
+    refreshFreshWeight(at)
     const gain =
       (freshWeight[at] as number) +
       (bonus[at] as number) -
@@ -196,17 +226,9 @@ export function selectSentences(
     taken[at] = 1
     for (let entry = rowStart[at] as number; entry < (rowStart[at + 1] as number); entry += 1) {
       const term = terms[entry] as number
-      if (!covered[term]) {
-        covered[term] = 1
-        const weight = termWeight[term] as number
-        for (
-          let holder = holderStart[term] as number;
-          holder < (holderStart[term + 1] as number);
-          holder += 1
-        ) {
-          const other = holders[holder] as number
-          freshWeight[other] = (freshWeight[other] as number) - weight
-        }
+      if (coveredAt[term] === 0) {
+        coverings += 1
+        coveredAt[term] = coverings
       }
       nodePosition.push(chosen.length)
       nodeBefore.push(lastNode[term] as number)

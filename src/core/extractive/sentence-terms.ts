@@ -6,11 +6,14 @@
  * bit-identical to `inverseDocumentFrequency`, `tfIdfVector` and `cosine`.
  */
 
-/** Sentences as rows of term ids with their TF-IDF weights, and the inverted index term → sentences. */
+/** Sentences as rows of term ids with their TF-IDF weights. */
 export interface SentenceTerms {
   /** How many distinct stems (term ids run from 0 to termCount - 1). */
   termCount: number
-  /** Sentence s holds the entries rowStart[s] to rowStart[s + 1] - 1 of `terms` and `tfIdf`. */
+  /**
+   * Sentence s holds the entries rowStart[s] to rowStart[s + 1] - 1 of `terms` and `tfIdf` (the
+   * arrays may run on past the last sentence's entries, unused).
+   */
   rowStart: Int32Array
   /** Each sentence's distinct term ids, in order of first occurrence. */
   terms: Int32Array
@@ -20,9 +23,6 @@ export interface SentenceTerms {
   norm: Float64Array
   /** ln(1 + N / df) by term id, as `inverseDocumentFrequency` gives it. */
   idf: Float64Array
-  /** Term t is held by the sentences holders[holderStart[t]] to holders[holderStart[t + 1] - 1], ascending. */
-  holderStart: Int32Array
-  holders: Int32Array
 }
 
 /** The term rows of sentences given as their stems (repeats allowed: they make the term frequency). */
@@ -37,8 +37,10 @@ export function sentenceTerms(stemLists: readonly (readonly string[])[]): Senten
   }
   const termCount = termIds.size
   const rowStart = new Int32Array(sentences + 1)
-  const scratchTerms = new Int32Array(stemCount)
-  const frequency = new Int32Array(stemCount)
+  // Sized for every stem, though repeats within a sentence share an entry: a few percent unused
+  // beats a second, exact copy. `tfIdf` holds each entry's term frequency until idf is known.
+  const terms = new Int32Array(stemCount)
+  const tfIdf = new Float64Array(stemCount)
   const documentFrequency = new Int32Array(termCount)
   /** The sentence that last held each term, and where its entry is: repeats count there. */
   const lastSentence = new Int32Array(termCount).fill(-1)
@@ -50,13 +52,13 @@ export function sentenceTerms(stemLists: readonly (readonly string[])[]): Senten
       const term = termIds.get(stem) as number
       if (lastSentence[term] === sentence) {
         const entry = lastEntry[term] as number
-        frequency[entry] = (frequency[entry] as number) + 1
+        tfIdf[entry] = (tfIdf[entry] as number) + 1
         continue
       }
       lastSentence[term] = sentence
       lastEntry[term] = entries
-      scratchTerms[entries] = term
-      frequency[entries] = 1
+      terms[entries] = term
+      tfIdf[entries] = 1
       documentFrequency[term] = (documentFrequency[term] as number) + 1
       entries += 1
     }
@@ -66,9 +68,6 @@ export function sentenceTerms(stemLists: readonly (readonly string[])[]): Senten
   const idf = new Float64Array(termCount)
   for (let term = 0; term < termCount; term += 1)
     idf[term] = Math.log(1 + sentences / (documentFrequency[term] as number))
-  // A copy of the used part, so the scratch sized for every stem is freed.
-  const terms = scratchTerms.slice(0, entries)
-  const tfIdf = new Float64Array(entries)
   const norm = new Float64Array(sentences)
   for (let sentence = 0; sentence < sentences; sentence += 1) {
     let sum = 0
@@ -78,40 +77,13 @@ export function sentenceTerms(stemLists: readonly (readonly string[])[]): Senten
       entry += 1
     ) {
       const weight =
-        (1 + Math.log(frequency[entry] as number)) * (idf[terms[entry] as number] as number)
+        (1 + Math.log(tfIdf[entry] as number)) * (idf[terms[entry] as number] as number)
       tfIdf[entry] = weight
       sum += weight * weight
     }
     norm[sentence] = Math.sqrt(sum)
   }
-  const { holderStart, holders } = invert(rowStart, terms, documentFrequency)
-  return { termCount, rowStart, terms, tfIdf, norm, idf, holderStart, holders }
-}
-
-/** Term → sentences holding it, ascending, from the rows and each term's document frequency. */
-function invert(
-  rowStart: Int32Array,
-  terms: Int32Array,
-  documentFrequency: Int32Array,
-): { holderStart: Int32Array; holders: Int32Array } {
-  const termCount = documentFrequency.length
-  const holderStart = new Int32Array(termCount + 1)
-  for (let term = 0; term < termCount; term += 1)
-    holderStart[term + 1] = (holderStart[term] as number) + (documentFrequency[term] as number)
-  const next = holderStart.slice(0, termCount)
-  const holders = new Int32Array(terms.length)
-  for (let sentence = 0; sentence + 1 < rowStart.length; sentence += 1) {
-    for (
-      let entry = rowStart[sentence] as number;
-      entry < (rowStart[sentence + 1] as number);
-      entry += 1
-    ) {
-      const term = terms[entry] as number
-      holders[next[term] as number] = sentence
-      next[term] = (next[term] as number) + 1
-    }
-  }
-  return { holderStart, holders }
+  return { termCount, rowStart, terms, tfIdf, norm, idf }
 }
 
 /**

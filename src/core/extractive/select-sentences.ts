@@ -9,6 +9,7 @@ import { priorityOf } from './priority.ts'
 import { sentenceCosine, sentenceTerms } from './sentence-terms.ts'
 import type { SentenceRecord, TextUnit } from './sentences.ts'
 import { parseTimestamp } from './timestamps.ts'
+import { UnitOpenings } from './unit-openings.ts'
 
 /** What opening a unit costs besides its sentences: its speaker prefix and its date header. */
 export interface UnitOverheads {
@@ -89,6 +90,7 @@ export function selectSentences(
   /** Seed 004's critical facts (commitments, bans, credentials, wins, decisions, blocking errors) go first. */
   const red = new Uint8Array(count)
   const chatter = new Uint8Array(count)
+  /** Each record's index: ties go to the earliest sentence. */
   const order = new Float64Array(count)
   const unitOf = new Int32Array(count)
   for (let at = 0; at < count; at += 1) {
@@ -105,24 +107,9 @@ export function selectSentences(
     unitOf[at] = record.unitIndex
   }
 
-  const { prefixCost, dates, headerCost } = counted.overheads
   let unitCount = units.length
   for (const unit of unitOf) unitCount = Math.max(unitCount, unit + 1)
-  const dateIds = new Map<string, number>()
-  const dateOfUnit = new Int32Array(unitCount).fill(-1)
-  for (let unit = 0; unit < unitCount; unit += 1) {
-    const date = dates[unit]
-    if (!date) continue
-    if (!dateIds.has(date)) dateIds.set(date, dateIds.size)
-    dateOfUnit[unit] = dateIds.get(date) as number
-  }
-  const byUnit = groupPositions(unitOf, unitCount)
-  const byDate = groupPositions(
-    unitOf.map((unit) => dateOfUnit[unit] as number),
-    dateIds.size,
-  )
-  const openUnit = new Uint8Array(unitCount)
-  const openDate = new Uint8Array(dateIds.size)
+  const openings = new UnitOpenings(unitOf, unitCount, counted.overheads)
   // Fresh weights are brought up to date when read, not at every choice for every sentence
   // sharing a term (that needs an index term → sentences): the weights of a candidate's terms
   // covered since, subtracted in order of covering, give the same sum bit for bit.
@@ -148,14 +135,7 @@ export function selectSentences(
   const dense = new Float64Array(index.termCount)
   let spent = 0
 
-  const costOf = (at: number) => {
-    const unit = unitOf[at] as number
-    const date = dateOfUnit[unit] as number
-    let cost = baseCost[at] as number
-    if (!openUnit[unit]) cost += prefixCost[unit] ?? 1
-    if (date >= 0 && !openDate[date]) cost += headerCost[unit] ?? 0
-    return cost
-  }
+  const costOf = (at: number) => openings.costOf(at, baseCost[at] as number)
   const refreshFreshWeight = (at: number) => {
     const asOf = freshAsOf[at] as number
     if (asOf === coverings) return
@@ -235,26 +215,7 @@ export function selectSentences(
       lastNode[term] = nodePosition.length - 1
     }
     chosen.push(at)
-    const unit = unitOf[at] as number
-    if (!openUnit[unit]) {
-      openUnit[unit] = 1
-      for (
-        let member = byUnit.start[unit] as number;
-        member < (byUnit.start[unit + 1] as number);
-        member += 1
-      )
-        push(byUnit.members[member] as number)
-    }
-    const date = dateOfUnit[unit] as number
-    if (date >= 0 && !openDate[date]) {
-      openDate[date] = 1
-      for (
-        let member = byDate.start[date] as number;
-        member < (byDate.start[date + 1] as number);
-        member += 1
-      )
-        push(byDate.members[member] as number)
-    }
+    openings.open(at, push)
   }
 
   for (let at = 0; at < count; at += 1) push(at)
@@ -276,23 +237,4 @@ export function selectSentences(
     take(at)
   }
   return chosen.map((at) => records[at] as SentenceRecord)
-}
-
-/** Positions 0..keys.length - 1 grouped by their key (-1: none), ascending within a group. */
-function groupPositions(
-  keys: Int32Array,
-  keyCount: number,
-): { start: Int32Array; members: Int32Array } {
-  const start = new Int32Array(keyCount + 1)
-  for (const key of keys) if (key >= 0) start[key + 1] = (start[key + 1] as number) + 1
-  for (let key = 0; key < keyCount; key += 1)
-    start[key + 1] = (start[key + 1] as number) + (start[key] as number)
-  const next = start.slice(0, keyCount)
-  const members = new Int32Array(start[keyCount] as number)
-  keys.forEach((key, position) => {
-    if (key < 0) return
-    members[next[key] as number] = position
-    next[key] = (next[key] as number) + 1
-  })
-  return { start, members }
 }

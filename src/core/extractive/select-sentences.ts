@@ -6,9 +6,10 @@ import { countTokens } from '../tokens.ts'
 import { featureBonus, WEIGHTS } from './features.ts'
 import { MaxHeap } from './max-heap.ts'
 import { priorityOf } from './priority.ts'
+import { sentenceCosine, sentenceTerms } from './sentence-terms.ts'
 import type { SentenceRecord, TextUnit } from './sentences.ts'
-import { cosine, inverseDocumentFrequency, type SparseVector, tfIdfVector } from './tfidf.ts'
 import { parseTimestamp } from './timestamps.ts'
+import { UnitOpenings } from './unit-openings.ts'
 
 /** What opening a unit costs besides its sentences: its speaker prefix and its date header. */
 export interface UnitOverheads {
@@ -37,30 +38,13 @@ export function unitOverheads(units: readonly TextUnit[]): UnitOverheads {
   }
 }
 
-interface Candidate {
-  record: SentenceRecord
-  cost: number
-  bonus: number
-  /** Built the first time redundancy is measured: most candidates never reach the top. */
-  vector?: SparseVector
-  uniqueStems: string[]
-  /** Weight of its stems not yet covered by a chosen sentence. */
-  freshWeight: number
-  /** Highest cosine similarity to a chosen sentence, among the first `compared` chosen. */
-  closest: number
-  /** How many chosen sentences `closest` accounts for (it catches up only when it is looked at). */
-  compared: number
-  taken: boolean
-  /** Seed 004's critical facts (commitments, bans, credentials, wins, decisions, blocking errors) go first. */
-  red: boolean
-  /** Bumped at every push: only the newest queue entry of a candidate counts. */
-  version: number
-}
-
-/** A queued candidate with the key it had when pushed: never below its current key. */
+/** A queued candidate (by its position in `records`) with the key it had when pushed: never below its current key. */
 interface Entry {
-  candidate: Candidate
-  key: [number, number]
+  at: number
+  /** RED sentences 2, other positive gains 1, the rest 0. */
+  tier: number
+  /** Value per token within the tier (plain gain in tier 0). */
+  value: number
   version: number
 }
 
@@ -73,6 +57,8 @@ interface Entry {
  * tops the queue, is exactly the candidate a full rescan would pick (ties to the earliest sentence,
  * as before), and redundancy is computed only for the candidates that reach the top, against the
  * chosen sentences that share a stem with them.
+ * Candidates live in typed arrays indexed by their position in `records` (a 10 MB input has tens
+ * of thousands of sentences: an object, a vector and arrays each cost more than the text).
  */
 export function selectSentences(
   records: SentenceRecord[],
@@ -83,139 +69,172 @@ export function selectSentences(
     overheads: unitOverheads(units),
   },
 ): SentenceRecord[] {
-  const stemSets = records.map((record) => [...new Set(record.stems)])
-  const idf = inverseDocumentFrequency(stemSets)
+  const count = records.length
+  const index = sentenceTerms(records.map((record) => record.stems))
+  const { rowStart, terms } = index
   let maxIdf = 1e-9
-  for (const value of idf.values()) maxIdf = Math.max(maxIdf, value)
-  const weights = new Map<string, number>()
-  for (const [stem, value] of idf) weights.set(stem, (value / maxIdf) ** WEIGHTS.idfExponent)
-  const weight = (stem: string) => weights.get(stem) ?? 0
-  const candidates: Candidate[] = records.map((record, at) => {
-    const uniqueStems = stemSets[at] as string[]
-    return {
-      record,
-      cost: counted.costs[at] ?? 0,
-      bonus: featureBonus(record.features),
-      uniqueStems,
-      freshWeight: uniqueStems.reduce((sum, stem) => sum + weight(stem), 0),
-      closest: 0,
-      compared: 0,
-      taken: false,
-      red: priorityOf(record.features) === 'RED',
-      version: 0,
-    }
-  })
-  const byStem = groupBy(candidates, (candidate) => candidate.uniqueStems)
-  const { prefixCost, dates, headerCost } = counted.overheads
-  const byUnit: Candidate[][] = units.map(() => [])
-  for (const candidate of candidates) byUnit[candidate.record.unitIndex]?.push(candidate)
-  const byDate = groupBy(candidates, (candidate) => {
-    const date = dates[candidate.record.unitIndex]
-    return date ? [date] : []
-  })
-  const openUnits = new Set<number>()
-  const openDates = new Set<string>()
-  const chosen: Candidate[] = []
-  /** Stem → positions in `chosen` of the chosen sentences that contain it, ascending. */
-  const chosenWith = new Map<string, number[]>()
+  for (const value of index.idf) maxIdf = Math.max(maxIdf, value)
+  const termWeight = index.idf.map((value) => (value / maxIdf) ** WEIGHTS.idfExponent)
+
+  const baseCost = new Float64Array(count)
+  const bonus = new Float64Array(count)
+  /** Weight of its terms not yet covered by a chosen sentence, as of `freshAsOf` coverings. */
+  const freshWeight = new Float64Array(count)
+  /** Highest cosine similarity to a chosen sentence, among the first `compared` chosen. */
+  const closest = new Float64Array(count)
+  /** How many chosen sentences `closest` accounts for (it catches up only when it is looked at). */
+  const compared = new Int32Array(count)
+  /** Bumped at every push: only the newest queue entry of a candidate counts. */
+  const version = new Int32Array(count)
+  const taken = new Uint8Array(count)
+  /** Seed 004's critical facts (commitments, bans, credentials, wins, decisions, blocking errors) go first. */
+  const red = new Uint8Array(count)
+  const chatter = new Uint8Array(count)
+  /** Each record's index: ties go to the earliest sentence. */
+  const order = new Float64Array(count)
+  const unitOf = new Int32Array(count)
+  for (let at = 0; at < count; at += 1) {
+    const record = records[at] as SentenceRecord
+    baseCost[at] = counted.costs[at] ?? 0
+    bonus[at] = featureBonus(record.features)
+    let fresh = 0
+    for (let entry = rowStart[at] as number; entry < (rowStart[at + 1] as number); entry += 1)
+      fresh += termWeight[terms[entry] as number] as number
+    freshWeight[at] = fresh
+    red[at] = priorityOf(record.features) === 'RED' ? 1 : 0
+    chatter[at] = record.features.chatter ? 1 : 0
+    order[at] = record.index
+    unitOf[at] = record.unitIndex
+  }
+
+  let unitCount = units.length
+  for (const unit of unitOf) unitCount = Math.max(unitCount, unit + 1)
+  const openings = new UnitOpenings(unitOf, unitCount, counted.overheads)
+  // Fresh weights are brought up to date when read, not at every choice for every sentence
+  // sharing a term (that needs an index term → sentences): the weights of a candidate's terms
+  // covered since, subtracted in order of covering, give the same sum bit for bit.
+  /** When each term was first held by a chosen sentence (the nth covering; 0: not yet). */
+  const coveredAt = new Int32Array(index.termCount)
+  let coverings = 0
+  /** How many coverings each candidate's fresh weight accounts for. */
+  const freshAsOf = new Int32Array(count)
+  let longestRow = 0
+  for (let at = 0; at < count; at += 1)
+    longestRow = Math.max(longestRow, (rowStart[at + 1] as number) - (rowStart[at] as number))
+  const newlyCovered = new Int32Array(longestRow)
+  const chosen: number[] = []
+  // Per term, the positions in `chosen` of the chosen sentences holding it, newest first, as
+  // linked lists: the newest node of term t is lastNode[t], each node links to the one before.
+  const lastNode = new Int32Array(index.termCount).fill(-1)
+  const nodePosition: number[] = []
+  const nodeBefore: number[] = []
+  // Scratch for catching up: a stamp per chosen position (compared once per catch-up) and a
+  // dense vector for `sentenceCosine`.
+  const seen = new Int32Array(count)
+  let stamp = 0
+  const dense = new Float64Array(index.termCount)
   let spent = 0
 
-  const costOf = (candidate: Candidate) => {
-    const { unitIndex } = candidate.record
-    const date = dates[unitIndex]
-    let cost = candidate.cost
-    if (!openUnits.has(unitIndex)) cost += prefixCost[unitIndex] ?? 1
-    if (date && !openDates.has(date)) cost += headerCost[unitIndex] ?? 0
-    return cost
-  }
-  const keyOf = (candidate: Candidate, cost: number): [number, number] => {
-    const gain = candidate.freshWeight + candidate.bonus - WEIGHTS.redundancy * candidate.closest
-    // RED sentences first, then positive gains on value per token, then fill by plain gain.
-    const tier = candidate.red ? 2 : 1
-    return gain > 0 ? [tier, gain / cost ** WEIGHTS.costExponent] : [0, gain]
-  }
-  const queue = new MaxHeap<Entry>((left, right) => {
-    if (left.key[0] !== right.key[0]) return left.key[0] > right.key[0]
-    if (left.key[1] !== right.key[1]) return left.key[1] > right.key[1]
-    return left.candidate.record.index < right.candidate.record.index
-  })
-  const push = (candidate: Candidate) => {
-    // Chatter is never worth a token, even when the budget has room to spare.
-    if (candidate.taken || candidate.record.features.chatter) return
-    candidate.version += 1
-    queue.push({ candidate, key: keyOf(candidate, costOf(candidate)), version: candidate.version })
-  }
-  const vectorOf = (candidate: Candidate) => {
-    candidate.vector ??= tfIdfVector(candidate.record.stems, idf)
-    return candidate.vector
-  }
-  const catchUp = (candidate: Candidate) => {
-    const shared = new Set<number>()
-    for (const stem of candidate.uniqueStems) {
-      const positions = chosenWith.get(stem) ?? []
-      for (let at = positions.length - 1; at >= 0; at -= 1) {
-        const position = positions[at] as number
-        if (position < candidate.compared) break
-        shared.add(position)
+  const costOf = (at: number) => openings.costOf(at, baseCost[at] as number)
+  const refreshFreshWeight = (at: number) => {
+    const asOf = freshAsOf[at] as number
+    if (asOf === coverings) return
+    let found = 0
+    for (let entry = rowStart[at] as number; entry < (rowStart[at + 1] as number); entry += 1) {
+      const term = terms[entry] as number
+      if ((coveredAt[term] as number) > asOf) {
+        newlyCovered[found] = term
+        found += 1
       }
     }
-    for (const position of shared) {
-      const other = chosen[position] as Candidate
-      candidate.closest = Math.max(candidate.closest, cosine(vectorOf(candidate), vectorOf(other)))
+    const ordered = newlyCovered.subarray(0, found)
+    if (found > 1)
+      ordered.sort((left, right) => (coveredAt[left] as number) - (coveredAt[right] as number))
+    let fresh = freshWeight[at] as number
+    for (const term of ordered) fresh -= termWeight[term] as number
+    freshWeight[at] = fresh
+    freshAsOf[at] = coverings
+  }
+  const entryOf = (at: number, cost: number): Entry => {
+    refreshFreshWeight(at)
+    const gain =
+      (freshWeight[at] as number) +
+      (bonus[at] as number) -
+      WEIGHTS.redundancy * (closest[at] as number)
+    // RED sentences first, then positive gains on value per token, then fill by plain gain.
+    if (!(gain > 0)) return { at, tier: 0, value: gain, version: version[at] as number }
+    return {
+      at,
+      tier: red[at] ? 2 : 1,
+      value: gain / cost ** WEIGHTS.costExponent,
+      version: version[at] as number,
     }
-    candidate.compared = chosen.length
+  }
+  const queue = new MaxHeap<Entry>((left, right) => {
+    if (left.tier !== right.tier) return left.tier > right.tier
+    if (left.value !== right.value) return left.value > right.value
+    return (order[left.at] as number) < (order[right.at] as number)
+  })
+  const push = (at: number) => {
+    // Chatter is never worth a token, even when the budget has room to spare.
+    if (taken[at] || chatter[at]) return
+    version[at] = (version[at] as number) + 1
+    queue.push(entryOf(at, costOf(at)))
+  }
+  const catchUp = (at: number) => {
+    const from = compared[at] as number
+    if (from < chosen.length) {
+      stamp += 1
+      for (let entry = rowStart[at] as number; entry < (rowStart[at + 1] as number); entry += 1) {
+        for (
+          let node = lastNode[terms[entry] as number] as number;
+          node >= 0;
+          node = nodeBefore[node] as number
+        ) {
+          const position = nodePosition[node] as number
+          if (position < from) break
+          if (seen[position] === stamp) continue
+          seen[position] = stamp
+          const similarity = sentenceCosine(index, at, chosen[position] as number, dense)
+          closest[at] = Math.max(closest[at] as number, similarity)
+        }
+      }
+    }
+    compared[at] = chosen.length
+  }
+  const take = (at: number) => {
+    taken[at] = 1
+    for (let entry = rowStart[at] as number; entry < (rowStart[at + 1] as number); entry += 1) {
+      const term = terms[entry] as number
+      if (coveredAt[term] === 0) {
+        coverings += 1
+        coveredAt[term] = coverings
+      }
+      nodePosition.push(chosen.length)
+      nodeBefore.push(lastNode[term] as number)
+      lastNode[term] = nodePosition.length - 1
+    }
+    chosen.push(at)
+    openings.open(at, push)
   }
 
-  for (const candidate of candidates) push(candidate)
+  for (let at = 0; at < count; at += 1) push(at)
   for (let entry = queue.pop(); entry; entry = queue.pop()) {
-    const { candidate } = entry
-    if (candidate.taken || entry.version !== candidate.version) continue
-    const cost = costOf(candidate)
+    const { at } = entry
+    if (taken[at] || entry.version !== version[at]) continue
+    const cost = costOf(at)
     // Spending only grows, so it stays out until its cost falls (its unit or date opens).
     if (spent + cost > budget) continue
-    catchUp(candidate)
-    const key = keyOf(candidate, cost)
-    if (key[0] !== entry.key[0] || key[1] !== entry.key[1]) {
-      candidate.version += 1
-      queue.push({ candidate, key, version: candidate.version })
+    catchUp(at)
+    const current = entryOf(at, cost)
+    if (current.tier !== entry.tier || current.value !== entry.value) {
+      version[at] = (version[at] as number) + 1
+      current.version = version[at] as number
+      queue.push(current)
       continue
     }
-    candidate.taken = true
     spent += cost
-    for (const stem of candidate.uniqueStems) {
-      for (const other of byStem.get(stem) ?? []) other.freshWeight -= weight(stem)
-      byStem.delete(stem)
-      const positions = chosenWith.get(stem)
-      if (positions) positions.push(chosen.length)
-      else chosenWith.set(stem, [chosen.length])
-    }
-    chosen.push(candidate)
-    const { unitIndex } = candidate.record
-    if (!openUnits.has(unitIndex)) {
-      openUnits.add(unitIndex)
-      for (const other of byUnit[unitIndex] ?? []) push(other)
-    }
-    const date = dates[unitIndex]
-    if (date && !openDates.has(date)) {
-      openDates.add(date)
-      for (const other of byDate.get(date) ?? []) push(other)
-    }
+    take(at)
   }
-  return chosen.map((candidate) => candidate.record)
-}
-
-/** Candidates by each key `keysOf` gives them, in input order. */
-function groupBy(
-  candidates: readonly Candidate[],
-  keysOf: (candidate: Candidate) => readonly string[],
-): Map<string, Candidate[]> {
-  const groups = new Map<string, Candidate[]>()
-  for (const candidate of candidates) {
-    for (const key of keysOf(candidate)) {
-      const group = groups.get(key)
-      if (group) group.push(candidate)
-      else groups.set(key, [candidate])
-    }
-  }
-  return groups
+  return chosen.map((at) => records[at] as SentenceRecord)
 }

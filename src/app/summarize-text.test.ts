@@ -24,6 +24,13 @@ describe('textToUnits', () => {
       ['L6', 'Mel', 'Nice!'],
     ])
   })
+
+  it('reads the speaker of a line of ten million characters (once a stack overflow)', () => {
+    const said = 'The deploy passed after the cache fix — at last. '.repeat(210_000)
+    const [unit] = textToUnits(`assistant: ${said}`)
+    expect(unit?.speaker).toBe('assistant')
+    expect(unit?.text).toBe(said.trim())
+  })
 })
 
 describe('resolveBudget', () => {

@@ -43,8 +43,12 @@ export interface LineUnit extends Unit {
 
 const STRUCTURED_LINE =
   /^\s*(?:[-*+•>]\s|\d+[.)]\s|#{1,6}\s|\[?\d{1,2}:\d{2}|[\p{Lu}][\p{L}'-]*(?: [\p{Lu}][\p{L}'-]*){0,2}:\s|(?:user|assistant|human|ai|system):\s)/iu
-const SPEAKER_LINE =
-  /^([\p{Lu}][\p{L}'-]*(?: [\p{Lu}][\p{L}'-]*){0,2}|user|assistant|human|ai):\s+(\S.*)$/u
+/**
+ * `Name: ` at the start of a line; the text is what follows it, taken by position (a 10 MB line
+ * caught in a capture group overflows the regular expression's backtracking stack).
+ */
+const SPEAKER_PREFIX =
+  /^([\p{Lu}][\p{L}'-]*(?: [\p{Lu}][\p{L}'-]*){0,2}|user|assistant|human|ai):\s+(?=\S)/u
 
 /**
  * Cuts text into units with ids `L<line>`: a paragraph of wrapped prose is one unit; a paragraph
@@ -66,9 +70,12 @@ export function textToUnits(text: string): LineUnit[] {
           },
         ]
     for (const piece of pieces) {
-      const speaker = SPEAKER_LINE.exec(piece.text.trim())
-      const unit: LineUnit = { id: `L${piece.line}`, line: piece.line, text: piece.text.trim() }
-      if (speaker?.[1] && speaker[2]) Object.assign(unit, { speaker: speaker[1], text: speaker[2] })
+      const text = piece.text.trim()
+      const speaker = SPEAKER_PREFIX.exec(text)
+      const unit: LineUnit = { id: `L${piece.line}`, line: piece.line, text }
+      if (speaker?.[1]) {
+        Object.assign(unit, { speaker: speaker[1], text: text.slice(speaker[0].length) })
+      }
       if (paragraph.length > 0) units.push(unit)
     }
     paragraph = []

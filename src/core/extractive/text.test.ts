@@ -16,6 +16,25 @@ describe('splitSentences', () => {
   it('returns nothing for blank text', () => {
     expect(splitSentences('  \n\n ')).toEqual([])
   })
+
+  it('splits a line of 390,000 characters as it splits the same sentences one per line', () => {
+    // The segmenter slows with the length of its string: a line this long is split by windows.
+    const sentences = Array.from(
+      { length: 6000 },
+      (_, index) =>
+        `Step ${index} passed after Dr. Lee fixed the cache key (see PR #${index % 97}).`,
+    )
+    const line = sentences.join(' ')
+    expect(line.length).toBeGreaterThan(350_000)
+    expect(splitSentences(line)).toEqual(splitSentences(sentences.join('\n')))
+  })
+
+  it("cuts a 'sentence' longer than the segmenter's window at the window, losing no text", () => {
+    const line = `${'word '.repeat(3000)}end.`
+    const pieces = splitSentences(line)
+    expect(pieces.length).toBeGreaterThan(1)
+    expect(pieces.join(' ').replace(/\s+/g, ' ')).toBe(line.trim().replace(/\s+/g, ' '))
+  })
 })
 
 describe('words and stems', () => {

@@ -79,8 +79,7 @@ export function splitSentences(text: string): string[] {
     // Sentences are cut from the line, not built from the segments: a segment is a fresh two-byte
     // copy, a slice of the line shares its characters (a 10 MB input holds 9 M chars of sentences).
     let pendingStart = 0
-    for (const { segment, index } of SENTENCES.segment(line)) {
-      const end = index + segment.length
+    for (const end of segmentEnds(line)) {
       const trimmed = line.slice(pendingStart, end).trim()
       if (ABBREVIATION_END.test(trimmed)) continue
       if (trimmed.length > 0) sentences.push(trimmed)
@@ -90,6 +89,40 @@ export function splitSentences(text: string): string[] {
     if (rest.length > 0) sentences.push(rest)
   }
   return sentences
+}
+
+/** Longest text given to the segmenter at once. */
+const SEGMENT_WINDOW = 4096
+
+/**
+ * Where the segmenter's sentences of `line` end. V8's Intl.Segmenter takes longer per step the
+ * longer its string (a 490,000-character line: 2.8 s, four times that: 40 s), so a long line is
+ * segmented a window at a time; each window's last segment may run on past it and is segmented
+ * again with the next, unless it is the window's only one (a "sentence" longer than the window is
+ * cut at the window's last space). Lines up to the window are segmented whole, as before.
+ */
+function segmentEnds(line: string): number[] {
+  const ends: number[] = []
+  for (let start = 0; start < line.length; ) {
+    const window = line.slice(start, start + SEGMENT_WINDOW)
+    const found: number[] = []
+    for (const { segment, index } of SENTENCES.segment(window)) {
+      found.push(start + index + segment.length)
+    }
+    if (start + window.length < line.length) {
+      if (found.length > 1) found.pop()
+      else found[0] = start + lastSpaceEnd(window)
+    }
+    ends.push(...found)
+    start = found[found.length - 1] ?? line.length
+  }
+  return ends
+}
+
+/** Where a cut of `window` falls: after its last white space, else at its end (one long word). */
+function lastSpaceEnd(window: string): number {
+  const space = Math.max(window.lastIndexOf(' '), window.lastIndexOf('\t'))
+  return space > 0 ? space + 1 : window.length
 }
 
 /** Shortens `text` to at most `maxChars` characters at a word boundary, adding `…` when cut. */

@@ -1,29 +1,35 @@
 /**
- * What the extractive model costs as its input grows: `somnus summarize --ratio 0.2` (the
- * extractive model through `summarizeText`) and `extractObservations`, on text built from the real
- * Claude Code transcripts in ../shared at 100 KB, 1 MB and 10 MB.
+ * What the extractive model costs as its input grows, on text built from the real Claude Code
+ * transcripts in ../shared at 100 KB, 1 MB and 10 MB:
+ * - `summarize`: `somnus summarize <file> --ratio 0.2 --json` as installed (the built CLI, a fresh
+ *   process each run), timed to its exit, with its peak RSS: the numbers the issue's targets are
+ *   about (under 30 s and 300 MB at 10 MB);
+ * - `summarize, one line`: the same text with every line break made a space, so the whole input is
+ *   one line (a long line once cost its square in the sentence splitter);
+ * - `observations`: `extractObservations` in a fresh process (tsx) on the text's units.
  *
  * The text is every user and assistant text block, tool call input and tool result of every main
  * and sub-agent transcript, one `user:` / `assistant:` paragraph per block, in file order, cut at
  * the target size (the three sessions give about 3 MB, so the 10 MB text repeats them).
- * Each (operation, size) runs in a fresh process, so its peak RSS (`maxRSS`) is its own.
  *
  * Run: `npx tsx bench/extractive-cost.ts` (or `npm run bench -- extractive-cost`); SOMNUS_BENCH_SIZES
  * overrides the sizes in KB (e.g. `100,1000`). Writes bench/results/extractive-cost.json and prints
  * a markdown table.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createExtractiveLanguageModel } from '../src/adapters/llm/extractive-language-model.ts'
 import { summarizeText, textToUnits } from '../src/app/summarize-text.ts'
 import { extractObservations } from '../src/core/extractive/observations.ts'
+import { ensureBuilt, SOMNUS_BIN } from '../test/support/build-once.ts'
 import { HAS_SHARED, SHARED_SKIP_REASON, TRANSCRIPTS_DIR } from '../test/support/shared-data.ts'
 
 /** Input sizes in KB (1 MB = 1,000 KB here, as the issue counts). */
 const SIZES_KB = (process.env.SOMNUS_BENCH_SIZES ?? '100,1000,10000').split(',').map(Number)
-const OPERATIONS = ['summarize', 'observations'] as const
+const OPERATIONS = ['summarize', 'summarize, one line', 'observations'] as const
 type Operation = (typeof OPERATIONS)[number]
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -94,21 +100,14 @@ export function transcriptText(bytes: number): string {
     .replace(/\uFFFD$/, '')
 }
 
-/** Runs one operation in this process and prints its row as JSON. */
-async function measure(operation: Operation, kilobytes: number): Promise<void> {
-  const text = transcriptText(kilobytes * 1000)
-  const units = textToUnits(text)
+/** `extractObservations` in this process; prints its row as JSON. */
+function measureObservations(kilobytes: number): void {
+  const units = textToUnits(transcriptText(kilobytes * 1000))
   const started = performance.now()
-  let output: number
-  if (operation === 'summarize') {
-    const result = await summarizeText({ text, ratio: 0.2, model: createExtractiveLanguageModel() })
-    output = result.tokens_after
-  } else {
-    output = extractObservations(units.map(({ line: _line, ...unit }) => unit)).length
-  }
+  const output = extractObservations(units.map(({ line: _line, ...unit }) => unit)).length
   const seconds = (performance.now() - started) / 1000
   const row: Row = {
-    operation,
+    operation: 'observations',
     kilobytes,
     seconds,
     megabytesPerSecond: kilobytes / 1000 / seconds,
@@ -119,27 +118,62 @@ async function measure(operation: Operation, kilobytes: number): Promise<void> {
   process.stdout.write(`${JSON.stringify(row)}\n`)
 }
 
-function main(): void {
+/** Preloaded into the CLI: prints its peak RSS (KB) on stderr as it exits. */
+const PEAK_PROBE =
+  "process.on('exit', () => process.stderr.write('\\npeak-rss-kb ' + process.resourceUsage().maxRSS + '\\n'))"
+
+/** `somnus summarize <file> --ratio 0.2 --json` as installed, in a fresh process. */
+function measureSummarize(operation: Operation, kilobytes: number, folder: string): Row {
+  const built = transcriptText(kilobytes * 1000)
+  const text = operation === 'summarize, one line' ? built.replace(/\n+/g, ' ') : built
+  const file = join(folder, `${kilobytes}.txt`)
+  writeFileSync(file, text)
+  const probe = join(folder, 'peak-probe.cjs')
+  writeFileSync(probe, PEAK_PROBE)
+  const started = performance.now()
+  const run = spawnSync(
+    process.execPath,
+    ['-r', probe, SOMNUS_BIN, 'summarize', file, '--ratio', '0.2', '--json'],
+    { encoding: 'utf8', maxBuffer: 1 << 28 },
+  )
+  const seconds = (performance.now() - started) / 1000
+  if (run.status !== 0) throw new Error(`${operation} ${kilobytes} KB failed: ${run.stderr}`)
+  const peak = Number(/peak-rss-kb (\d+)/.exec(run.stderr)?.[1])
+  return {
+    operation,
+    kilobytes,
+    seconds,
+    megabytesPerSecond: kilobytes / 1000 / seconds,
+    peakMegabytes: peak / 1024,
+    units: textToUnits(text).length,
+    output: (JSON.parse(run.stdout) as { tokens_after: number }).tokens_after,
+  }
+}
+
+async function main(): Promise<void> {
   if (!HAS_SHARED) {
     process.stdout.write(`skipped: ${SHARED_SKIP_REASON}\n`)
     return
   }
+  await ensureBuilt()
+  const folder = mkdtempSync(join(tmpdir(), 'somnus-bench-extractive-'))
   const rows: Row[] = []
-  for (const operation of OPERATIONS) {
-    for (const kilobytes of SIZES_KB) {
-      const run = spawnSync(
-        process.execPath,
-        ['--import', 'tsx', fileURLToPath(import.meta.url), operation, String(kilobytes)],
-        { encoding: 'utf8', cwd: join(here, '..'), maxBuffer: 1 << 20 },
-      )
-      if (run.status !== 0) throw new Error(`${operation} ${kilobytes} KB failed: ${run.stderr}`)
-      const row = JSON.parse(run.stdout.trim()) as Row
-      const first = rows.find((other) => other.operation === operation)
-      row.costPerMegabyteRatio = first
-        ? row.seconds / row.kilobytes / (first.seconds / first.kilobytes)
-        : 1
-      rows.push(row)
+  try {
+    for (const operation of OPERATIONS) {
+      for (const kilobytes of SIZES_KB) {
+        const row =
+          operation === 'observations'
+            ? observationsInChild(kilobytes)
+            : measureSummarize(operation, kilobytes, folder)
+        const first = rows.find((other) => other.operation === operation)
+        row.costPerMegabyteRatio = first
+          ? row.seconds / row.kilobytes / (first.seconds / first.kilobytes)
+          : 1
+        rows.push(row)
+      }
     }
+  } finally {
+    rmSync(folder, { recursive: true, force: true })
   }
   mkdirSync(join(here, 'results'), { recursive: true })
   writeFileSync(join(here, 'results/extractive-cost.json'), `${JSON.stringify(rows, null, 2)}\n`)
@@ -153,8 +187,19 @@ function main(): void {
   }
 }
 
+/** `measureObservations` in a fresh process, so its peak RSS is its own. */
+function observationsInChild(kilobytes: number): Row {
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), 'observations', String(kilobytes)],
+    { encoding: 'utf8', cwd: join(here, '..'), maxBuffer: 1 << 20 },
+  )
+  if (run.status !== 0) throw new Error(`observations ${kilobytes} KB failed: ${run.stderr}`)
+  return JSON.parse(run.stdout.trim()) as Row
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [operation, kilobytes] = process.argv.slice(2)
-  if (operation && kilobytes) await measure(operation as Operation, Number(kilobytes))
-  else main()
+  if (operation === 'observations' && kilobytes) measureObservations(Number(kilobytes))
+  else await main()
 }

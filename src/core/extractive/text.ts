@@ -92,7 +92,7 @@ export function splitSentences(text: string): string[] {
 }
 
 /** Longest text given to the segmenter at once. */
-const SEGMENT_WINDOW = 4096
+const SEGMENT_WINDOW = 16_384
 
 /**
  * Where the segmenter's sentences of `line` end. V8's Intl.Segmenter takes longer per step the

@@ -18,11 +18,13 @@ export function redactionMarker(kind: string): string {
 }
 
 /**
- * Anything a rule below could match starts with one of these (case-insensitive). Ordinary text
- * without them costs one scan; this runs on every Stop hook.
+ * Anything a rule below could match holds one of these (case-insensitive). Ordinary text without
+ * them costs one scan; this runs on every Stop hook and for every closing message and bookmark
+ * SessionStart shows. `pass`, `pwd`, `auth` and `credential` matter only in a name given a value
+ * (ASSIGNMENT; PROSE wants `passw…`/`passp…`), so "tests pass" costs no more than that scan.
  */
 const MIGHT_HOLD_A_SECRET =
-  /sk-|sk_live|rk_live|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|AIza|eyJ|-----BEGIN|:\/\/[^\s/@]*:[^\s/@]*@|key|token|secret|pass|pwd|credential|auth|bearer/i
+  /sk-|sk_live|rk_live|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|AIza|eyJ|-----BEGIN|:\/\/[^\s/@]*:[^\s/@]*@|key|token|secret|passw|passp|(?:pass|pwd|auth|credential)[\w.-]*["']?[ \t]*[:=]|bearer/i
 
 /** A fixed-format secret: its pattern (global) and the marker's kind. */
 interface FormatRule {

@@ -26,6 +26,7 @@ import { fileURLToPath } from 'node:url'
 import { ensureBuilt, HOOK_ENTRY } from '../test/support/build-once.ts'
 import { HAS_SHARED, SHARED_SKIP_REASON, TRANSCRIPTS_DIR } from '../test/support/shared-data.ts'
 import { createBrain } from './hook-session-start.ts'
+import { refusingSeed } from './hook-stop-patterns.ts'
 
 const REVISION = process.env.SOMNUS_BASELINE_REV ?? '7e325a5'
 const RUNS = 41
@@ -64,6 +65,13 @@ function baselineHook(): string {
   return entry
 }
 
+/**
+ * Pattern learning's gates (seed 002) are seeded to say no: a Stop they let through starts a
+ * detached `somnus patterns encode` of the 3 MB transcript, which would run beside the next
+ * measurements (its cost to the Stop itself is hook-stop-patterns.ts's to measure).
+ */
+const QUIET_GATES = String(refusingSeed('bench-stop', null))
+
 /** Milliseconds from spawn to exit of `node <args>`, which must exit 0. */
 function timeOnce(args: string[], cwd: string, home: string, input: string): number {
   const started = process.hrtime.bigint()
@@ -71,7 +79,7 @@ function timeOnce(args: string[], cwd: string, home: string, input: string): num
     cwd,
     input,
     encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: home },
+    env: { PATH: process.env.PATH, HOME: home, SOMNUS_PATTERNS_GATE_SEED: QUIET_GATES },
   })
   const ms = Number(process.hrtime.bigint() - started) / 1e6
   if (run.status !== 0) throw new Error(`${args.join(' ')} exited ${run.status}: ${run.stderr}`)
@@ -149,10 +157,15 @@ function compare(
   }
   const times = new Map<string, number[]>(cases.map((item) => [item.name, []]))
   try {
-    for (let run = 0; run < WARMUP + RUNS; run += 1) {
-      for (const item of cases) {
-        const ms = timeOnce(item.args, item.cwd, item.home, item.input)
-        if (run >= WARMUP) times.get(item.name)?.push(ms)
+    // One event at a time, so a Stop (a 3 MB read, a ledger write) never runs just before one
+    // build's SessionStart and not the other's; and the two builds take turns going first.
+    for (const event of ['session-start', 'stop']) {
+      const round = cases.filter((item) => item.name === 'node' || item.name.startsWith(event))
+      for (let run = 0; run < WARMUP + RUNS; run += 1) {
+        for (const item of run % 2 === 0 ? round : [...round].reverse()) {
+          const ms = timeOnce(item.args, item.cwd, item.home, item.input)
+          if (run >= WARMUP) times.get(item.name)?.push(ms)
+        }
       }
     }
   } finally {

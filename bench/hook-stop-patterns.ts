@@ -25,10 +25,10 @@ const RESULTS = join(dirname(fileURLToPath(import.meta.url)), 'results', 'hook-s
 const SESSION = 'bench-stop-session'
 const MESSAGE = 'Done: the build passes.'
 
-/** A seed whose gates both say no for the benchmark's Stop. */
-function refusingSeed(): number {
+/** A seed whose gates both say no for a Stop of `session` closing with `message`. */
+export function refusingSeed(session = SESSION, message: string | null = MESSAGE): number {
   for (let seed = 1; ; seed += 1) {
-    const gate = createRandomGate({ seed, key: `${SESSION}\n${MESSAGE}` })
+    const gate = createRandomGate({ seed, key: `${session}\n${message ?? ''}` })
     if (
       !gate('stop-encode', DEFAULT_PATTERN_SETTINGS.stop_encode_chance) &&
       !gate('stop-consolidate', DEFAULT_PATTERN_SETTINGS.stop_consolidate_chance)

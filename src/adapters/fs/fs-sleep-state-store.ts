@@ -88,8 +88,7 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
 
   /**
    * Runs `task` under the lock, the state folder made and checked first: the lock, the temporary
-   * files and every rename then land inside the brain. Temporary files left by killed writers
-   * are swept here, where no live writer can own one (every ledger write holds this lock).
+   * files and every rename then land inside the brain.
    */
   const withLock = <T>(task: () => Promise<T>): Promise<T> =>
     serialise(lockPath, () => {
@@ -98,17 +97,26 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
       const realLock = join(stateDir, SLEEP_LOCK_FILE)
       refuseStrangeLock(lockPath, realLock)
       const settings = { ...options, stateDir, lockPath: realLock, staleMs, lockWaitMs: waitMs }
-      return holdingLock(settings, () => {
-        // A sleep run killed while writing its journal leaves one too; it is ours to sweep
-        // once no live run holds the brain (a live run is the only journal writer).
-        const consolidationLock = join(stateDir, CONSOLIDATION_LOCK_FILE)
-        sweepTemporaryFiles(stateDir, [SLEEP_STATE_FILE, SLEEP_HISTORY_FILE], options.warn, {
-          name: SLEEP_RUN_JOURNAL_FILE,
-          mayRemove: () => !isConsolidationHeld(consolidationLock),
-        })
-        return task()
-      })
+      return holdingLock(settings, task)
     })
+
+  /**
+   * Removes the temporary files killed writers left, before a write that could leave one itself
+   * (an atomic write): under the lock, where no live writer can own one, since every ledger write
+   * holds it. A write of digits in place (SessionStart's fire counts) makes none and skips this.
+   */
+  const sweepLeftovers = (): void => {
+    // Made and checked by withLock already: this is the folder's real path, as resolved then.
+    const stateDir = confined.existingFolder(options.stateDir)
+    if (stateDir === null) return
+    // A sleep run killed while writing its journal leaves one too; it is ours to sweep once no
+    // live run holds the brain (a live run is the only journal writer).
+    const consolidationLock = join(stateDir, CONSOLIDATION_LOCK_FILE)
+    sweepTemporaryFiles(stateDir, [SLEEP_STATE_FILE, SLEEP_HISTORY_FILE], options.warn, {
+      name: SLEEP_RUN_JOURNAL_FILE,
+      mayRemove: () => !isConsolidationHeld(consolidationLock),
+    })
+  }
 
   const quarantine = (path: string, problem: string): void => {
     const target = `${path}.corrupt-${now().toISOString().replaceAll(':', '-')}`
@@ -195,6 +203,7 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
           const fresh = outcome.history ? [await validHistoryEntry(outcome.history)] : []
           // History first: if the process dies between the two writes, the legacy entries are
           // still in `.sleep.json` and the next migration skips the copies already moved.
+          sweepLeftovers()
           writeJson(confined, historyPath, [...fresh, ...mergeHistory(existing, legacy)])
         }
         // Compared before checking: a change shares most of `base`, so the comparison is quick.
@@ -205,6 +214,7 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
             statePath,
             next,
             current && !migrating ? { ...current, state: base } : null,
+            sweepLeftovers,
           )
         }
         return outcome.result
@@ -246,16 +256,18 @@ function refuseStrangeLock(shown: string, path: string): void {
  * Writes the ledger `next`. When `read` (the file's bytes and the state they hold) differs from it
  * in trigger fire counts alone, only that part of the file is rewritten: digits changed in place
  * (not fsynced: a power cut may lose the last count, never the file), or else the file with its
- * `triggers` text replaced, by atomic rename.
+ * `triggers` text replaced, by atomic rename. `beforeAtomicWrite` runs before a write by rename.
  */
 function writeState(
   confined: ConfinedFolder,
   path: string,
   next: SleepState,
   read: { bytes: Buffer; state: SleepState } | null,
+  beforeAtomicWrite: () => void,
 ): void {
   const patch = read === null ? null : patchLedgerTriggers(read.bytes, read.state, next)
   const digits = patch === null ? null : digitsInPlace(patch)
+  if (digits === null) beforeAtomicWrite()
   if (patch === null || read === null) writeJson(confined, path, next)
   else if (digits === null)
     writeFileAtomicSync(confined.prepareWrite(path), patchedFile(read.bytes, patch))

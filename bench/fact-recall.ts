@@ -183,7 +183,10 @@ async function main() {
     const root = join(project, '_agent_context')
     // Pattern learning off: its Stop gates are random and its encodes run detached, so whether
     // SessionStart showed a pattern index depended on the run (pattern-quality.ts measures it).
-    writeFileSync(join(root, 'somnus.json'), `${JSON.stringify({ patterns: { enabled: false } })}\n`)
+    writeFileSync(
+      join(root, 'somnus.json'),
+      `${JSON.stringify({ patterns: { enabled: false } })}\n`,
+    )
     const before = brainTexts(root)
     for (const id of SESSIONS) {
       const payload = {

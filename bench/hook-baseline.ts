@@ -25,7 +25,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureBuilt, HOOK_ENTRY } from '../test/support/build-once.ts'
 import { HAS_SHARED, SHARED_SKIP_REASON, TRANSCRIPTS_DIR } from '../test/support/shared-data.ts'
-import { createBrain } from './hook-session-start.ts'
+import { SIZES as BRAINS, createBrain } from './hook-session-start.ts'
 import { refusingSeed } from './hook-stop-patterns.ts'
 
 const REVISION = process.env.SOMNUS_BASELINE_REV ?? '7e325a5'
@@ -36,10 +36,6 @@ const here = dirname(fileURLToPath(import.meta.url))
 const REPO = join(here, '..')
 const RESULTS = join(here, 'results', 'hook-baseline.json')
 
-const BRAINS = {
-  large: { sessions: 1000, bookmarks: 300, knowledge_files: 100, tasks: 20, triggers: 10 },
-  typical: { sessions: 8, bookmarks: 10, knowledge_files: 15, tasks: 5, triggers: 3 },
-}
 const TRANSCRIPTS = {
   large: '4d5611e5-241a-462a-8d15-5122611a9569.jsonl',
   typical: 'tool_heavy.jsonl',

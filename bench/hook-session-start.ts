@@ -65,7 +65,7 @@ interface BrainSize {
 }
 
 /** The brief's large brain (weeks without sleep), and a typical one for comparison. */
-const SIZES: Record<'large' | 'typical', BrainSize> = {
+export const SIZES: Record<'large' | 'typical', BrainSize> = {
   large: { sessions: 1000, bookmarks: 300, knowledge_files: 100, tasks: 20, triggers: 10 },
   typical: { sessions: 8, bookmarks: 10, knowledge_files: 15, tasks: 5, triggers: 3 },
 }

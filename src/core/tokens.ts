@@ -22,7 +22,7 @@ export function countTokens(text: string): number {
   return tokens
 }
 
-const CONTRACTION = String.raw`(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?`
+const CONTRACTION = "(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?"
 /**
  * o200k's pre-tokenizer (gpt-tokenizer's O200K_TOKEN_SPLIT_PATTERN, as tiktoken has it): BPE
  * never merges across these pieces, so a text's count is the sum of its pieces' counts.

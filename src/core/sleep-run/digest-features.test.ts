@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import {
-  FIXTURE_SESSION,
-  fixtureDigest,
-  fixtureItem,
-} from '../../../test/support/session-digest-fixture.ts'
+import { fixtureDigest, fixtureItem } from '../../../test/support/session-digest-fixture.ts'
 import { digestFeatureEntries } from './digest-features.ts'
 
-const SESSION = FIXTURE_SESSION
 const digest = fixtureDigest
 const item = fixtureItem
 const prd = (frontmatter: string, body = '') =>

@@ -57,7 +57,7 @@ function readableLines(body: string): string[] {
     .map((line) => (line.includes('<!--') ? line.replace(INLINE_COMMENT, '').trimEnd() : line))
     .filter((line) => !PLACEHOLDER.test(line.trim()))
   if (/^#\s/.test(lines[0] ?? '')) lines.shift()
-  const filled = lines.filter((line, index) => !isEmptyHeading(lines, index))
+  const filled = lines.filter((_line, index) => !isEmptyHeading(lines, index))
   const kept = filled.filter(
     (line, index) => line.trim() !== '' || (filled[index - 1] ?? '').trim() !== '',
   )

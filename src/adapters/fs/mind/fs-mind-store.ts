@@ -3,7 +3,7 @@
  * inter-process lock (a `mkdir` lock folder, `.mind.lock`), logs grow by appends, the state and
  * the documents are replaced by atomic rename: a killed process leaves every file readable.
  */
-import { appendFileSync, closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs'
+import { appendFileSync, closeSync, openSync, readSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { SomnusError } from '../../../core/errors.ts'
 import { MIND_FILE_NAMES, type MindFiles, type MindStore } from '../../../ports/mind-store.ts'

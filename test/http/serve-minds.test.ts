@@ -3,13 +3,13 @@
  * tenant's creature in `<data folder>/minds/<tenant>/`, driven over a socket and read back by
  * `somnus mind` (the API and the CLI share one folder format).
  */
-import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureBuilt, SOMNUS_BIN } from '../support/build-once.ts'
+import { ensureBuilt } from '../support/build-once.ts'
 import { runCliCaptured } from '../support/run-cli-captured.ts'
+import { startServe } from '../support/serve-process.ts'
 
 let base: string
 let env: Record<string, string>
@@ -28,31 +28,13 @@ describe('somnus serve: a creature per tenant', () => {
     expect(created.code).toBe(0)
     const { key } = JSON.parse(created.stdout).key as { key: string }
 
-    const child = spawn(
-      process.execPath,
-      [SOMNUS_BIN, 'serve', '--port', '0', '--no-scheduler', '--no-worker'],
-      { cwd: base, env: { ...env, PATH: process.env.PATH ?? '' } },
-    )
-    let stdout = ''
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk
+    const server = await startServe(['--port', '0', '--no-scheduler', '--no-worker'], {
+      cwd: base,
+      env,
     })
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setInterval(() => {
-        const match = /listening on (http:\/\/\S+)/.exec(stdout)
-        if (match?.[1]) {
-          clearInterval(timer)
-          resolve(match[1])
-        }
-      }, 50)
-      void exited.then((code) => {
-        clearInterval(timer)
-        reject(new Error(`serve exited ${code}: ${stdout}`))
-      })
-    })
+    const { child, url, exited } = server
     const minds = join(base, 'data', 'minds')
-    expect(stdout).toContain(`minds: ${minds}`)
+    expect(server.output().stdout).toContain(`minds: ${minds}`)
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
     const post = (path: string, body?: unknown) =>
       fetch(`${url}${path}`, {

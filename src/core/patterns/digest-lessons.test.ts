@@ -5,32 +5,24 @@
  * sessions in test/patterns/).
  */
 import { describe, expect, it } from 'vitest'
+import { fixtureDigest } from '../../../test/support/session-digest-fixture.ts'
 import type { SessionDigest } from '../digest/session-digest.ts'
 import { decisionPartsOf } from './decision-parts.ts'
 import { lessonsFromDigest } from './digest-lessons.ts'
 import { gotchaPartsOf } from './gotcha-parts.ts'
 import { isCompleteEntry } from './pattern-entry.ts'
 
+/** A session s1 of 2026-02-11 with no times or files, and `parts` on top. */
 function digest(parts: Partial<SessionDigest>): SessionDigest {
-  return {
+  return fixtureDigest({
     sessionId: 's1',
     date: '2026-02-11',
     startedAt: null,
     endedAt: null,
-    project: null,
-    branch: null,
     files: [],
-    summary: null,
-    changes: [],
-    commits: [],
-    decisions: [],
-    gotchas: [],
-    done: [],
-    open: [],
-    preferences: [],
     workflow: [],
     ...parts,
-  }
+  })
 }
 
 const item = (text: string) => ({ text, sources: ['abcd1234'] })

@@ -12,13 +12,10 @@ import { createExtractiveLanguageModel } from '../src/adapters/llm/extractive-la
 import type { Brain } from '../src/app/brain.ts'
 import { recordStop } from '../src/app/record-stop.ts'
 import { type RunSleepResult, runSleep } from '../src/app/run-sleep.ts'
-import { brainAt, composeTranscriptUnits } from '../src/compose.ts'
+import { composeTranscriptUnits } from '../src/compose.ts'
 import { composeReadDigest } from '../src/compose-digests.ts'
-import { fixedClock } from '../src/ports/clock.ts'
-import { sequentialIds } from '../src/ports/id-generator.ts'
-import { runCliCaptured } from './support/run-cli-captured.ts'
 import { HAS_SHARED, SHARED_SKIP_REASON, TRANSCRIPTS_DIR } from './support/shared-data.ts'
-import { lastAssistantText, NOW } from './support/sleep-run-brain.ts'
+import { initializedBrain, lastAssistantText } from './support/sleep-run-brain.ts'
 
 const SESSIONS = {
   gqc: '258c7280-ae70-4798-800f-63464d01a85d',
@@ -96,13 +93,7 @@ People log in.
 
 async function realBrain(): Promise<Brain> {
   const project = mkdtempSync(join(tmpdir(), 'somnus-digest-features-'))
-  expect((await runCliCaptured(['init', project, '--plugin'], { cwd: project })).code).toBe(0)
-  const brain = brainAt(join(project, '_agent_context'), {
-    env: {},
-    clock: fixedClock(NOW),
-    ids: sequentialIds(),
-    warn: () => undefined,
-  })
+  const brain = await initializedBrain(project)
   for (const id of Object.values(SESSIONS)) {
     const path = join(project, 'transcripts', `${id}.jsonl`)
     cpSync(join(TRANSCRIPTS_DIR, `${id}.jsonl`), path)

@@ -14,17 +14,14 @@ import { createExtractiveLanguageModel } from '../src/adapters/llm/extractive-la
 import type { Brain } from '../src/app/brain.ts'
 import { recordStop } from '../src/app/record-stop.ts'
 import { type RunSleepResult, runSleep } from '../src/app/run-sleep.ts'
-import { brainAt, composeTranscriptUnits } from '../src/compose.ts'
+import { composeTranscriptUnits } from '../src/compose.ts'
 import { composeReadDigest } from '../src/compose-digests.ts'
 import { resolveConfig } from '../src/core/config.ts'
-import { fixedClock } from '../src/ports/clock.ts'
-import { sequentialIds } from '../src/ports/id-generator.ts'
 import type { LanguageModel } from '../src/ports/language-model.ts'
 import { startAnthropicMessagesStandIn } from './support/anthropic-messages-stand-in.ts'
 import { validReplyFor } from './support/prompted-replies.ts'
-import { runCliCaptured } from './support/run-cli-captured.ts'
 import { HAS_SHARED, SHARED_SKIP_REASON, TRANSCRIPTS_DIR } from './support/shared-data.ts'
-import { lastAssistantText, NOW } from './support/sleep-run-brain.ts'
+import { initializedBrain, lastAssistantText } from './support/sleep-run-brain.ts'
 import type { StandInServer } from './support/stand-in-server.ts'
 
 const SESSIONS = [
@@ -65,13 +62,7 @@ function keeps(text: string, fact: Fact): boolean {
 /** A new brain in a temp project with the real sessions' Stops recorded (transcripts copied in). */
 async function realBrain(sessions: readonly string[] = SESSIONS) {
   const project = mkdtempSync(join(tmpdir(), 'somnus-digests-'))
-  expect((await runCliCaptured(['init', project, '--plugin'], { cwd: project })).code).toBe(0)
-  const brain = brainAt(join(project, '_agent_context'), {
-    env: {},
-    clock: fixedClock(NOW),
-    ids: sequentialIds(),
-    warn: () => undefined,
-  })
+  const brain = await initializedBrain(project)
   const paths = new Map<string, string>()
   for (const id of sessions) {
     const path = join(project, 'transcripts', `${id}.jsonl`)

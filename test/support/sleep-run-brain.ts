@@ -27,10 +27,8 @@ const REAL_SESSIONS = [
 /** The transcripts `somnus demo` replays, recorded from the real Claude Code CLI. */
 const DEMO_DIR = join(REPO_ROOT, 'templates/demo')
 
-/** A brain in a new temp project: real templates, real and demo transcripts, one ★★★ bookmark. */
-export async function buildBrain(
-  project = mkdtempSync(join(tmpdir(), 'somnus-sleep-run-')),
-): Promise<Brain> {
+/** `somnus init --plugin` run in `project`, and its brain opened with the clock at NOW. */
+export async function initializedBrain(project: string): Promise<Brain> {
   expect((await runCliCaptured(['init', project, '--plugin'], { cwd: project })).code).toBe(0)
   const brain = brainAt(join(project, '_agent_context'), {
     env: {},
@@ -38,6 +36,14 @@ export async function buildBrain(
     ids: sequentialIds(),
     warn: () => undefined,
   })
+  return brain
+}
+
+/** A brain in a new temp project: real templates, real and demo transcripts, one ★★★ bookmark. */
+export async function buildBrain(
+  project = mkdtempSync(join(tmpdir(), 'somnus-sleep-run-')),
+): Promise<Brain> {
+  const brain = await initializedBrain(project)
   const transcripts = [
     ...(HAS_SHARED
       ? REAL_SESSIONS.map((id) => ({ id, path: join(TRANSCRIPTS_DIR, `${id}.jsonl`) }))

@@ -5,7 +5,7 @@
  */
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { randomIds } from './adapters/node/random-ids.ts'
+import { serviceIds } from './adapters/node/random-ids.ts'
 import { parseDatabaseLocation } from './adapters/sql/open-service-database.ts'
 import { openSqlServiceStores } from './adapters/sql/sql-service-stores.ts'
 import { createHandoffs } from './app/service/create-handoffs.ts'
@@ -100,7 +100,7 @@ export async function composeSomnusService(
   const env = options.env ?? process.env
   const config = resolveServiceConfig(options.config ?? {})
   const clock = options.clock ?? systemClock
-  const ids = options.ids ?? randomIds
+  const ids = options.ids ?? serviceIds
   const spec = options.database ?? env.SOMNUS_DATABASE_URL ?? defaultServiceDataDir(env)
   const parsed = parseDatabaseLocation(spec)
   const location =

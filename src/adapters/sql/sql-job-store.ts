@@ -90,8 +90,8 @@ export function sqlJobStore(db: Kysely<ServiceDatabase>): JobStore {
         UPDATE consolidation_jobs SET
           status = 'running', worker_id = ${workerId}, started_at = now(), heartbeat_at = now(),
           attempts = attempts + 1, completed_at = NULL
-        WHERE job_id = (
-          SELECT job_id FROM consolidation_jobs
+        WHERE (tenant_id, job_id) = (
+          SELECT tenant_id, job_id FROM consolidation_jobs
           WHERE (status = 'pending'
               OR (status = 'running' AND heartbeat_at < now() - make_interval(secs => ${timeoutSeconds})))
             ${onlyJob}

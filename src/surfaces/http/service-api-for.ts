@@ -16,16 +16,6 @@ import type { ServiceApi } from './service-api.ts'
 /** How many handoff inserts run at once (the PostgreSQL pool holds a few connections). */
 const INSERT_CONCURRENCY = 2
 
-/**
- * A service-wide id with 64 random bits. The engine's 32-bit ids (`ho_3fa9c01e`) suit a brain's
- * handful of items; among a service's millions of handoffs they collide (at 100,000 rows about
- * one pair is expected), and a collision would refuse a client's valid handoff.
- */
-export function serviceId(prefix: string): string {
-  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(8))
-  return `${prefix}_${Buffer.from(bytes).toString('hex')}`
-}
-
 /** The store's refusal of one handoff, naming the field it was about (a client's mistake). */
 function withField(error: unknown): unknown {
   if (!isSomnusError(error) || error.code !== 'INVALID_INPUT') return error
@@ -42,9 +32,10 @@ function withField(error: unknown): unknown {
 /** A ServiceApi on `service`, and `drain()` to wait for inserts in flight (before closing). */
 export function serviceApiFor(
   service: Pick<SomnusService, 'stores' | 'dependencies' | 'runConsolidation' | 'stats' | 'jobs'>,
-  newId: (prefix: string) => string = serviceId,
 ): ServiceApi & { drain(): Promise<void> } {
   const { stores, dependencies } = service
+  // The service's one id generator (64 random bits), as the CLI and the workers use.
+  const newId = (prefix: string) => dependencies.ids.next(prefix)
   const handoffWriter = insertBatcher<Handoff>({
     insertAll: (handoffs) => stores.handoffs.insert(handoffs),
     concurrency: INSERT_CONCURRENCY,

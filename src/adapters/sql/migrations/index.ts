@@ -3,10 +3,12 @@ import type { Migration } from 'kysely'
 import * as tenantsAndHandoffs from './001-tenants-and-handoffs.ts'
 import * as consolidation from './002-consolidation.ts'
 import * as decisions from './003-decisions.ts'
+import * as tenantScopedIds from './004-tenant-scoped-ids.ts'
 
 /** Migration name → migration; Kysely runs them in name order. */
 export const MIGRATIONS: Record<string, Migration> = {
   '001-tenants-and-handoffs': tenantsAndHandoffs,
   '002-consolidation': consolidation,
   '003-decisions': decisions,
+  '004-tenant-scoped-ids': tenantScopedIds,
 }

@@ -10,6 +10,11 @@ import { parseDatabaseLocation } from './adapters/sql/open-service-database.ts'
 import { openSqlServiceStores } from './adapters/sql/sql-service-stores.ts'
 import { createHandoffs } from './app/service/create-handoffs.ts'
 import { enqueueScheduledRun, type ScheduledRun } from './app/service/enqueue-scheduled-run.ts'
+import {
+  type ImportOptions,
+  type ImportResult,
+  importHandoffs,
+} from './app/service/import-handoffs.ts'
 import type { JobTally } from './app/service/job-context.ts'
 import { getConsolidationStats, listConsolidationJobs } from './app/service/read-consolidation.ts'
 import { runConsolidation } from './app/service/run-consolidation.ts'
@@ -54,6 +59,12 @@ export interface SomnusService {
   readonly stores: ServiceStores
   readonly dependencies: ServiceDependencies
   createHandoffs(tenantId: string, inputs: readonly HandoffInput[]): Promise<Handoff[]>
+  /** Imports handoffs in one transaction, skipping those already stored (see import-handoffs.ts). */
+  importHandoffs(
+    tenantId: string,
+    inputs: readonly HandoffInput[],
+    options?: ImportOptions,
+  ): Promise<ImportResult>
   runConsolidation(request: {
     tenantId: string
     jobType: RunJobType
@@ -127,6 +138,8 @@ export async function composeSomnusService(
     stores,
     dependencies,
     createHandoffs: (tenantId, inputs) => createHandoffs(dependencies, tenantId, inputs),
+    importHandoffs: (tenantId, inputs, importOptions) =>
+      importHandoffs(dependencies, tenantId, inputs, importOptions),
     runConsolidation: (request) => runConsolidation(dependencies, { ...request, workerId }),
     stats: (tenantId) => getConsolidationStats(dependencies, tenantId),
     jobs: (tenantId, query) => listConsolidationJobs(dependencies, tenantId, query),

@@ -157,6 +157,28 @@ export function serviceStoresContract(open: () => Promise<ServiceStores>): void 
       })
     })
 
+    it('inserts only the new handoffs with insertNew, and lets another tenant use the same ids', async () => {
+      const id = await tenant()
+      const other = await tenant()
+      const first = sampleHandoff(id, 'same-id-1')
+      await stores.handoffs.insert([first])
+      const inserted = await stores.handoffs.insertNew([
+        sampleHandoff(id, 'same-id-1', { experienced: 'changed' }),
+        sampleHandoff(id, 'same-id-2'),
+      ])
+      expect(inserted).toEqual(['same-id-2'])
+      expect((await stores.handoffs.get(id, 'same-id-1'))?.experienced).toBe(first.experienced)
+      expect(await stores.handoffs.insertNew([sampleHandoff(other, 'same-id-1')])).toEqual([
+        'same-id-1',
+      ])
+      // A parent must be a handoff of the same tenant.
+      await expect(
+        stores.handoffs.insertNew([
+          sampleHandoff(other, 'child', { parent_handoff_id: 'same-id-2' }),
+        ]),
+      ).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+    })
+
     it('lists newest first in pages that together hold every handoff once', async () => {
       const id = await tenant()
       const handoffs = Array.from({ length: 7 }, (_, index) =>

@@ -47,6 +47,11 @@ export interface LevelCutoffs {
 export interface HandoffStore {
   /** Inserts new handoffs; an existing id is an error (`INVALID_INPUT`) and nothing is inserted. */
   insert(handoffs: readonly Handoff[]): Promise<void>
+  /**
+   * Inserts the handoffs whose (tenant, id) is not taken and skips the others; returns the ids it
+   * inserted. What an import re-run uses, so that it never duplicates.
+   */
+  insertNew(handoffs: readonly Handoff[]): Promise<string[]>
   get(tenantId: string, handoffId: string): Promise<Handoff | null>
   /** Newest first (created_at, then id). */
   list(

@@ -56,35 +56,32 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
     async insert(handoffs) {
       try {
         for (let start = 0; start < handoffs.length; start += INSERT_CHUNK) {
-          const chunk = handoffs.slice(start, start + INSERT_CHUNK)
           await db
             .insertInto('session_handoffs')
-            .values(
-              chunk.map((handoff) => ({
-                ...handoff,
-                significance: handoff.significance,
-                turns: handoff.turns === null ? null : JSON.stringify(handoff.turns),
-              })),
-            )
+            .values(handoffs.slice(start, start + INSERT_CHUNK).map(rowOf))
             .execute()
         }
       } catch (error) {
-        if (isUniqueViolation(error)) {
-          throw new SomnusError(
-            'INVALID_INPUT',
-            'A handoff with this handoff_id already exists: leave handoff_id out to get a new one, or use another.',
-            { cause: error },
-          )
-        }
-        if (isForeignKeyViolation(error)) {
-          throw new SomnusError(
-            'INVALID_INPUT',
-            'The tenant or parent_handoff_id of this handoff does not exist: create the tenant first, or name an existing parent handoff.',
-            { cause: error },
-          )
-        }
-        throw error
+        throw refusal(error)
       }
+    },
+
+    async insertNew(handoffs) {
+      const inserted: string[] = []
+      try {
+        for (let start = 0; start < handoffs.length; start += INSERT_CHUNK) {
+          const rows = await db
+            .insertInto('session_handoffs')
+            .values(handoffs.slice(start, start + INSERT_CHUNK).map(rowOf))
+            .onConflict((conflict) => conflict.columns(['tenant_id', 'handoff_id']).doNothing())
+            .returning('handoff_id')
+            .execute()
+          for (const row of rows) inserted.push(row.handoff_id)
+        }
+      } catch (error) {
+        throw refusal(error)
+      }
+      return inserted
     },
 
     async get(tenantId, handoffId) {
@@ -208,6 +205,32 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
       }))
     },
   }
+}
+
+/** The row of a handoff. */
+function rowOf(handoff: Handoff) {
+  return { ...handoff, turns: handoff.turns === null ? null : JSON.stringify(handoff.turns) }
+}
+
+/** A store refusal as the client's mistake, naming what was wrong; other errors as they are. */
+function refusal(error: unknown): unknown {
+  if (isUniqueViolation(error)) {
+    return new SomnusError(
+      'INVALID_INPUT',
+      'A handoff with this handoff_id already exists: leave handoff_id out to get a new one, or use another.',
+      { cause: error },
+    )
+  }
+  if (isForeignKeyViolation(error)) {
+    // PostgreSQL's detail names the key: `Key (tenant_id, parent_handoff_id)=(acme, h9) is not present…`.
+    const detail = (error as { detail?: unknown }).detail
+    return new SomnusError(
+      'INVALID_INPUT',
+      `The tenant or parent_handoff_id of this handoff does not exist${typeof detail === 'string' ? ` (${detail})` : ''}: create the tenant first, or name an existing parent handoff of the same tenant.`,
+      { cause: error },
+    )
+  }
+  return error
 }
 
 function updateRecord(update: CompressionUpdate) {

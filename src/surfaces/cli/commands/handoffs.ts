@@ -15,9 +15,6 @@ import { readInput } from './read-input.ts'
 const FORMATS = ['json', 'jsonl', 'locomo']
 const LEVELS = ['full', 'summary', 'quick_ref', 'integrated']
 
-/** Handoffs stored per call on import. */
-const IMPORT_CHUNK = 1000
-
 /** Adds `handoffs` to the program. */
 export function register(program: Command, io: CliIo): void {
   const handoffs = program
@@ -32,9 +29,14 @@ export function register(program: Command, io: CliIo): void {
   )
     .option('--format <format>', `${FORMATS.join(', ')}`, 'json')
     .option('--tenant <id>', 'the tenant', 'default')
+    .option('--json', 'print what was imported and skipped as JSON')
     .addHelpText(
       'after',
       `
+An import is all or nothing: it is written in one transaction, so one that fails or is stopped
+midway stores nothing. Running it again never duplicates: a handoff keeps its handoff_id, and one
+without gets an id made from its content, so what is already there is skipped (and counted).
+
 json: one handoff object or an array; jsonl: one handoff per line. Fields (seed 003):
 session_id, with_whom, experienced, noticed, learned, story, becoming, remember, significance
 (0-1), tags, created_at (ISO 8601; compression ages count from it), sources, turns
@@ -50,7 +52,7 @@ Examples:
     .action(
       async (
         file: string | undefined,
-        options: ServiceCliOptions & { format: string; tenant: string },
+        options: ServiceCliOptions & { format: string; tenant: string; json?: boolean },
       ) => {
         if (!FORMATS.includes(options.format)) {
           throw new SomnusError(
@@ -67,18 +69,17 @@ Examples:
         )
         const service = await openService(io, options)
         try {
-          let stored = 0
-          for (let start = 0; start < inputs.length; start += IMPORT_CHUNK) {
-            stored += (
-              await service.createHandoffs(
-                options.tenant,
-                inputs.slice(start, start + IMPORT_CHUNK),
-              )
-            ).length
-            if (inputs.length > IMPORT_CHUNK)
-              io.stderr(`imported ${formatCount(stored)} of ${formatCount(inputs.length)}\n`)
-          }
-          io.stdout(`imported ${formatCount(stored)} handoff(s) into tenant ${options.tenant}\n`)
+          const result = await service.importHandoffs(options.tenant, inputs, {
+            onProgress: (written, total) => {
+              if (total > 1000 && written < total)
+                io.stderr(`written ${formatCount(written)} of ${formatCount(total)}\n`)
+            },
+          })
+          if (options.json) return printJson(io, { tenant_id: options.tenant, ...result })
+          const skipped = result.skipped.length
+          io.stdout(
+            `imported ${formatCount(result.imported)} handoff(s) into tenant ${options.tenant}${skipped > 0 ? `; ${formatCount(skipped)} already there, skipped` : ''}\n`,
+          )
         } finally {
           await service.close()
         }

@@ -1,5 +1,6 @@
 /** Conversions between what `pg` / PGlite return and the ports' plain values. */
 import { SomnusError } from '../../core/errors.ts'
+import { isStorableInstant } from '../../core/service/client-values.ts'
 import type { Page } from '../../ports/service-stores.ts'
 
 /** An ISO 8601 string from a timestamptz value (a Date from both drivers). */
@@ -27,15 +28,32 @@ export function encodeCursor(createdAt: string, id: string): string {
   return Buffer.from(JSON.stringify([createdAt, id])).toString('base64url')
 }
 
-/** The (created_at, id) a cursor stands for; a malformed cursor is bad input. */
+/** The instant of a cursor exactly as `encodeCursor` wrote it: ISO 8601 in UTC, milliseconds. */
+const CURSOR_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+/**
+ * The (created_at, id) a cursor stands for. Parsed strictly, as only `encodeCursor` writes them:
+ * two strings, an instant in the form it writes that reads back the same, and an id without
+ * control characters; anything else (a crafted `["1","x"]`) is bad input naming `cursor`, never
+ * a value the database would choke on.
+ */
 export function decodeCursor(cursor: string): { createdAt: string; id: string } {
   try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown
+    const text = Buffer.from(cursor, 'base64url').toString('utf8')
+    const value = JSON.parse(text) as unknown
     if (
+      Buffer.from(text, 'utf8').toString('base64url') === cursor &&
       Array.isArray(value) &&
+      value.length === 2 &&
       typeof value[0] === 'string' &&
       typeof value[1] === 'string' &&
-      !Number.isNaN(Date.parse(value[0]))
+      CURSOR_INSTANT.test(value[0]) &&
+      isStorableInstant(value[0]) &&
+      new Date(value[0]).toISOString() === value[0] &&
+      value[1].length > 0 &&
+      value[1].length <= 200 &&
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: an id never holds one
+      !/[\u0000-\u001f\u007f]/.test(value[1])
     ) {
       return { createdAt: value[0], id: value[1] }
     }
@@ -44,7 +62,8 @@ export function decodeCursor(cursor: string): { createdAt: string; id: string } 
   }
   throw new SomnusError(
     'INVALID_INPUT',
-    'cursor is not one this server gave out: pass the next_cursor of the previous page, or none for the first page.',
+    'cursor: not one this server gave out; pass the next_cursor of the previous page, or none for the first page.',
+    { details: { field: 'cursor' } },
   )
 }
 

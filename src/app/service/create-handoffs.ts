@@ -4,6 +4,11 @@
  */
 import { SomnusError } from '../../core/errors.ts'
 import { redactSecrets } from '../../core/redact-secrets.ts'
+import {
+  INSTANT_RANGE_MESSAGE,
+  isStorableInstant,
+  unstorableText,
+} from '../../core/service/client-values.ts'
 import { handoffUnits, renderHandoff } from '../../core/service/compression-plan.ts'
 import {
   HANDOFF_TEXT_FIELDS,
@@ -33,6 +38,20 @@ export function newHandoff(
   tenantId: string,
   input: HandoffInput,
 ): Handoff {
+  // The schemas at the edges refuse these too; checked here for library callers and LoCoMo files.
+  const unstorable = unstorableText(input)
+  if (unstorable !== null) {
+    throw new SomnusError(
+      'INVALID_INPUT',
+      `${unstorable.path || 'handoff'}: ${unstorable.problem}; remove it.`,
+      { details: { field: unstorable.path || 'body' } },
+    )
+  }
+  if (input.created_at !== undefined && !isStorableInstant(input.created_at)) {
+    throw new SomnusError('INVALID_INPUT', `created_at: ${INSTANT_RANGE_MESSAGE}.`, {
+      details: { field: 'created_at' },
+    })
+  }
   const redact = (text: string | null | undefined) =>
     text === null || text === undefined ? null : redactSecrets(text)
   const fields = Object.fromEntries(

@@ -4,6 +4,7 @@
  * `GET /consolidation/stats`.
  */
 import * as z from 'zod'
+import { INSTANT_RANGE_MESSAGE, isStorableInstant } from './client-values.ts'
 
 /**
  * The job types that do something. The seed also lists `chunk_reorganization` as future work;
@@ -60,7 +61,10 @@ export const ConsolidationRunRequestSchema = z.object({
   tenant_id: z.string().min(1).max(200).default('default'),
   job_type: RunJobTypeSchema.default('all'),
   /** Somnus's addition: what "now" means (default: the current time). */
-  as_of: z.iso.datetime({ offset: true }).optional(),
+  as_of: z.iso
+    .datetime({ offset: true })
+    .refine(isStorableInstant, INSTANT_RANGE_MESSAGE)
+    .optional(),
 })
 /** A run request. */
 export type ConsolidationRunRequest = z.infer<typeof ConsolidationRunRequestSchema>

@@ -4,6 +4,7 @@
  * from a theme of "becoming" statements, which it cites.
  */
 import * as z from 'zod'
+import { INSTANT_RANGE_MESSAGE, isStorableInstant } from './client-values.ts'
 
 /** `active` decisions are in the working set; `superseded` ones are archived but still readable. */
 export const DecisionStatusSchema = z.enum(['active', 'superseded'])
@@ -31,7 +32,10 @@ export const DecisionInputSchema = z.object({
   decision: z.string().min(1).max(20_000),
   rationale: z.string().max(100_000).nullish(),
   scope: DecisionScopeSchema.optional(),
-  created_at: z.iso.datetime({ offset: true }).optional(),
+  created_at: z.iso
+    .datetime({ offset: true })
+    .refine(isStorableInstant, INSTANT_RANGE_MESSAGE)
+    .optional(),
   sources: z.array(z.string().max(200)).max(10_000).optional(),
 })
 /** A decision as sent by a caller. */

@@ -4,6 +4,7 @@
  * changed by consolidation; levels are added beside them.
  */
 import * as z from 'zod'
+import { INSTANT_RANGE_MESSAGE, isStorableInstant } from './client-values.ts'
 
 /** The seed's compression levels, in the order a handoff moves through them. */
 export const COMPRESSION_LEVELS = ['full', 'summary', 'quick_ref', 'integrated'] as const
@@ -62,7 +63,10 @@ export const HandoffInputSchema = z.object({
   significance: z.number().min(0).max(1).optional(),
   tags: z.array(z.string().max(100)).max(100).optional(),
   /** When the session happened (default: now); compression ages are counted from it. */
-  created_at: z.iso.datetime({ offset: true }).optional(),
+  created_at: z.iso
+    .datetime({ offset: true })
+    .refine(isStorableInstant, INSTANT_RANGE_MESSAGE)
+    .optional(),
   /** Ids of the raw items this handoff came from (session ids, dialog ids, message uuids). */
   sources: z.array(z.string().max(200)).max(10_000).optional(),
   turns: z.array(HandoffTurnSchema).max(10_000).optional(),

@@ -8,6 +8,7 @@
  */
 import type { Context, Hono } from 'hono'
 import type * as z from 'zod'
+import { unstorableText } from '../../core/service/client-values.ts'
 import type { ApiEnv } from './api-key-auth.ts'
 import { errorBody, validationFailure } from './http-errors.ts'
 
@@ -66,14 +67,21 @@ export function addApiRoute<
 ): void {
   const honoPath = route.path.replace(/\{(\w+)\}/g, ':$1')
   app.on(route.method.toUpperCase(), honoPath, async (c) => {
-    const params = route.params?.safeParse(c.req.param())
+    const rawParams = c.req.param() as Record<string, string>
+    const rawQuery = c.req.query()
+    const refused =
+      unstorableRefusal(c, rawParams, 'path') ?? unstorableRefusal(c, rawQuery, 'query')
+    if (refused) return refused
+    const params = route.params?.safeParse(rawParams)
     if (params && !params.success) return validationFailure(c, params.error, 'param')
-    const query = route.query?.safeParse(c.req.query())
+    const query = route.query?.safeParse(rawQuery)
     if (query && !query.success) return validationFailure(c, query.error, 'query')
     let body: { success: true; data: unknown } | undefined
     if (route.body !== undefined) {
       const raw = await readJsonBody(c, route.bodyRequired ?? true)
       if (raw instanceof Response) return raw
+      const refusedBody = unstorableRefusal(c, raw, 'body')
+      if (refusedBody) return refusedBody
       const parsed = route.body.safeParse(raw)
       if (!parsed.success) return validationFailure(c, parsed.error, 'json')
       body = parsed
@@ -87,6 +95,25 @@ export function addApiRoute<
       c,
     )
   })
+}
+
+/**
+ * The 400 for text no database column can hold (a NUL character, an unpaired surrogate) anywhere
+ * in a request part, naming the field, before any schema or store sees it.
+ */
+function unstorableRefusal(
+  c: Context,
+  value: unknown,
+  where: 'path' | 'query' | 'body',
+): Response | null {
+  const found = unstorableText(value)
+  if (found === null) return null
+  const field = found.path === '' ? where : found.path
+  const subject = field === where ? where : `${field} (in the ${where})`
+  return c.json(
+    errorBody('INVALID_INPUT', `${subject}: ${found.problem}; remove it.`, { field }),
+    400,
+  )
 }
 
 /** The request's JSON body (`{}` when absent and allowed), or the 400/415 answer. */

@@ -5,6 +5,7 @@
  */
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { escapeLogText } from '../../core/log-text.ts'
 import { type ApiEnv, type AuthOptions, apiKeyAuth } from './api-key-auth.ts'
 import { DOCS_PAGE_HTML } from './docs-page.ts'
 import { bodyTooLarge, errorBody, errorResponse } from './http-errors.ts'
@@ -50,7 +51,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<ApiEnv> {
       await service.checkHealth()
       return c.json({ status: 'ok', database: 'ok', version: options.version })
     } catch (error) {
-      options.log?.(`somnus serve: health check failed: ${String(error)}\n`)
+      options.log?.(`somnus serve: health check failed: ${escapeLogText(String(error))}\n`)
       return c.json(
         { status: 'unavailable', database: 'unreachable', version: options.version },
         503,

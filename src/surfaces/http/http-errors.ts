@@ -8,6 +8,7 @@ import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { ZodError } from 'zod'
 import { isSomnusError, type SomnusErrorCode } from '../../core/errors.ts'
+import { escapeLogText } from '../../core/log-text.ts'
 import type { ErrorResponse } from './schemas/common-schemas.ts'
 
 /** An error body, ready to send. */
@@ -77,8 +78,11 @@ export function errorResponse(
       status,
     )
   }
+  // One line, escaped: the path is the client's (decoded from %0A and the like) and so may be the
+  // error's text, and neither may start a log line of its own.
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error)
   log(
-    `somnus serve: ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    `somnus serve: ${escapeLogText(c.req.method)} ${escapeLogText(c.req.path)} failed: ${escapeLogText(detail)}\n`,
   )
   return c.json(errorBody('INTERNAL', 'The server failed; its log has the details.'), 500)
 }

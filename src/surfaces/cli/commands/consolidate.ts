@@ -1,6 +1,7 @@
 /** `somnus consolidate run`: seed 003's `consolidation:run`, with progress on long runs. */
 import type { Command } from 'commander'
 import { SomnusError } from '../../../core/errors.ts'
+import { isStorableInstant } from '../../../core/service/client-values.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import {
   formatCount,
@@ -96,10 +97,10 @@ Examples:
 export function parseAsOf(value: string): Date {
   const text = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00.000Z` : value
   const date = new Date(text)
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) {
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || !isStorableInstant(text)) {
     throw new SomnusError(
       'USAGE',
-      `--as-of needs a date like 2026-09-01 or 2026-09-01T12:00:00Z (got "${value}").`,
+      `--as-of needs a date like 2026-09-01 or 2026-09-01T12:00:00Z, in the years 0001 to 9999 (got "${value}").`,
     )
   }
   return date

@@ -1,5 +1,6 @@
 /** Schemas every route shares: the error body, the tenant and paging parameters, dates. */
 import * as z from 'zod'
+import { INSTANT_RANGE_MESSAGE, isStorableInstant } from '../../../core/service/client-values.ts'
 import { answerComponent } from './api-components.ts'
 
 /** The most items one page may hold. */
@@ -64,9 +65,11 @@ export const PageQuerySchema = TenantQuerySchema.extend({
 })
 
 /** An instant: ISO 8601 date-time with an offset, or a calendar date (midnight UTC). */
-export const InstantSchema = z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
-  error: 'must be an ISO 8601 date-time (2026-02-16T10:30:00Z) or a date (2026-02-16)',
-})
+export const InstantSchema = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], {
+    error: 'must be an ISO 8601 date-time (2026-02-16T10:30:00Z) or a date (2026-02-16)',
+  })
+  .refine(isStorableInstant, INSTANT_RANGE_MESSAGE)
 
 /** `{ success: true, tenant_id }`, the start of every successful answer. */
 export const SuccessFields = {

@@ -81,10 +81,10 @@ export interface SomnusService {
   /** Runs a worker until its signal fires; see WorkJobsOptions. */
   work(options: Omit<WorkJobsOptions, 'workerId'> & { workerId?: string }): Promise<number>
   /** Adds one scheduled run's jobs for every tenant (what a cron tick does). */
-  enqueueScheduledRun(run: ScheduledRun, slot: Date): Promise<ConsolidationJob[]>
+  enqueueScheduledRun(run: ScheduledRun, slot: Date): Promise<number>
   /** Starts the cron schedule (UTC); returns a function that stops it. */
   startScheduler(options?: {
-    onEnqueued?: (run: ScheduledRun, jobs: ConsolidationJob[]) => void
+    onEnqueued?: (run: ScheduledRun, added: number) => void
     onError?: (error: unknown) => void
   }): Promise<() => void>
   close(): Promise<void>
@@ -150,8 +150,8 @@ export async function composeSomnusService(
       const { startCronSchedule } = await import('./adapters/node/cron-schedule.ts')
       return startCronSchedule(config.schedule, async (run, slot) => {
         try {
-          const jobs = await enqueueScheduledRun(dependencies, run, slot)
-          schedulerOptions.onEnqueued?.(run, jobs)
+          const added = await enqueueScheduledRun(dependencies, run, slot)
+          schedulerOptions.onEnqueued?.(run, added)
         } catch (error) {
           schedulerOptions.onError?.(error)
         }

@@ -137,6 +137,21 @@ export function serviceStoresContract(open: () => Promise<ServiceStores>): void 
         }),
       ).rejects.toMatchObject({ code: 'NOT_FOUND' })
     })
+
+    it('pages through every tenant in id order, each once', async () => {
+      await tenant()
+      await tenant()
+      const all = (await stores.tenants.list()).map((item) => item.tenant_id)
+      const paged: string[] = []
+      let afterId: string | null = null
+      for (;;) {
+        const page = await stores.tenants.page({ afterId, limit: 2 })
+        if (page.length === 0) break
+        paged.push(...page.map((item) => item.tenant_id))
+        afterId = page[page.length - 1]?.tenant_id ?? null
+      }
+      expect(paged).toEqual([...all].sort())
+    })
   })
 
   describe('handoffs', () => {

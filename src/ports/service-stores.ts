@@ -138,7 +138,8 @@ export interface JobStore {
   enqueue(job: NewJob): Promise<ConsolidationJob>
   /**
    * Adds scheduled jobs, skipping any whose (tenant, type, slot) exists: however many schedulers
-   * call this for one slot, each job is added once. Returns the jobs added.
+   * call this for one slot, each job is added once. Returns the jobs added. Any number of jobs:
+   * they are written in statements small enough for PostgreSQL's 65,535 parameters.
    */
   enqueueScheduled(jobs: readonly NewJob[]): Promise<ConsolidationJob[]>
   /**
@@ -188,6 +189,8 @@ export interface TenantStore {
   create(tenant: Tenant): Promise<void>
   get(tenantId: string): Promise<Tenant | null>
   list(): Promise<Tenant[]>
+  /** Up to `limit` tenants after `afterId` in id order: how work over every tenant pages. */
+  page(request: { afterId: string | null; limit: number }): Promise<Tenant[]>
   addApiKey(key: ApiKey): Promise<void>
   /** The live (not revoked) key with this hash, or null. */
   findApiKeyByHash(keyHash: string): Promise<ApiKey | null>

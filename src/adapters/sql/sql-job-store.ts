@@ -9,6 +9,9 @@ import type { JobProgress, JobStore, NewJob } from '../../ports/service-stores.t
 import type { ConsolidationJobsTable, ServiceDatabase } from './database-schema.ts'
 import { iso, isoOrNull, json } from './sql-values.ts'
 
+/** Jobs per INSERT: 8 parameters each keeps a statement far below PostgreSQL's 65,535. */
+const INSERT_CHUNK = 1000
+
 function jobFromRow(row: Selectable<ConsolidationJobsTable>): ConsolidationJob {
   return {
     job_id: row.job_id,
@@ -72,16 +75,19 @@ export function sqlJobStore(db: Kysely<ServiceDatabase>): JobStore {
     },
 
     async enqueueScheduled(jobs) {
-      if (jobs.length === 0) return []
-      const rows = await db
-        .insertInto('consolidation_jobs')
-        .values(jobs.map(rowOf))
-        .onConflict((conflict) =>
-          conflict.columns(['tenant_id', 'job_type', 'scheduled_for']).doNothing(),
-        )
-        .returningAll()
-        .execute()
-      return rows.map(jobFromRow)
+      const added: ConsolidationJob[] = []
+      for (let start = 0; start < jobs.length; start += INSERT_CHUNK) {
+        const rows = await db
+          .insertInto('consolidation_jobs')
+          .values(jobs.slice(start, start + INSERT_CHUNK).map(rowOf))
+          .onConflict((conflict) =>
+            conflict.columns(['tenant_id', 'job_type', 'scheduled_for']).doNothing(),
+          )
+          .returningAll()
+          .execute()
+        for (const row of rows) added.push(jobFromRow(row))
+      }
+      return added
     },
 
     async claim(workerId, { timeoutSeconds, jobId }) {

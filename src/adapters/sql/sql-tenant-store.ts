@@ -51,6 +51,17 @@ export function sqlTenantStore(db: Kysely<ServiceDatabase>): TenantStore {
       return rows.map(tenantFromRow)
     },
 
+    async page({ afterId, limit }) {
+      const rows = await db
+        .selectFrom('tenants')
+        .selectAll()
+        .where('tenant_id', '>', afterId ?? '')
+        .orderBy('tenant_id')
+        .limit(limit)
+        .execute()
+      return rows.map(tenantFromRow)
+    },
+
     async addApiKey(key) {
       try {
         await db.insertInto('api_keys').values(key).execute()

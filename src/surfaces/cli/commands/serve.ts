@@ -148,8 +148,8 @@ async function serve(io: CliIo, options: ServeOptions): Promise<void> {
   )
   const stopScheduler = options.scheduler
     ? await service.startScheduler({
-        onEnqueued: (run, jobs) =>
-          io.stdout(`somnus serve: ${run} run enqueued ${jobs.length} job(s)\n`),
+        onEnqueued: (run, added) =>
+          io.stdout(`somnus serve: ${run} run enqueued ${added} job(s)\n`),
         onError: (error) => log(`somnus serve: scheduler: ${String(error)}\n`),
       })
     : () => {}

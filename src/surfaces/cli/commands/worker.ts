@@ -51,8 +51,8 @@ Examples:
         const service = await openService(io, options)
         const stopSchedule = options.schedule
           ? await service.startScheduler({
-              onEnqueued: (run, jobs) =>
-                io.stdout(`schedule: ${run} run enqueued ${jobs.length} job(s)\n`),
+              onEnqueued: (run, added) =>
+                io.stdout(`schedule: ${run} run enqueued ${formatCount(added)} job(s)\n`),
               onError: (error) =>
                 io.stderr(
                   `somnus: schedule: ${error instanceof Error ? error.message : String(error)}\n`,

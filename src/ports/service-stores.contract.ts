@@ -84,8 +84,6 @@ export function sampleJob(
   }
 }
 
-const NO_PROGRESS = { items_processed: 0, items_affected: 0, metadata: {} }
-
 let tenantCounter = 0
 
 /** Runs the suite against the stores `open` gives (called once). */
@@ -361,55 +359,144 @@ export function serviceStoresContract(open: () => Promise<ServiceStores>): void 
   })
 
   describe('jobs', () => {
+    /** Claim options for one job of tenant `id`. */
+    const only = (id: string, jobId: string, timeoutSeconds = 60, maxFailures = 3) => ({
+      timeoutSeconds,
+      maxFailures,
+      job: { tenant_id: id, job_id: jobId },
+    })
+    const key = (id: string, jobId: string) => ({ tenant_id: id, job_id: jobId })
+    const delta = (items: number, tokens: number) => ({
+      items_processed: items,
+      items_affected: items,
+      tokens_saved: tokens,
+    })
+    const RETRY = { maxFailures: 3, backoffSeconds: 60 }
+
     it('moves pending → running → completed, and only the holder may report', async () => {
       const id = await tenant()
       await stores.jobs.enqueue(sampleJob(id, `${id}-j1`))
-      const claimed = await stores.jobs.claim('worker-a', { timeoutSeconds: 60, jobId: `${id}-j1` })
+      const claimed = await stores.jobs.claim('worker-a', only(id, `${id}-j1`))
       expect(claimed).toMatchObject({ status: 'running', worker_id: 'worker-a', attempts: 1 })
-      expect(
-        await stores.jobs.claim('worker-b', { timeoutSeconds: 60, jobId: `${id}-j1` }),
-      ).toBeNull()
-      const progress = { items_processed: 5, items_affected: 3, metadata: { batch: 1 } }
-      expect(await stores.jobs.heartbeat(`${id}-j1`, 'worker-b', progress)).toBe(false)
-      expect(await stores.jobs.heartbeat(`${id}-j1`, 'worker-a', progress)).toBe(true)
-      expect(await stores.jobs.complete(`${id}-j1`, 'worker-a', progress)).toBe(true)
+      expect(await stores.jobs.claim('worker-b', only(id, `${id}-j1`))).toBeNull()
+      expect(await stores.jobs.heartbeat(key(id, `${id}-j1`), 'worker-b')).toBe(false)
+      expect(await stores.jobs.heartbeat(key(id, `${id}-j1`), 'worker-a')).toBe(true)
+      expect(await stores.jobs.addProgress(key(id, `${id}-j1`), 'worker-b', delta(9, 9))).toBe(
+        false,
+      )
+      expect(await stores.jobs.addProgress(key(id, `${id}-j1`), 'worker-a', delta(5, 100))).toBe(
+        true,
+      )
+      expect(await stores.jobs.addProgress(key(id, `${id}-j1`), 'worker-a', delta(2, 20))).toBe(
+        true,
+      )
+      expect(await stores.jobs.complete(key(id, `${id}-j1`), 'worker-a', { batch: 1 })).toBe(true)
       const done = await stores.jobs.get(id, `${id}-j1`)
-      expect(done).toMatchObject({ status: 'completed', items_processed: 5, items_affected: 3 })
+      expect(done).toMatchObject({
+        status: 'completed',
+        items_processed: 7,
+        items_affected: 7,
+        tokens_saved: 120,
+        metadata: { batch: 1 },
+      })
       expect(done?.completed_at).not.toBeNull()
-      expect(await stores.jobs.complete(`${id}-j1`, 'worker-a', progress)).toBe(false)
+      expect(await stores.jobs.complete(key(id, `${id}-j1`), 'worker-a', {})).toBe(false)
     })
 
-    it('reclaims a running job whose worker stopped reporting, and fences the old worker out', async () => {
+    it('takes over a running job whose worker stopped reporting: counts kept, first start kept, a failure noted', async () => {
       const id = await tenant()
       await stores.jobs.enqueue(sampleJob(id, `${id}-j2`))
-      await stores.jobs.claim('dead', { timeoutSeconds: 60, jobId: `${id}-j2` })
-      expect(await stores.jobs.claim('alive', { timeoutSeconds: 60, jobId: `${id}-j2` })).toBeNull()
+      const first = await stores.jobs.claim('dead', only(id, `${id}-j2`))
+      await stores.jobs.addProgress(key(id, `${id}-j2`), 'dead', delta(4, 40))
+      expect(await stores.jobs.claim('alive', only(id, `${id}-j2`))).toBeNull()
       await new Promise((resolve) => setTimeout(resolve, 20))
-      const taken = await stores.jobs.claim('alive', { timeoutSeconds: 0.01, jobId: `${id}-j2` })
-      expect(taken).toMatchObject({ worker_id: 'alive', attempts: 2, status: 'running' })
-      expect(await stores.jobs.complete(`${id}-j2`, 'dead', NO_PROGRESS)).toBe(false)
-      expect(await stores.jobs.fail(`${id}-j2`, 'alive', 'boom', NO_PROGRESS)).toBe(true)
-      expect(await stores.jobs.get(id, `${id}-j2`)).toMatchObject({
-        status: 'failed',
-        error_message: 'boom',
+      const taken = await stores.jobs.claim('alive', only(id, `${id}-j2`, 0.01))
+      expect(taken).toMatchObject({
+        worker_id: 'alive',
+        attempts: 2,
+        failures: 1,
+        status: 'running',
+        started_at: first?.started_at,
+        items_processed: 4,
+        tokens_saved: 40,
       })
+      expect(taken?.error_message).toContain('worker dead stopped reporting')
+      expect(await stores.jobs.complete(key(id, `${id}-j2`), 'dead', {})).toBe(false)
+      expect(await stores.jobs.addProgress(key(id, `${id}-j2`), 'dead', delta(1, 1))).toBe(false)
+      await stores.jobs.addProgress(key(id, `${id}-j2`), 'alive', delta(6, 60))
+      expect(await stores.jobs.complete(key(id, `${id}-j2`), 'alive', {})).toBe(true)
+      expect(await stores.jobs.get(id, `${id}-j2`)).toMatchObject({
+        status: 'completed',
+        items_processed: 10,
+        tokens_saved: 100,
+      })
+    })
+
+    it('retries a failed job after its backoff, and dead-letters it at the limit', async () => {
+      const id = await tenant()
+      await stores.jobs.enqueue(sampleJob(id, `${id}-j4`))
+      await stores.jobs.claim('w', only(id, `${id}-j4`))
+      expect(await stores.jobs.fail(key(id, `${id}-j4`), 'other', 'boom', RETRY)).toBeNull()
+      expect(await stores.jobs.fail(key(id, `${id}-j4`), 'w', 'boom', RETRY)).toBe('failed')
+      const failed = await stores.jobs.get(id, `${id}-j4`)
+      expect(failed).toMatchObject({ status: 'failed', failures: 1, error_message: 'boom' })
+      // Not before its backoff: 60 s after the failure.
+      const wait = Date.parse(failed?.run_after ?? '') - Date.parse(failed?.completed_at ?? '')
+      expect(wait).toBeGreaterThanOrEqual(59_000)
+      expect(wait).toBeLessThanOrEqual(61_000)
+      expect(await stores.jobs.claim('w', only(id, `${id}-j4`))).toBeNull()
+      // No wait: retried at once, then dead after the third failure.
+      const now = { maxFailures: 3, backoffSeconds: 0 }
+      await stores.jobs.enqueue(sampleJob(id, `${id}-j5`))
+      for (let attempt = 1; attempt <= 3; attempt += 1) {
+        const claimed = await stores.jobs.claim('w', only(id, `${id}-j5`))
+        expect(claimed).toMatchObject({ attempts: attempt, failures: attempt - 1 })
+        const as = await stores.jobs.fail(key(id, `${id}-j5`), 'w', `boom ${attempt}`, now)
+        expect(as).toBe(attempt < 3 ? 'failed' : 'dead')
+      }
+      expect(await stores.jobs.claim('w', only(id, `${id}-j5`))).toBeNull()
+      expect(await stores.jobs.get(id, `${id}-j5`)).toMatchObject({
+        status: 'dead',
+        failures: 3,
+        attempts: 3,
+        error_message: 'boom 3',
+        run_after: null,
+      })
+    })
+
+    it('dead-letters a job whose workers keep dying, instead of retrying it forever', async () => {
+      const id = await tenant()
+      await stores.jobs.enqueue(sampleJob(id, `${id}-j6`))
+      for (let attempt = 1; attempt <= 2; attempt += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        expect(await stores.jobs.claim(`w${attempt}`, only(id, `${id}-j6`, 0.01, 2))).toMatchObject(
+          { attempts: attempt, failures: attempt - 1 },
+        )
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      expect(await stores.jobs.claim('w3', only(id, `${id}-j6`, 0.01, 2))).toBeNull()
+      const dead = await stores.jobs.get(id, `${id}-j6`)
+      expect(dead).toMatchObject({ status: 'dead', failures: 2, worker_id: null })
+      expect(dead?.error_message).toContain('dead-lettered after 2 failed attempts')
     })
 
     it('releases a job back to pending with its progress', async () => {
       const id = await tenant()
       await stores.jobs.enqueue(sampleJob(id, `${id}-j3`))
-      await stores.jobs.claim('w', { timeoutSeconds: 60, jobId: `${id}-j3` })
-      const progress = { items_processed: 2, items_affected: 1, metadata: { stopped: true } }
-      expect(await stores.jobs.release(`${id}-j3`, 'w', progress)).toBe(true)
+      await stores.jobs.claim('w', only(id, `${id}-j3`))
+      await stores.jobs.addProgress(key(id, `${id}-j3`), 'w', delta(2, 5))
+      expect(await stores.jobs.release(key(id, `${id}-j3`), 'w')).toBe(true)
       expect(await stores.jobs.get(id, `${id}-j3`)).toMatchObject({
         status: 'pending',
         worker_id: null,
         items_processed: 2,
-        metadata: { stopped: true },
+        failures: 0,
       })
-      expect(
-        await stores.jobs.claim('w2', { timeoutSeconds: 60, jobId: `${id}-j3` }),
-      ).toMatchObject({ attempts: 2 })
+      expect(await stores.jobs.claim('w2', only(id, `${id}-j3`))).toMatchObject({
+        attempts: 2,
+        failures: 0,
+        items_processed: 2,
+      })
     })
 
     it('adds each scheduled slot once however often it is enqueued, and lists by status', async () => {
@@ -428,7 +515,7 @@ export function serviceStoresContract(open: () => Promise<ServiceStores>): void 
       await stores.jobs.enqueue(sampleJob(id, `${id}-m1`))
       await stores.jobs.enqueue(sampleJob(id, `${id}-m2`))
       expect(await stores.jobs.list(id, { limit: 10 })).toHaveLength(4)
-      await stores.jobs.claim('w', { timeoutSeconds: 60, jobId: `${id}-m1` })
+      await stores.jobs.claim('w', only(id, `${id}-m1`))
       expect(
         (await stores.jobs.list(id, { limit: 10, status: 'running' })).map((job) => job.job_id),
       ).toEqual([`${id}-m1`])

@@ -125,14 +125,35 @@ export interface NewJob {
   created_at: string
 }
 
-/** How far a running job got. */
-export interface JobProgress {
-  items_processed: number
-  items_affected: number
-  metadata: Record<string, unknown>
+/** Which job: its tenant and its id (ids are the tenant's own). */
+export interface JobKey {
+  tenant_id: string
+  job_id: string
 }
 
-/** Consolidation jobs: a queue that several workers on one database share. */
+/** What one committed batch of a job did, added to the job's row. */
+export interface JobDelta {
+  items_processed: number
+  items_affected: number
+  tokens_saved: number
+}
+
+/** How failed jobs are retried. */
+export interface RetryPolicy {
+  /** Failed attempts (errors, or workers that died) after which the job is dead-lettered. */
+  maxFailures: number
+  /** Wait before the first retry; doubled after each further failure, at most an hour (or this). */
+  backoffSeconds: number
+}
+
+/** How a failed attempt left its job. */
+export type FailedAs = 'failed' | 'dead'
+
+/**
+ * Consolidation jobs: a queue that several workers on one database share. A worker's lease is the
+ * job's `heartbeat_at`; every write of a worker names itself and succeeds only while it holds the
+ * job, so a worker that lost its job (taken over after its lease ran out) changes nothing more.
+ */
 export interface JobStore {
   /** Adds a pending job. */
   enqueue(job: NewJob): Promise<ConsolidationJob>
@@ -143,22 +164,33 @@ export interface JobStore {
    */
   enqueueScheduled(jobs: readonly NewJob[]): Promise<ConsolidationJob[]>
   /**
-   * Takes the oldest pending job, or a running one whose worker has not reported for
-   * `timeoutSeconds` (it died), as `workerId`: `running`, attempts + 1. Skips rows another worker is
-   * claiming (`FOR UPDATE SKIP LOCKED`), so no job is taken twice. `jobId` limits it to one job.
+   * Takes, as `workerId`, the oldest job that is pending, failed and due for its retry, or running
+   * with a worker that has not reported for `timeoutSeconds` (it died: a failure, noted in
+   * `error_message`). Sets it `running`, attempts + 1, `started_at` kept from the first attempt.
+   * A dead worker's job that has reached `maxFailures` is dead-lettered instead. Skips rows another
+   * worker is claiming (`FOR UPDATE SKIP LOCKED`), so no job is taken twice. `job` limits it to one.
    */
   claim(
     workerId: string,
-    options: { timeoutSeconds: number; jobId?: string | undefined },
+    options: { timeoutSeconds: number; maxFailures: number; job?: JobKey | undefined },
   ): Promise<ConsolidationJob | null>
-  /** Records progress and renews the lease; false if `workerId` no longer holds the job. */
-  heartbeat(jobId: string, workerId: string, progress: JobProgress): Promise<boolean>
-  /** Ends the job `completed`; false if `workerId` no longer holds it. */
-  complete(jobId: string, workerId: string, progress: JobProgress): Promise<boolean>
-  /** Ends the job `failed` with `error`; false if `workerId` no longer holds it. */
-  fail(jobId: string, workerId: string, error: string, progress: JobProgress): Promise<boolean>
+  /**
+   * Adds a committed batch's counts to the job and renews the lease; false (nothing added) if
+   * `workerId` no longer holds it. Called in the batch's own transaction, so the job's counts and
+   * the batch's work commit together, or neither does.
+   */
+  addProgress(job: JobKey, workerId: string, delta: JobDelta): Promise<boolean>
+  /** Renews the lease; false if `workerId` no longer holds the job. */
+  heartbeat(job: JobKey, workerId: string): Promise<boolean>
+  /** Ends the job `completed` with `metadata`; false if `workerId` no longer holds it. */
+  complete(job: JobKey, workerId: string, metadata: Record<string, unknown>): Promise<boolean>
+  /**
+   * Records a failed attempt with `error`: `failed`, to be retried after the policy's backoff, or
+   * `dead` once it has failed `maxFailures` times. Null if `workerId` no longer holds the job.
+   */
+  fail(job: JobKey, workerId: string, error: string, policy: RetryPolicy): Promise<FailedAs | null>
   /** Puts a job `workerId` holds back to `pending` (a worker stopping), keeping its progress. */
-  release(jobId: string, workerId: string, progress: JobProgress): Promise<boolean>
+  release(job: JobKey, workerId: string): Promise<boolean>
   get(tenantId: string, jobId: string): Promise<ConsolidationJob | null>
   /** Newest first (by created_at), optionally of one status. */
   list(

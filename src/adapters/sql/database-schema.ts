@@ -73,6 +73,9 @@ export interface ConsolidationJobsTable {
   worker_id: string | null
   heartbeat_at: Timestamp | null
   attempts: Generated<number>
+  tokens_saved: ColumnType<string | number, number | undefined, number>
+  failures: Generated<number>
+  run_after: Timestamp | null
 }
 
 /** `consolidation_stats`: unique per (tenant_id, stat_date, compression_type). */

@@ -1,16 +1,20 @@
 /**
  * JobStore on SQL (`consolidation_jobs`). Claims use `FOR UPDATE SKIP LOCKED`; a worker's lease is
- * its `heartbeat_at`, renewed with every progress report and judged by the database's clock, so
- * workers on machines with different clocks agree on who died.
+ * its `heartbeat_at`, renewed with every batch and judged by the database's clock, so workers on
+ * machines with different clocks agree on who died. Counts are added batch by batch in the batch's
+ * own transaction, so the row holds what every attempt did, exactly once.
  */
 import { type Kysely, type Selectable, sql } from 'kysely'
 import type { ConsolidationJob, JobStatus, JobType } from '../../core/service/consolidation-job.ts'
-import type { JobProgress, JobStore, NewJob } from '../../ports/service-stores.ts'
+import type { JobKey, JobStore, NewJob } from '../../ports/service-stores.ts'
 import type { ConsolidationJobsTable, ServiceDatabase } from './database-schema.ts'
-import { iso, isoOrNull, json } from './sql-values.ts'
+import { iso, isoOrNull, json, num } from './sql-values.ts'
 
 /** Jobs per INSERT: 8 parameters each keeps a statement far below PostgreSQL's 65,535. */
 const INSERT_CHUNK = 1000
+
+/** The longest wait between retries, unless the policy's first wait is longer. */
+const MAX_BACKOFF_SECONDS = 3600
 
 function jobFromRow(row: Selectable<ConsolidationJobsTable>): ConsolidationJob {
   return {
@@ -24,12 +28,15 @@ function jobFromRow(row: Selectable<ConsolidationJobsTable>): ConsolidationJob {
     completed_at: isoOrNull(row.completed_at),
     items_processed: row.items_processed,
     items_affected: row.items_affected,
+    tokens_saved: num(row.tokens_saved),
     error_message: row.error_message,
     metadata: json<Record<string, unknown>>(row.metadata),
     created_at: iso(row.created_at),
     worker_id: row.worker_id,
     heartbeat_at: isoOrNull(row.heartbeat_at),
     attempts: row.attempts,
+    failures: row.failures,
+    run_after: isoOrNull(row.run_after),
   }
 }
 
@@ -37,31 +44,24 @@ function rowOf(job: NewJob) {
   return { ...job, status: 'pending', metadata: JSON.stringify(job.metadata) }
 }
 
-function progressOf(progress: JobProgress) {
-  return {
-    items_processed: progress.items_processed,
-    items_affected: progress.items_affected,
-    metadata: JSON.stringify(progress.metadata),
-  }
-}
-
 /** A JobStore over `db` (the database or a transaction). */
 export function sqlJobStore(db: Kysely<ServiceDatabase>): JobStore {
-  /** Ends or renews the job `workerId` holds; false when the lease is gone. */
+  /** Changes the job `workerId` holds; false when the lease is gone. */
   const updateHeld = async (
-    jobId: string,
+    job: JobKey,
     workerId: string,
     set: Record<string, unknown>,
-  ): Promise<boolean> => {
+  ): Promise<Selectable<ConsolidationJobsTable> | null> => {
     const rows = await db
       .updateTable('consolidation_jobs')
       .set(set)
-      .where('job_id', '=', jobId)
+      .where('tenant_id', '=', job.tenant_id)
+      .where('job_id', '=', job.job_id)
       .where('worker_id', '=', workerId)
       .where('status', '=', 'running')
-      .returning('job_id')
+      .returningAll()
       .execute()
-    return rows.length > 0
+    return rows[0] ?? null
   }
 
   return {
@@ -90,52 +90,85 @@ export function sqlJobStore(db: Kysely<ServiceDatabase>): JobStore {
       return added
     },
 
-    async claim(workerId, { timeoutSeconds, jobId }) {
-      const onlyJob = jobId === undefined ? sql`` : sql`AND job_id = ${jobId}`
-      const result = await sql<Selectable<ConsolidationJobsTable>>`
+    async claim(workerId, { timeoutSeconds, maxFailures, job }) {
+      const onlyJob =
+        job === undefined ? sql`` : sql`AND tenant_id = ${job.tenant_id} AND job_id = ${job.job_id}`
+      const stale = sql`status = 'running'
+        AND heartbeat_at < now() - make_interval(secs => ${timeoutSeconds})`
+      // A dead worker is a failed attempt: at the limit, the job is dead-lettered, not run again.
+      await sql`
         UPDATE consolidation_jobs SET
-          status = 'running', worker_id = ${workerId}, started_at = now(), heartbeat_at = now(),
-          attempts = attempts + 1, completed_at = NULL
-        WHERE (tenant_id, job_id) = (
+          status = 'dead', failures = failures + 1, completed_at = now(),
+          error_message = 'worker ' || worker_id || ' stopped reporting for over '
+            || ${timeoutSeconds} || ' s; dead-lettered after ' || (failures + 1) || ' failed attempts',
+          worker_id = NULL
+        WHERE ${stale} AND failures + 1 >= ${maxFailures} ${onlyJob}`.execute(db)
+      const result = await sql<Selectable<ConsolidationJobsTable>>`
+        UPDATE consolidation_jobs AS j SET
+          status = 'running', worker_id = ${workerId}, heartbeat_at = now(),
+          started_at = COALESCE(j.started_at, now()), attempts = j.attempts + 1,
+          completed_at = NULL, run_after = NULL,
+          failures = j.failures + CASE WHEN j.status = 'running' THEN 1 ELSE 0 END,
+          error_message = CASE WHEN j.status = 'running'
+            THEN 'worker ' || j.worker_id || ' stopped reporting for over ' || ${timeoutSeconds}
+              || ' s; taken over by ' || ${workerId}
+            ELSE j.error_message END
+        FROM (
           SELECT tenant_id, job_id FROM consolidation_jobs
-          WHERE (status = 'pending'
-              OR (status = 'running' AND heartbeat_at < now() - make_interval(secs => ${timeoutSeconds})))
+          WHERE ((status IN ('pending', 'failed') AND (run_after IS NULL OR run_after <= now()))
+              OR (${stale}))
             ${onlyJob}
           ORDER BY created_at, job_id
           LIMIT 1
-          FOR UPDATE SKIP LOCKED)
-        RETURNING *`.execute(db)
+          FOR UPDATE SKIP LOCKED) AS next
+        WHERE j.tenant_id = next.tenant_id AND j.job_id = next.job_id
+        RETURNING j.*`.execute(db)
       const row = result.rows[0]
       return row ? jobFromRow(row) : null
     },
 
-    heartbeat: (jobId, workerId, progress) =>
-      updateHeld(jobId, workerId, { ...progressOf(progress), heartbeat_at: sql`now()` }),
+    async addProgress(job, workerId, delta) {
+      const row = await updateHeld(job, workerId, {
+        items_processed: sql`items_processed + ${delta.items_processed}`,
+        items_affected: sql`items_affected + ${delta.items_affected}`,
+        tokens_saved: sql`tokens_saved + ${delta.tokens_saved}`,
+        heartbeat_at: sql`now()`,
+      })
+      return row !== null
+    },
 
-    complete: (jobId, workerId, progress) =>
-      updateHeld(jobId, workerId, {
-        ...progressOf(progress),
+    heartbeat: async (job, workerId) =>
+      (await updateHeld(job, workerId, { heartbeat_at: sql`now()` })) !== null,
+
+    complete: async (job, workerId, metadata) =>
+      (await updateHeld(job, workerId, {
         status: 'completed',
+        metadata: JSON.stringify(metadata),
         completed_at: sql`now()`,
         heartbeat_at: sql`now()`,
-      }),
+      })) !== null,
 
-    fail: (jobId, workerId, error, progress) =>
-      updateHeld(jobId, workerId, {
-        ...progressOf(progress),
-        status: 'failed',
+    async fail(job, workerId, error, { maxFailures, backoffSeconds }) {
+      const cap = Math.max(backoffSeconds, MAX_BACKOFF_SECONDS)
+      const row = await updateHeld(job, workerId, {
+        status: sql`CASE WHEN failures + 1 >= ${maxFailures} THEN 'dead' ELSE 'failed' END`,
+        failures: sql`failures + 1`,
         error_message: error,
         completed_at: sql`now()`,
         heartbeat_at: sql`now()`,
-      }),
+        run_after: sql`CASE WHEN failures + 1 >= ${maxFailures} THEN NULL
+          ELSE now() + make_interval(secs => least(${cap}::float8,
+            ${backoffSeconds}::float8 * power(2, failures))) END`,
+      })
+      return row === null ? null : (row.status as 'failed' | 'dead')
+    },
 
-    release: (jobId, workerId, progress) =>
-      updateHeld(jobId, workerId, {
-        ...progressOf(progress),
+    release: async (job, workerId) =>
+      (await updateHeld(job, workerId, {
         status: 'pending',
         worker_id: null,
         heartbeat_at: null,
-      }),
+      })) !== null,
 
     async get(tenantId, jobId) {
       const row = await db

@@ -18,36 +18,33 @@ export async function archiveDecisions(
   const cutoff = new Date(
     context.asOf.getTime() - config.decision_archive_threshold_days * DAY_MS,
   ).toISOString()
-  const archived = await stores.transaction(async (inside) => {
+  const tally = await stores.transaction(async (inside) => {
     const changed = await inside.decisions.archiveOlderThan(
       context.tenantId,
       cutoff,
       context.asOf.toISOString(),
     )
+    const tokens = changed.reduce(
+      (total, decision) =>
+        total + countTokens([decision.decision, decision.rationale ?? ''].join('\n')),
+      0,
+    )
     if (changed.length > 0) {
       await inside.stats.add(context.tenantId, context.statDate, 'decision_archival', {
         before_count: changed.length,
-        before_tokens: changed.reduce(
-          (total, decision) =>
-            total + countTokens([decision.decision, decision.rationale ?? ''].join('\n')),
-          0,
-        ),
+        before_tokens: tokens,
         after_count: 0,
         after_tokens: 0,
       })
     }
-    return changed
+    const done = {
+      items_processed: changed.length,
+      items_affected: changed.length,
+      tokens_saved: tokens,
+    }
+    await context.record(inside, done)
+    return done
   })
-  const tokensSaved = archived.reduce(
-    (total, decision) =>
-      total + countTokens([decision.decision, decision.rationale ?? ''].join('\n')),
-    0,
-  )
-  const tally = {
-    items_processed: archived.length,
-    items_affected: archived.length,
-    tokens_saved: tokensSaved,
-  }
   await context.report(tally)
   return {
     ...tally,

@@ -149,6 +149,11 @@ export async function compressHandoffs(
           after_tokens: sum(applied.map((item) => item.after)),
         })
       }
+      await context.record(inside, {
+        items_processed: batch.length,
+        items_affected: applied.length,
+        tokens_saved: sum(applied.map((item) => item.before - item.after)),
+      })
       return applied
     })
     tally.items_processed += batch.length

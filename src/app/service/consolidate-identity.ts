@@ -58,7 +58,8 @@ export async function consolidateIdentity(
     )
     const now = context.asOf.toISOString()
     const batch = { before_count: 0, before_tokens: 0, after_count: 0, after_tokens: 0 }
-    await stores.transaction(async (inside) => {
+    const affected = await stores.transaction(async (inside) => {
+      let merged = 0
       for (const group of groups) {
         const existing = group.members.find((member) => member.startsWith(PRINCIPLE_PREFIX))
         const members = group.members.filter((member) => textOf.has(member))
@@ -93,11 +94,18 @@ export async function consolidateIdentity(
         outcome.statements_merged += members.length
         batch.before_count += members.length
         batch.before_tokens += statementTokens
-        tally.items_affected += members.length
+        merged += members.length
       }
       if (batch.before_count > 0)
         await inside.stats.add(context.tenantId, context.statDate, 'identity_consolidation', batch)
+      await context.record(inside, {
+        items_processed: statements.length,
+        items_affected: merged,
+        tokens_saved: batch.before_tokens - batch.after_tokens,
+      })
+      return merged
     })
+    tally.items_affected += affected
     tally.items_processed += statements.length
     tally.tokens_saved += batch.before_tokens - batch.after_tokens
     await context.report(tally)

@@ -1,4 +1,5 @@
 /** What a running job is given and what it gives back. */
+import type { ServiceStores } from '../../ports/service-stores.ts'
 
 /** A running job's view of its run. */
 export interface JobContext {
@@ -9,7 +10,12 @@ export interface JobContext {
   statDate: string
   /** Fires when the worker is asked to stop: the job stops after the batch it is in. */
   signal: AbortSignal | undefined
-  /** Records progress after a batch; throws if this worker no longer holds the job. */
+  /**
+   * Adds what one batch did to the job's row, inside that batch's transaction (`inside`), so the
+   * counts commit with the work; throws (rolling the batch back) if this worker lost the job.
+   */
+  record(inside: ServiceStores, delta: JobTally): Promise<void>
+  /** Says how far the job got after a batch (this run's counts); throws if the job was lost. */
   report(progress: JobTally): Promise<void>
 }
 

@@ -1,13 +1,15 @@
 /**
- * Runs a job this worker has claimed to its end: `completed` with its counts, `failed` with the
- * error, or back to `pending` if the worker was asked to stop (the work done so far is committed
- * and the next run picks up the rest). The lease is renewed after every batch and on a timer, so a
- * slow model call does not look like a dead worker; a worker that lost its lease stops writing.
+ * Runs a job this worker has claimed to its end: `completed`, `failed` with the error (retried
+ * after a backoff, or dead-lettered at the retry limit), or back to `pending` if the worker was
+ * asked to stop (the work done so far is committed and the next run picks up the rest). Every
+ * batch adds its counts to the job row in its own transaction, so the row is exact across
+ * attempts and take-overs. The lease is renewed after every batch and on a timer, so a slow model
+ * call does not look like a dead worker; a worker that lost its lease stops writing.
  */
 
 import { isSomnusError } from '../../core/errors.ts'
 import type { ConsolidationJob, JobType } from '../../core/service/consolidation-job.ts'
-import type { JobProgress } from '../../ports/service-stores.ts'
+import type { FailedAs, JobKey } from '../../ports/service-stores.ts'
 import { archiveDecisions } from './archive-decisions.ts'
 import { compressHandoffs } from './compress-handoffs.ts'
 import { consolidateIdentity } from './consolidate-identity.ts'
@@ -27,7 +29,8 @@ const JOBS: Record<
 /** How a claimed job ended for this worker. */
 export type JobEnd =
   | { status: 'completed'; job: ConsolidationJob; outcome: JobOutcome }
-  | { status: 'failed'; job: ConsolidationJob; error: string }
+  /** Failed: `failed` is retried after a backoff, `dead` is dead-lettered (the retry limit). */
+  | { status: 'failed'; job: ConsolidationJob; error: string; as: FailedAs }
   /** Stopped on the signal and put back to pending. */
   | { status: 'released'; job: ConsolidationJob; outcome: JobOutcome }
   /** Another worker took the job over (this one was too slow to report); it wrote nothing more. */
@@ -40,7 +43,7 @@ class LeaseLost extends Error {}
 export interface RunJobOptions {
   workerId: string
   signal?: AbortSignal | undefined
-  /** Called after every batch with the counts so far. */
+  /** Called after every batch with this run's counts so far. */
   onProgress?: ((job: ConsolidationJob, tally: JobTally) => void) | undefined
 }
 
@@ -51,23 +54,12 @@ export async function runClaimedJob(
   options: RunJobOptions,
 ): Promise<JobEnd> {
   const { stores, clock, config } = dependencies
+  const key: JobKey = { tenant_id: job.tenant_id, job_id: job.job_id }
   const asOf = job.as_of ? new Date(job.as_of) : clock.now()
-  let latest: JobTally = { items_processed: 0, items_affected: 0, tokens_saved: 0 }
   let lost = false
-  const progressOf = (tally: JobTally, extra: Record<string, unknown> = {}): JobProgress => ({
-    items_processed: tally.items_processed,
-    items_affected: tally.items_affected,
-    metadata: {
-      ...job.metadata,
-      tokens_saved: tally.tokens_saved,
-      as_of: asOf.toISOString(),
-      ...extra,
-    },
-  })
   const renew = async () => {
     if (lost) return
-    const held = await stores.jobs.heartbeat(job.job_id, options.workerId, progressOf(latest))
-    if (!held) lost = true
+    if (!(await stores.jobs.heartbeat(key, options.workerId))) lost = true
   }
   // Renew the lease on a timer as well, so one long model call is not taken for a dead worker.
   const timer = setInterval(
@@ -82,22 +74,27 @@ export async function runClaimedJob(
     asOf,
     statDate: asOf.toISOString().slice(0, 10),
     signal: options.signal,
+    record: async (inside, delta) => {
+      // In the batch's transaction: a worker that lost the job rolls its batch back here.
+      if (!(await inside.jobs.addProgress(key, options.workerId, delta))) {
+        lost = true
+        throw new LeaseLost()
+      }
+    },
     report: async (tally) => {
-      latest = { ...tally }
       await renew()
       if (lost) throw new LeaseLost()
-      options.onProgress?.(job, latest)
+      options.onProgress?.(job, { ...tally })
     },
   }
   try {
     const outcome = await JOBS[job.job_type](dependencies, context)
-    latest = outcome
-    const progress = progressOf(outcome, { details: outcome.details })
     if (outcome.stopped) {
-      const released = await stores.jobs.release(job.job_id, options.workerId, progress)
+      const released = await stores.jobs.release(key, options.workerId)
       return released ? { status: 'released', job, outcome } : { status: 'lost', job }
     }
-    const completed = await stores.jobs.complete(job.job_id, options.workerId, progress)
+    const metadata = { ...job.metadata, as_of: asOf.toISOString(), details: outcome.details }
+    const completed = await stores.jobs.complete(key, options.workerId, metadata)
     return completed ? { status: 'completed', job, outcome } : { status: 'lost', job }
   } catch (error) {
     if (error instanceof LeaseLost) return { status: 'lost', job }
@@ -106,8 +103,11 @@ export async function runClaimedJob(
       : error instanceof Error
         ? error.message
         : String(error)
-    const failed = await stores.jobs.fail(job.job_id, options.workerId, message, progressOf(latest))
-    return failed ? { status: 'failed', job, error: message } : { status: 'lost', job }
+    const failed = await stores.jobs.fail(key, options.workerId, message, {
+      maxFailures: config.job_max_failures,
+      backoffSeconds: config.job_retry_backoff_seconds,
+    })
+    return failed ? { status: 'failed', job, error: message, as: failed } : { status: 'lost', job }
   } finally {
     clearInterval(timer)
   }

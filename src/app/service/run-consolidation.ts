@@ -53,7 +53,8 @@ export async function runConsolidation(
     })
     const claimed = await stores.jobs.claim(request.workerId, {
       timeoutSeconds: config.job_timeout_seconds,
-      jobId: queued.job_id,
+      maxFailures: config.job_max_failures,
+      job: queued,
     })
     let finished: ConsolidationJob
     if (claimed) {
@@ -75,7 +76,7 @@ export async function runConsolidation(
       job_type: jobType,
       items_processed: finished.items_processed,
       items_affected: finished.items_affected,
-      tokens_saved: Number(finished.metadata.tokens_saved ?? 0),
+      tokens_saved: finished.tokens_saved,
       details: {
         ...((finished.metadata.details as Record<string, unknown> | undefined) ?? {}),
         status: finished.status,
@@ -101,7 +102,7 @@ async function waitForEnd(
   for (;;) {
     const current = await dependencies.stores.jobs.get(job.tenant_id, job.job_id)
     if (!current) throw new SomnusError('NOT_FOUND', `Job ${job.job_id} disappeared.`)
-    if (current.status === 'completed' || current.status === 'failed') return current
+    if (['completed', 'failed', 'dead'].includes(current.status)) return current
     if (request.signal?.aborted)
       throw new SomnusError(
         'ABORTED',

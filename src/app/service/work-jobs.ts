@@ -33,6 +33,7 @@ export async function workJobs(
   while (!options.signal.aborted) {
     const job = await dependencies.stores.jobs.claim(options.workerId, {
       timeoutSeconds: dependencies.config.job_timeout_seconds,
+      maxFailures: dependencies.config.job_max_failures,
     })
     if (!job) {
       if (options.untilEmpty) break

@@ -26,8 +26,11 @@ export const RunJobTypeSchema = z.enum(['all', ...JOB_TYPES])
 /** A job type or `all`. */
 export type RunJobType = z.infer<typeof RunJobTypeSchema>
 
-/** `pending` → `running` → `completed` | `failed`. */
-export const JobStatusSchema = z.enum(['pending', 'running', 'completed', 'failed'])
+/**
+ * `pending` → `running` → `completed`, or `failed` (retried at `run_after`, after a backoff) and,
+ * once it has failed as often as the retry policy allows, `dead` (dead-lettered: never run again).
+ */
+export const JobStatusSchema = z.enum(['pending', 'running', 'completed', 'failed', 'dead'])
 /** A job's status. */
 export type JobStatus = z.infer<typeof JobStatusSchema>
 
@@ -41,17 +44,27 @@ export const ConsolidationJobSchema = z.object({
   scheduled_for: z.string().nullable(),
   /** What "now" means for this job (ages are counted to it); null: the moment it runs. */
   as_of: z.string().nullable(),
+  /** When its first attempt started (a retry or a take-over keeps it). */
   started_at: z.string().nullable(),
   completed_at: z.string().nullable(),
+  /** Counted over every attempt, batch by batch as each commits: a take-over adds to them. */
   items_processed: z.number().int(),
   items_affected: z.number().int(),
+  /** Measured tokens saved, over every attempt (active tokens before minus after). */
+  tokens_saved: z.number().int(),
+  /** The last failure's message (an error, or a worker that stopped reporting). */
   error_message: z.string().nullable(),
   metadata: z.record(z.string(), z.unknown()),
   created_at: z.string(),
   /** The worker running it; its lease ends when `heartbeat_at` is older than the job timeout. */
   worker_id: z.string().nullable(),
   heartbeat_at: z.string().nullable(),
+  /** Times a worker started it (a take-over and a release's resumption included). */
   attempts: z.number().int(),
+  /** Attempts that failed or whose worker died; at the policy's limit the job is `dead`. */
+  failures: z.number().int(),
+  /** A failed job's next try: not before this instant. */
+  run_after: z.string().nullable(),
 })
 /** A stored job. */
 export type ConsolidationJob = z.infer<typeof ConsolidationJobSchema>

@@ -37,6 +37,13 @@ export const ServiceConfigSchema = z.object({
   compression_threads: positive.max(64).default(1),
   /** A running job whose worker has not reported for this long is taken over by another. */
   job_timeout_seconds: positive.default(300),
+  /**
+   * Failed attempts (an error, or a worker that stopped reporting) after which a job is
+   * dead-lettered (status `dead`) instead of tried again.
+   */
+  job_max_failures: positive.default(3),
+  /** Wait before retrying a failed job; doubled after each further failure, at most an hour. */
+  job_retry_backoff_seconds: z.number().int().min(0).max(86_400).default(60),
   /** Cron expressions (croner syntax, UTC); an empty string switches that run off. */
   schedule: z
     .object({

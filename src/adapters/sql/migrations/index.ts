@@ -4,6 +4,7 @@ import * as tenantsAndHandoffs from './001-tenants-and-handoffs.ts'
 import * as consolidation from './002-consolidation.ts'
 import * as decisions from './003-decisions.ts'
 import * as tenantScopedIds from './004-tenant-scoped-ids.ts'
+import * as jobAttempts from './005-job-attempts.ts'
 
 /** Migration name → migration; Kysely runs them in name order. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -11,4 +12,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '002-consolidation': consolidation,
   '003-decisions': decisions,
   '004-tenant-scoped-ids': tenantScopedIds,
+  '005-job-attempts': jobAttempts,
 }

@@ -25,8 +25,11 @@ export function register(program: Command, io: CliIo): void {
     .addHelpText(
       'after',
       `
-A worker claims the oldest pending job (FOR UPDATE SKIP LOCKED), or a running one whose worker
-stopped reporting for job_timeout_seconds (300 by default: it died), and runs it. SIGTERM or
+A worker claims the oldest pending job (FOR UPDATE SKIP LOCKED), a failed one whose retry is due,
+or a running one whose worker stopped reporting for job_timeout_seconds (300 by default: it
+died), and runs it. A failed attempt (an error, or a worker that died) is retried after
+job_retry_backoff_seconds (60, doubling, at most an hour); after job_max_failures (3) the job is
+dead-lettered (status dead). Job rows count items and tokens over every attempt. SIGTERM or
 Ctrl-C lets the job finish its current batch, puts it back to pending (its finished batches are
 saved) and exits 0. The schedule (UTC, settings "schedule") enqueues each run once however many
 workers run it. Embedded PGlite allows one process at a time: use PostgreSQL for several workers.
@@ -79,7 +82,10 @@ Examples:
                 io.stdout(
                   `${id} completed: ${formatCount(end.outcome.items_processed)} processed, ${formatCount(end.outcome.items_affected)} affected, ${formatCount(end.outcome.tokens_saved)} tokens saved\n`,
                 )
-              else if (end.status === 'failed') io.stdout(`${id} failed: ${end.error}\n`)
+              else if (end.status === 'failed')
+                io.stdout(
+                  `${id} failed${end.as === 'dead' ? ' (dead-lettered: its retry limit is reached)' : ' (retried after a backoff)'}: ${end.error}\n`,
+                )
               else if (end.status === 'released')
                 io.stdout(`${id} released (stopping): back to pending, finished batches kept\n`)
               else io.stdout(`${id} lost: another worker took it over\n`)

@@ -21,7 +21,7 @@ afterAll(async () => {
 describe('without auth (loopback only)', () => {
   it("serves the seed's curl requests without a key, tenant_id naming the tenant", async () => {
     const app = createHttpApp({ service: fixture.service, auth: { required: false }, version: 't' })
-    const run = await app.request('/api/v1/consolidation/run', {
+    const run = await app.request('/api/v1/consolidation/run?wait=true', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ tenant_id: 'default', job_type: 'handoff_compression' }),

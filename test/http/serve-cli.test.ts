@@ -47,7 +47,7 @@ describe('somnus serve', () => {
       body: JSON.stringify(handoffBody('s-served', { created_at: '2026-01-05T00:00:00Z' })),
     })
     expect(posted.status).toBe(201)
-    const run = await fetch(`${server.url}/api/v1/consolidation/run`, {
+    const run = await fetch(`${server.url}/api/v1/consolidation/run?wait=true`, {
       method: 'POST',
       headers,
       body: JSON.stringify({ job_type: 'handoff_compression', as_of: '2026-06-01' }),

@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ErrorResponseSchema } from '../../src/surfaces/http/schemas/common-schemas.ts'
 import {
+  JobResponseSchema,
   JobsResponseSchema,
+  QueuedResponseSchema,
   RunResponseSchema,
   StatsResponseSchema,
 } from '../../src/surfaces/http/schemas/consolidation-schemas.ts'
@@ -161,7 +163,7 @@ export function describeHttpApi(name: string, setup: () => Promise<ApiFixture>):
         expect((await send('/api/v1/handoffs', json(api.keys.first, body))).status).toBe(201)
       }
       const run = await send(
-        '/api/v1/consolidation/run',
+        '/api/v1/consolidation/run?wait=true',
         json(api.keys.first, { as_of: '2026-03-01T00:00:00Z' }),
       )
       expect(run.status).toBe(200)
@@ -230,9 +232,21 @@ export function describeHttpApi(name: string, setup: () => Promise<ApiFixture>):
       DecisionResponseSchema.parse(decision)
       DecisionPageSchema.parse(await (await send('/api/v1/decisions', get(key))).json())
       DecisionPageSchema.parse(await (await send('/api/v1/principles', get(key))).json())
+      const queued = await send(
+        '/api/v1/consolidation/run',
+        json(key, { job_type: 'decision_archival' }),
+      )
+      expect(queued.status).toBe(202)
+      const { jobs } = QueuedResponseSchema.parse(await queued.json())
+      JobResponseSchema.parse(
+        await (await send(`/api/v1/consolidation/jobs/${jobs[0]?.job_id}`, get(key))).json(),
+      )
       RunResponseSchema.parse(
         await (
-          await send('/api/v1/consolidation/run', json(key, { job_type: 'decision_archival' }))
+          await send(
+            '/api/v1/consolidation/run?wait=true',
+            json(key, { job_type: 'decision_archival' }),
+          )
         ).json(),
       )
       StatsResponseSchema.parse(await (await send('/api/v1/consolidation/stats', get(key))).json())

@@ -45,7 +45,10 @@ export async function openTestService(
   }
 }
 
-/** Opens a service on `engine`, makes tenants `acme` and `globex`, and serves the API. */
+/**
+ * Opens a service on `engine`, makes tenants `acme` and `globex`, and serves the API with a
+ * worker running queued jobs beside it, as `somnus serve` does.
+ */
 export async function openHttpService(
   engine: Engine,
   transport: Transport,
@@ -62,6 +65,8 @@ export async function openHttpService(
     version: 'test',
     ...appOptions,
   })
+  const stopWorker = new AbortController()
+  const worker = somnus.work({ signal: stopWorker.signal, pollMs: 50 })
   const server =
     transport === 'socket'
       ? await startHttpServer({ fetch: app.fetch, host: '127.0.0.1', port: 0, authRequired: true })
@@ -81,6 +86,8 @@ export async function openHttpService(
     tenantDependencies,
     close: async () => {
       await server?.close()
+      stopWorker.abort()
+      await worker
       await service.drain()
       await dispose()
     },

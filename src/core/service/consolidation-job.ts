@@ -120,6 +120,27 @@ export const ConsolidationStatSchema = z.object({
 /** A stats row. */
 export type ConsolidationStat = z.infer<typeof ConsolidationStatSchema>
 
+/** A job as `POST /consolidation/run` answers before it has run: what to look for later. */
+export const QueuedJobSchema = z.object({
+  job_id: z.string(),
+  job_type: JobTypeSchema,
+  status: JobStatusSchema,
+})
+
+/**
+ * The response of `POST /api/v1/consolidation/run` without `?wait=true`: the jobs are queued, a
+ * worker runs them; `GET /api/v1/consolidation/jobs/{job_id}` tells how each went.
+ */
+export const ConsolidationQueuedResponseSchema = z.object({
+  success: z.boolean(),
+  tenant_id: z.string(),
+  job_type: RunJobTypeSchema,
+  jobs: z.array(QueuedJobSchema),
+  timestamp: z.string(),
+})
+/** A queued-run response. */
+export type ConsolidationQueuedResponse = z.infer<typeof ConsolidationQueuedResponseSchema>
+
 /** The response of `GET /api/v1/consolidation/stats`. */
 export const ConsolidationStatsResponseSchema = z.object({
   success: z.boolean(),

@@ -7,7 +7,7 @@
  * zod locale in the CLI's shared zod chunk and slows every command that parses with zod.
  */
 import type { Context, Hono } from 'hono'
-import type * as z from 'zod'
+import * as z from 'zod'
 import { unstorableText } from '../../core/service/client-values.ts'
 import type { ApiEnv } from './api-key-auth.ts'
 import { errorBody, validationFailure } from './http-errors.ts'
@@ -66,6 +66,9 @@ export function addApiRoute<
   ) => Promise<Response> | Response,
 ): void {
   const honoPath = route.path.replace(/\{(\w+)\}/g, ':$1')
+  // An unknown parameter is refused, not ignored: `POST /run?tenant_id=X` must not quietly run
+  // the key's own tenant, and a misspelt `?limt=5` should say so.
+  const querySchema = (route.query ?? z.object({})).strict()
   app.on(route.method.toUpperCase(), honoPath, async (c) => {
     const rawParams = c.req.param() as Record<string, string>
     const rawQuery = c.req.query()
@@ -74,8 +77,8 @@ export function addApiRoute<
     if (refused) return refused
     const params = route.params?.safeParse(rawParams)
     if (params && !params.success) return validationFailure(c, params.error, 'param')
-    const query = route.query?.safeParse(rawQuery)
-    if (query && !query.success) return validationFailure(c, query.error, 'query')
+    const query = querySchema.safeParse(rawQuery)
+    if (!query.success) return validationFailure(c, query.error, 'query')
     let body: { success: true; data: unknown } | undefined
     if (route.body !== undefined) {
       const raw = await readJsonBody(c, route.bodyRequired ?? true)

@@ -36,7 +36,10 @@ export function validationFailure(
     message = `must be one of ${extra.valid_values.join(', ')}`
   } else if (issue?.code === 'unrecognized_keys') {
     extra.field = issue.keys[0] ?? field
-    message = `unknown field; the fields are listed in /openapi.json`
+    message =
+      target === 'query'
+        ? 'unknown parameter; the parameters are listed in /openapi.json'
+        : 'unknown field; the fields are listed in /openapi.json'
   }
   const where = target === 'json' ? 'body' : target === 'param' ? 'path' : target
   const subject = extra.field === where ? where : `${extra.field} (in the ${where})`

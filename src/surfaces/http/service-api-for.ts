@@ -5,6 +5,11 @@
  */
 import { tenantForApiKey } from '../../app/manage-tenants.ts'
 import { newHandoff } from '../../app/service/create-handoffs.ts'
+import {
+  awaitConsolidation,
+  enqueueConsolidation,
+  queuedResponse,
+} from '../../app/service/enqueue-consolidation.ts'
 import { isSomnusError, SomnusError } from '../../core/errors.ts'
 import { redactSecrets } from '../../core/redact-secrets.ts'
 import type { Decision } from '../../core/service/decision.ts'
@@ -31,7 +36,7 @@ function withField(error: unknown): unknown {
 
 /** A ServiceApi on `service`, and `drain()` to wait for inserts in flight (before closing). */
 export function serviceApiFor(
-  service: Pick<SomnusService, 'stores' | 'dependencies' | 'runConsolidation' | 'stats' | 'jobs'>,
+  service: Pick<SomnusService, 'stores' | 'dependencies' | 'stats' | 'jobs'>,
 ): ServiceApi & { drain(): Promise<void> } {
   const { stores, dependencies } = service
   // The service's one id generator (64 random bits), as the CLI and the workers use.
@@ -92,8 +97,21 @@ export function serviceApiFor(
     getDecision: (tenantId, decisionId) => stores.decisions.get(tenantId, decisionId),
     listPrinciples: (tenantId, page) =>
       stores.decisions.list(tenantId, { ...page, kind: 'principle' }),
-    runConsolidation: (tenantId, jobType, asOf) =>
-      service.runConsolidation({ tenantId, jobType, asOf }),
+    enqueueConsolidation: async (tenantId, jobType, asOf) => {
+      const jobs = await enqueueConsolidation(dependencies, { tenantId, jobType, asOf })
+      return queuedResponse(tenantId, jobType, jobs, dependencies.clock.now().toISOString())
+    },
+    awaitConsolidation: (queued, signal) =>
+      awaitConsolidation(
+        dependencies,
+        {
+          tenantId: queued.tenant_id,
+          jobType: queued.job_type,
+          jobs: queued.jobs.map((job) => ({ ...job, tenant_id: queued.tenant_id })),
+        },
+        { signal },
+      ),
+    getJob: (tenantId, jobId) => stores.jobs.get(tenantId, jobId),
     consolidationStats: (tenantId) => service.stats(tenantId),
     consolidationJobs: (tenantId, query) => service.jobs(tenantId, query),
     checkHealth: async () => {

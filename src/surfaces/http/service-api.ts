@@ -3,7 +3,9 @@
  * shapes are core/service's (the seed's snake_case names), so a route passes values through.
  */
 import type {
+  ConsolidationJob,
   ConsolidationJobsResponse,
+  ConsolidationQueuedResponse,
   ConsolidationRunResponse,
   ConsolidationStatsResponse,
   JobStatus,
@@ -30,12 +32,19 @@ export interface ServiceApi {
   getDecision(tenantId: string, decisionId: string): Promise<Decision | null>
   /** Principles (decisions of kind principle, scope global), newest first. */
   listPrinciples(tenantId: string, page: PageRequest): Promise<Page<Decision>>
-  /** Runs the jobs now and answers, as the seed does, with what each did. */
-  runConsolidation(
+  /** Queues the jobs of a run for a worker; answers at once with them (pending). */
+  enqueueConsolidation(
     tenantId: string,
     jobType: RunJobType,
     asOf: Date | undefined,
+  ): Promise<ConsolidationQueuedResponse>
+  /** Waits for a queued run's jobs to end and answers, as the seed does, with what each did. */
+  awaitConsolidation(
+    queued: ConsolidationQueuedResponse,
+    signal: AbortSignal | undefined,
   ): Promise<ConsolidationRunResponse>
+  /** One job of the tenant, or null. */
+  getJob(tenantId: string, jobId: string): Promise<ConsolidationJob | null>
   /** The seed's stats answer. */
   consolidationStats(tenantId: string): Promise<ConsolidationStatsResponse>
   /** The seed's jobs answer. */

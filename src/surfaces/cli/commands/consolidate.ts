@@ -32,9 +32,11 @@ export function register(program: Command, io: CliIo): void {
     .addHelpText(
       'after',
       `
-Each job is recorded in consolidation_jobs (pending → running → completed/failed) and adds its
-measured before/after counts and tokens to consolidation_stats. Reruns are idempotent: what is
-already at its level is left alone. Progress goes to stderr after every batch.
+The jobs run in this process (POST /run on a server queues them for a worker instead). Each job
+is recorded in consolidation_jobs (pending → running → completed, or failed: retried after a
+backoff, then dead) and adds its measured before/after counts and tokens to consolidation_stats.
+Reruns are idempotent: what is already at its level is left alone. Progress goes to stderr after
+every batch.
 
 Examples:
   somnus consolidate run

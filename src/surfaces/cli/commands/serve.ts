@@ -34,7 +34,10 @@ export function register(program: Command, io: CliIo): void {
       '127.0.0.1',
     )
     .option('--no-auth', 'serve without API keys, tenant_id naming the tenant (loopback only)')
-    .option('--no-worker', 'do not run jobs in this process (run somnus worker elsewhere)')
+    .option(
+      '--no-worker',
+      'run no consolidation job in this process: POST /run only queues (run somnus worker elsewhere)',
+    )
     .option('--no-scheduler', 'do not enqueue the daily, weekly and monthly runs')
     .option('--max-body <bytes>', 'largest request body accepted', String(1024 * 1024))
     .option(
@@ -47,6 +50,10 @@ export function register(program: Command, io: CliIo): void {
 Every /api route needs an API key (Authorization: Bearer <key>; make one with somnus tenant
 create) and sees only its tenant. /health, /openapi.json and /docs need none. With --no-auth the
 server binds loopback only and tenant_id (default 'default') picks the tenant, as in the seed.
+
+POST /api/v1/consolidation/run queues the jobs and answers at once (202, their ids; follow them at
+/api/v1/consolidation/jobs/<job_id>); ?wait=true answers once they have ended, in the seed's
+shape. A worker runs them: this server's, or with --no-worker a somnus worker elsewhere.
 
 Several somnus serve or somnus worker processes can share one PostgreSQL database; the embedded
 PGlite database belongs to one process.

@@ -3,6 +3,7 @@ import * as z from 'zod'
 import {
   ConsolidationJobSchema,
   ConsolidationJobsResponseSchema,
+  ConsolidationQueuedResponseSchema,
   ConsolidationRunRequestSchema,
   ConsolidationRunResponseSchema,
   ConsolidationStatSchema,
@@ -30,6 +31,29 @@ export const RunRequestSchema = requestComponent(
     }),
   }).strict(),
   'RunRequest',
+)
+
+/** `POST /api/v1/consolidation/run?wait=true`: wait for the jobs and answer as the seed does. */
+export const RunQuerySchema = z.object({
+  wait: z.enum(['true', 'false']).optional().meta({
+    description:
+      "true: answer once the jobs have ended, with what each did (the seed's blocking answer; it needs a worker: this server's, unless it runs with --no-worker, or a somnus worker). Default: answer at once with the queued jobs' ids (202).",
+  }),
+})
+
+/** The answer to a run that did not wait: the queued jobs. */
+export const QueuedResponseSchema = answerComponent(
+  ConsolidationQueuedResponseSchema.extend({}),
+  'RunQueued',
+)
+
+/** `/{job_id}`. */
+export const JobIdParamsSchema = z.object({ job_id: z.string().min(1).max(200) })
+
+/** `{ success, tenant_id, job }`. */
+export const JobResponseSchema = answerComponent(
+  z.object({ success: z.literal(true), tenant_id: z.string(), job: JobComponent }),
+  'JobResponse',
 )
 
 /** The seed's run answer. */

@@ -192,6 +192,8 @@ export interface JobStore {
   /** Puts a job `workerId` holds back to `pending` (a worker stopping), keeping its progress. */
   release(job: JobKey, workerId: string): Promise<boolean>
   get(tenantId: string, jobId: string): Promise<ConsolidationJob | null>
+  /** Jobs of every tenant by status, and how many a worker could take now (the queue's depth). */
+  queueCounts(): Promise<{ byStatus: Partial<Record<JobStatus, number>>; due: number }>
   /** Newest first (by created_at), optionally of one status. */
   list(
     tenantId: string,
@@ -213,6 +215,8 @@ export interface StatsStore {
   add(tenantId: string, statDate: string, jobType: JobType, delta: StatsDelta): Promise<void>
   /** Newest day first. */
   list(tenantId: string, request: { limit: number }): Promise<ConsolidationStat[]>
+  /** Tokens saved by every job of every tenant, as measured. */
+  totalTokensSaved(): Promise<number>
 }
 
 /** Tenants and their API keys (hashes only). */

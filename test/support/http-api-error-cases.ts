@@ -77,10 +77,10 @@ export function errorCases(
     expect(child.status).toBe(201)
   })
 
-  it('answers 400 naming the body for an oversized body, and 415 for one that is not JSON', async () => {
+  it('answers 413 naming the body for an oversized body, and 415 for one that is not JSON', async () => {
     const huge = handoffBody('s-huge', { story: 'x'.repeat(2 * 1024 * 1024) })
     const tooLarge = await send('/api/v1/handoffs', json(api().keys.first, huge))
-    expect(tooLarge.status).toBe(400)
+    expect(tooLarge.status).toBe(413)
     expect((await tooLarge.json()).error.field).toBe('body')
     const notJson = await send('/api/v1/handoffs', {
       method: 'POST',

@@ -180,6 +180,23 @@ export function sqlJobStore(db: Kysely<ServiceDatabase>): JobStore {
       return row ? jobFromRow(row) : null
     },
 
+    async queueCounts() {
+      const rows = await db
+        .selectFrom('consolidation_jobs')
+        .select(['status', sql<string>`count(*)`.as('count')])
+        .groupBy('status')
+        .execute()
+      const due = await sql<{ count: string }>`
+        SELECT count(*) AS count FROM consolidation_jobs
+        WHERE status IN ('pending', 'failed') AND (run_after IS NULL OR run_after <= now())`.execute(
+        db,
+      )
+      return {
+        byStatus: Object.fromEntries(rows.map((row) => [row.status, num(row.count)])),
+        due: num(due.rows[0]?.count ?? 0),
+      }
+    },
+
     async list(tenantId, { status, limit }) {
       let query = db
         .selectFrom('consolidation_jobs')

@@ -29,6 +29,14 @@ export function sqlStatsStore(db: Kysely<ServiceDatabase>): StatsStore {
             ELSE 0 END`.execute(db)
     },
 
+    async totalTokensSaved() {
+      const row = await db
+        .selectFrom('consolidation_stats')
+        .select(sql<string>`coalesce(sum(tokens_saved), 0)`.as('total'))
+        .executeTakeFirst()
+      return num(row?.total ?? 0)
+    },
+
     async list(tenantId, { limit }) {
       const rows = await db
         .selectFrom('consolidation_stats')

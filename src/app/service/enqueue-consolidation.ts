@@ -115,7 +115,8 @@ export async function awaitConsolidation(
   options: { signal?: AbortSignal | undefined; pollMs?: number | undefined } = {},
 ): Promise<ConsolidationRunResponse> {
   const results: JobResult[] = []
-  for (const job of request.jobs) results.push(jobResult(await waitForJob(dependencies, job, options)))
+  for (const job of request.jobs)
+    results.push(jobResult(await waitForJob(dependencies, job, options)))
   return {
     success: results.every((result) => result.details.status === 'completed'),
     tenant_id: request.tenantId,

@@ -30,7 +30,10 @@ export type RunJobType = z.infer<typeof RunJobTypeSchema>
  * `pending` → `running` → `completed`, or `failed` (retried at `run_after`, after a backoff) and,
  * once it has failed as often as the retry policy allows, `dead` (dead-lettered: never run again).
  */
-export const JobStatusSchema = z.enum(['pending', 'running', 'completed', 'failed', 'dead'])
+export const JOB_STATUSES = ['pending', 'running', 'completed', 'failed', 'dead'] as const
+
+/** A job's status (see JOB_STATUSES). */
+export const JobStatusSchema = z.enum(JOB_STATUSES)
 /** A job's status. */
 export type JobStatus = z.infer<typeof JobStatusSchema>
 

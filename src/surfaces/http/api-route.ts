@@ -17,6 +17,8 @@ export interface ApiAnswer {
   description: string
   /** The JSON body (a named component, see api-components.ts); none for an empty answer. */
   schema?: z.ZodType
+  /** A body that is not JSON: its media type (`text/html`, `text/plain; version=0.0.4`). */
+  contentType?: string
 }
 
 /** A route: where it is, what it takes, what it answers. */
@@ -25,7 +27,7 @@ export interface ApiRoute<
   Query extends z.ZodObject | undefined = undefined,
   Body extends z.ZodType | undefined = undefined,
 > {
-  method: 'get' | 'post'
+  method: 'get' | 'post' | 'delete'
   /** OpenAPI style: `/api/v1/handoffs/{handoff_id}`. */
   path: string
   tags: string[]
@@ -36,6 +38,8 @@ export interface ApiRoute<
   body?: Body
   /** False lets a request without a body through as `{}` (schema defaults apply). */
   bodyRequired?: boolean
+  /** True for a route that needs no API key (`/health`, `/openapi.json`...). */
+  open?: boolean
   answers: Record<number, ApiAnswer>
 }
 

@@ -1,20 +1,24 @@
 /**
  * The consolidation service's HTTP API as a Hono app: the seed's three endpoints, handoffs,
- * decisions, principles, health, `/openapi.json` generated from the same zod schemas the routes
- * validate with, and a docs page. Serve it with start-http-server.ts, or call `app.request()`.
+ * decisions, principles, health, metrics, `/openapi.json` generated from the same zod schemas the
+ * routes validate with, and a docs page. A method a path does not take is a 405 naming those it
+ * does; without keys, only loopback Host names are answered. Serve it with start-http-server.ts,
+ * or call `app.request()`.
  */
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { escapeLogText } from '../../core/log-text.ts'
 import { type ApiEnv, type AuthOptions, apiKeyAuth } from './api-key-auth.ts'
-import { DOCS_PAGE_HTML } from './docs-page.ts'
+import type { AnyApiRoute } from './api-route.ts'
 import { bodyTooLarge, errorBody, errorResponse } from './http-errors.ts'
+import { httpMetrics } from './http-metrics.ts'
 import { openApiDocument } from './openapi-document.ts'
 import { addConsolidationRoutes, CONSOLIDATION_ROUTES } from './routes/consolidation-routes.ts'
 import { addDecisionRoutes, DECISION_ROUTES } from './routes/decision-routes.ts'
 import { addHandoffRoutes, HANDOFF_ROUTES } from './routes/handoff-routes.ts'
 import { addMindRoutes, MIND_ROUTES } from './routes/mind-routes.ts'
+import { addServerRoutes, SERVER_ROUTES } from './routes/server-routes.ts'
 import type { ServiceApi } from './service-api.ts'
+import { isLoopbackHost } from './start-http-server.ts'
 import type { TenantMinds } from './tenant-minds.ts'
 
 /** The largest request body accepted by default: 1 MiB. */
@@ -33,45 +37,88 @@ export interface HttpAppOptions {
   minds?: TenantMinds
 }
 
+/**
+ * Refuses a request whose Host is not a loopback name when the server runs without keys: a page
+ * on another site can make a browser send requests to 127.0.0.1 under the site's own name (DNS
+ * rebinding), and without keys nothing else would stop it reading every tenant.
+ */
+const loopbackHostOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  // The Host header as sent (a browser always sends one); else the name the request was built on.
+  const host = c.req.header('host') ?? new URL(c.req.url).host
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]
+  if (name === undefined || !isLoopbackHost(name)) {
+    return c.json(
+      errorBody(
+        'FORBIDDEN_HOST',
+        'Host: this server runs without API keys and answers only requests addressed to a loopback name (localhost, 127.0.0.1, [::1]); serve with keys to reach it by another name.',
+        { field: 'Host' },
+      ),
+      403,
+    )
+  }
+  return next()
+}
+
+/** The methods `path` has a route for (with HEAD beside GET), for a 405's Allow header. */
+function allowedMethods(routes: readonly AnyApiRoute[], path: string): string[] {
+  const methods = new Set<string>()
+  for (const route of routes) {
+    const pattern = new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}/?$`)
+    if (!pattern.test(path)) continue
+    methods.add(route.method.toUpperCase())
+    if (route.method === 'get') methods.add('HEAD')
+  }
+  return [...methods].sort()
+}
+
 /** Builds the app. Nothing listens until it is served. */
 export function createHttpApp(options: HttpAppOptions): Hono<ApiEnv> {
   const { service } = options
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  const routes = [
+    ...SERVER_ROUTES,
+    ...CONSOLIDATION_ROUTES,
+    ...HANDOFF_ROUTES,
+    ...DECISION_ROUTES,
+    ...(options.minds ? MIND_ROUTES : []),
+  ]
+  const metrics = httpMetrics(service)
   const app = new Hono<ApiEnv>()
   app.onError((error, c) => errorResponse(c, error, options.log))
-  app.notFound((c) =>
-    c.json(
-      errorBody('NOT_FOUND', `No route ${c.req.method} ${c.req.path}; the routes are in /docs.`),
-      404,
-    ),
-  )
-
-  app.get('/health', async (c) => {
-    try {
-      await service.checkHealth()
-      return c.json({ status: 'ok', database: 'ok', version: options.version })
-    } catch (error) {
-      options.log?.(`somnus serve: health check failed: ${escapeLogText(String(error))}\n`)
+  app.notFound((c) => {
+    const allowed = allowedMethods(routes, c.req.path)
+    if (allowed.length > 0) {
+      c.header('Allow', allowed.join(', '))
       return c.json(
-        { status: 'unavailable', database: 'unreachable', version: options.version },
-        503,
+        errorBody(
+          'METHOD_NOT_ALLOWED',
+          `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(' or ')}.`,
+        ),
+        405,
       )
     }
+    return c.json(
+      errorBody('NOT_FOUND', `No route ${c.req.method} ${c.req.path}; the routes are in /docs.`),
+      404,
+    )
   })
-  app.get('/docs', (c) => c.html(DOCS_PAGE_HTML))
-  let document: Record<string, unknown> | undefined
-  const routes = [...CONSOLIDATION_ROUTES, ...HANDOFF_ROUTES, ...DECISION_ROUTES]
-  if (options.minds) routes.push(...MIND_ROUTES)
-  app.get('/openapi.json', (c) => {
-    document ??= openApiDocument(routes, {
-      title: 'Somnus consolidation API',
-      version: options.version,
-      description:
-        'Handoffs in, progressive compression, principles and stats out (seed 003). Every /api route needs an API key and sees only its tenant.',
-    })
-    return c.json(document)
-  })
+  app.use('*', metrics.measure)
+  if (!options.auth.required) app.use('*', loopbackHostOnly)
 
+  let document: Record<string, unknown> | undefined
+  addServerRoutes(app, {
+    service,
+    version: options.version,
+    metrics,
+    log: options.log,
+    document: () =>
+      (document ??= openApiDocument(routes, {
+        title: 'Somnus consolidation API',
+        version: options.version,
+        description:
+          'Handoffs in, progressive compression, principles and stats out (seed 003). Every /api route needs an API key and sees only its tenant. A route answers 405 (with Allow) to a method it does not take.',
+      })),
+  })
   app.use(
     '/api/*',
     bodyLimit({ maxSize: maxBodyBytes, onError: (c) => bodyTooLarge(c, maxBodyBytes) }),

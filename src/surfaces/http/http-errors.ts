@@ -54,7 +54,7 @@ const STATUS_FOR_CODE: Partial<Record<SomnusErrorCode, ContentfulStatusCode>> = 
   STATE_LOCKED: 503,
 }
 
-/** The 400 for a body over `maxBytes`: a client mistake like any other bad input, naming `body`. */
+/** The 413 for a body over `maxBytes`, naming `body`. */
 export function bodyTooLarge(c: Context, maxBytes: number): Response {
   // The rest of the body is never read, so this connection cannot carry another request.
   c.header('Connection', 'close')
@@ -62,7 +62,26 @@ export function bodyTooLarge(c: Context, maxBytes: number): Response {
     errorBody('BODY_TOO_LARGE', `body: larger than the ${maxBytes} bytes the server accepts.`, {
       field: 'body',
     }),
-    400,
+    413,
+  )
+}
+
+/**
+ * True for an error that says the database cannot be reached (refused or dropped connections,
+ * PostgreSQL's connection and shutdown states, a closed embedded database): the client may retry,
+ * so it is a 503, not a 500.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  if (typeof code === 'string') {
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND'].includes(code))
+      return true
+    // 08xxx: connection exceptions; 57P01-57P03: the server is shutting down or starting.
+    if (/^08|^57P0[1-3]$/.test(code)) return true
+  }
+  const message = error instanceof Error ? error.message : ''
+  return /Connection terminated|PGlite is closed|Client has encountered a connection error/i.test(
+    message,
   )
 }
 
@@ -87,6 +106,13 @@ export function errorResponse(
   log(
     `somnus serve: ${escapeLogText(c.req.method)} ${escapeLogText(c.req.path)} failed: ${escapeLogText(detail)}\n`,
   )
+  if (isDatabaseUnavailable(error)) {
+    c.header('Retry-After', '5')
+    return c.json(
+      errorBody('UNAVAILABLE', 'The database is unavailable for now; retry in a few seconds.'),
+      503,
+    )
+  }
   return c.json(errorBody('INTERNAL', 'The server failed; its log has the details.'), 500)
 }
 

@@ -4,8 +4,9 @@
  * references to the named components of schemas/api-components.ts.
  */
 import * as z from 'zod'
-import type { AnyApiRoute } from './api-route.ts'
+import type { AnyApiRoute, ApiAnswer } from './api-route.ts'
 import { componentName, namedComponents } from './schemas/api-components.ts'
+import { ErrorResponseSchema } from './schemas/common-schemas.ts'
 
 const COMPONENT_URI = (id: string) => `#/components/schemas/${id}`
 
@@ -52,6 +53,47 @@ function parameters(where: 'path' | 'query', schema: z.ZodObject | undefined) {
   })
 }
 
+/** Answers any operation can give, besides its own: described once here, not on every route. */
+const SERVER_ANSWERS: Record<number, string> = {
+  500: 'The server failed; its log has the details, the answer none',
+  503: 'The database, or a creature folder another process holds, is unavailable for now: retry later',
+}
+
+/** The answers of `route`, with those every route of its kind can give. */
+function answersOf(route: AnyApiRoute): Record<string, ApiAnswer> {
+  const implied: Record<number, string> = { ...SERVER_ANSWERS }
+  if (!route.open) implied[401] = 'No valid API key'
+  if (route.body !== undefined) implied[413] = 'Body larger than the server accepts (--max-body)'
+  const answers: Record<string, ApiAnswer> = {}
+  for (const [status, answer] of Object.entries(route.answers)) answers[status] = answer
+  for (const [status, description] of Object.entries(implied)) {
+    answers[status] ??= { description, schema: ErrorResponseSchema }
+  }
+  return answers
+}
+
+/** An answer as OpenAPI describes it. */
+function response(answer: ApiAnswer) {
+  if (answer.contentType !== undefined) {
+    return {
+      description: answer.description,
+      content: { [answer.contentType]: { schema: { type: 'string' } } },
+    }
+  }
+  return {
+    description: answer.description,
+    ...(answer.schema
+      ? { content: { 'application/json': { schema: reference(answer.schema) } } }
+      : {}),
+  }
+}
+
+/** `post /api/v1/consolidation/run` → `postApiV1ConsolidationRun`. */
+function operationId(route: AnyApiRoute): string {
+  const words = route.path.split(/[^A-Za-z0-9]+/).filter((word) => word !== '')
+  return route.method + words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('')
+}
+
 /** The OpenAPI document of `routes`. */
 export function openApiDocument(
   routes: readonly AnyApiRoute[],
@@ -60,20 +102,16 @@ export function openApiDocument(
   const paths: Record<string, Record<string, unknown>> = {}
   for (const route of routes) {
     const operation: Record<string, unknown> = {
+      operationId: operationId(route),
       tags: route.tags,
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
+      ...(route.open ? { security: [] } : {}),
       parameters: [...parameters('path', route.params), ...parameters('query', route.query)],
       responses: Object.fromEntries(
-        Object.entries(route.answers).map(([status, answer]) => [
-          status,
-          {
-            description: answer.description,
-            ...(answer.schema
-              ? { content: { 'application/json': { schema: reference(answer.schema) } } }
-              : {}),
-          },
-        ]),
+        Object.entries(answersOf(route))
+          .sort(([a], [b]) => Number(a) - Number(b))
+          .map(([status, answer]) => [status, response(answer)]),
       ),
     }
     if (route.body !== undefined) {
@@ -91,13 +129,21 @@ export function openApiDocument(
     components: {
       schemas: components(),
       securitySchemes: {
-        apiKey: {
+        bearerKey: {
           type: 'http',
           scheme: 'bearer',
-          description: 'An API key from `somnus tenant create` or `somnus tenant keys create`',
+          description:
+            'An API key (smn_…) from `somnus tenant create` or `somnus tenant keys create`, as Authorization: Bearer <key>',
+        },
+        headerKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: 'The same API key, as X-API-Key: <key>',
         },
       },
     },
-    security: [{ apiKey: [] }],
+    // Either header will do.
+    security: [{ bearerKey: [] }, { headerKey: [] }],
   }
 }

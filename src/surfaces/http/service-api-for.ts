@@ -117,6 +117,13 @@ export function serviceApiFor(
     checkHealth: async () => {
       await stores.tenants.get('default')
     },
+    metricsSnapshot: async () => {
+      const [queue, tokensSaved] = await Promise.all([
+        stores.jobs.queueCounts(),
+        stores.stats.totalTokensSaved(),
+      ])
+      return { jobs: queue.byStatus, queueDepth: queue.due, tokensSaved }
+    },
     drain: () => handoffWriter.drain(),
   }
 }

@@ -54,4 +54,10 @@ export interface ServiceApi {
   ): Promise<ConsolidationJobsResponse>
   /** Throws when the database does not answer. */
   checkHealth(): Promise<void>
+  /** Figures for `/metrics`, over every tenant: jobs by status, the queue's depth, tokens saved. */
+  metricsSnapshot(): Promise<{
+    jobs: Partial<Record<JobStatus, number>>
+    queueDepth: number
+    tokensSaved: number
+  }>
 }

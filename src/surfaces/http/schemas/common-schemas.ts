@@ -78,10 +78,12 @@ export const SuccessFields = {
 }
 
 const ERROR_DESCRIPTIONS = {
-  400: 'Bad input, an oversized body included: the error names the field',
+  400: 'Bad input (a wrong value, an unknown field or parameter): the error names the field',
   401: 'No valid API key',
   404: 'Not found (or another tenant’s)',
+  413: 'Body larger than the server accepts (--max-body)',
   415: 'Body without Content-Type: application/json',
+  503: 'Unavailable for now: retry later',
 } as const
 
 /** The error answers a route can give besides its own. */

@@ -1,0 +1,101 @@
+/**
+ * The routes about the server rather than a tenant, none needing a key: `/health` (503 when the
+ * database does not answer), `/metrics` (Prometheus), `/openapi.json` and `/docs`. Described as
+ * API routes like every other, so the OpenAPI document lists them too.
+ */
+import type { Hono } from 'hono'
+import * as z from 'zod'
+import { escapeLogText } from '../../../core/log-text.ts'
+import type { ApiEnv } from '../api-key-auth.ts'
+import { type AnyApiRoute, type ApiRoute, addApiRoute } from '../api-route.ts'
+import { DOCS_PAGE_HTML } from '../docs-page.ts'
+import type { HttpMetrics } from '../http-metrics.ts'
+import { answerComponent } from '../schemas/api-components.ts'
+import type { ServiceApi } from '../service-api.ts'
+
+const HealthSchema = answerComponent(
+  z.object({
+    status: z.enum(['ok', 'unavailable']),
+    database: z.enum(['ok', 'unreachable']),
+    version: z.string(),
+  }),
+  'Health',
+)
+
+const TAGS = ['server']
+
+const healthRoute: ApiRoute = {
+  method: 'get',
+  path: '/health',
+  tags: TAGS,
+  summary: 'Whether the server and its database answer',
+  open: true,
+  answers: {
+    200: { description: 'Up, the database answering', schema: HealthSchema },
+    503: { description: 'The database does not answer', schema: HealthSchema },
+  },
+}
+
+const metricsRoute: ApiRoute = {
+  method: 'get',
+  path: '/metrics',
+  tags: TAGS,
+  summary: 'Prometheus metrics: requests, latencies, jobs by status, queue depth, tokens saved',
+  description:
+    'Figures over every tenant (no tenant is named), read from the database at each scrape, and the process’s own (CPU, memory, event-loop delay).',
+  open: true,
+  answers: {
+    200: {
+      description: 'The Prometheus text format',
+      contentType: 'text/plain; version=0.0.4; charset=utf-8',
+    },
+  },
+}
+
+const openApiRoute: ApiRoute = {
+  method: 'get',
+  path: '/openapi.json',
+  tags: TAGS,
+  summary: 'This document (OpenAPI 3.1)',
+  open: true,
+  answers: { 200: { description: 'The document', contentType: 'application/json' } },
+}
+
+const docsRoute: ApiRoute = {
+  method: 'get',
+  path: '/docs',
+  tags: TAGS,
+  summary: 'This document as a page',
+  open: true,
+  answers: { 200: { description: 'An HTML page', contentType: 'text/html; charset=utf-8' } },
+}
+
+/** The server routes, for /openapi.json. */
+export const SERVER_ROUTES: AnyApiRoute[] = [healthRoute, metricsRoute, openApiRoute, docsRoute]
+
+/** What the server routes serve. */
+export interface ServerRoutesOptions {
+  service: ServiceApi
+  version: string
+  metrics: HttpMetrics
+  /** The OpenAPI document (made on first request). */
+  document: () => Record<string, unknown>
+  log?: ((line: string) => void) | undefined
+}
+
+/** Adds the server routes to `app`. */
+export function addServerRoutes(app: Hono<ApiEnv>, options: ServerRoutesOptions): void {
+  const { service, version } = options
+  addApiRoute(app, healthRoute, async (_input, c) => {
+    try {
+      await service.checkHealth()
+      return c.json({ status: 'ok', database: 'ok', version })
+    } catch (error) {
+      options.log?.(`somnus serve: health check failed: ${escapeLogText(String(error))}\n`)
+      return c.json({ status: 'unavailable', database: 'unreachable', version }, 503)
+    }
+  })
+  addApiRoute(app, metricsRoute, (_input, c) => options.metrics.respond(c))
+  addApiRoute(app, openApiRoute, (_input, c) => c.json(options.document()))
+  addApiRoute(app, docsRoute, (_input, c) => c.html(DOCS_PAGE_HTML))
+}

@@ -79,6 +79,13 @@ export interface HandoffStore {
     handoffIds: readonly string[],
     principleId: string,
   ): Promise<void>
+  /**
+   * Deletes a handoff; returns it, or null if the tenant has none by that id. Its children keep
+   * their place without a parent.
+   */
+  delete(tenantId: string, handoffId: string): Promise<Handoff | null>
+  /** Unlinks the handoffs integrated into a principle (it is gone; they may join another). */
+  clearIntegration(tenantId: string, principleId: string): Promise<number>
   /** Count and summed active-level tokens per level (the monitoring view). */
   levelCounts(
     tenantId: string,
@@ -107,6 +114,14 @@ export interface DecisionStore {
     sources: readonly string[],
     at: string,
   ): Promise<void>
+  /** Deletes a decision or principle; returns it, or null if the tenant has none by that id. */
+  delete(tenantId: string, decisionId: string): Promise<Decision | null>
+  /**
+   * Forgets a deleted source in every decision of the tenant: its id leaves `sources`, and
+   * `quote` (the statement a principle's rationale quotes from it, `- <quote>`) leaves the
+   * rationale. Returns how many decisions changed.
+   */
+  forgetSource(tenantId: string, sourceId: string, quote: string | null): Promise<number>
   /**
    * Marks active plain decisions (not principles) created before `cutoff` superseded at `at`;
    * returns those it changed.
@@ -219,6 +234,15 @@ export interface StatsStore {
   totalTokensSaved(): Promise<number>
 }
 
+/** Rows a tenant has, by kind. */
+export interface TenantHoldings {
+  handoffs: number
+  decisions: number
+  jobs: number
+  stats: number
+  api_keys: number
+}
+
 /** Tenants and their API keys (hashes only). */
 export interface TenantStore {
   /** Creates a tenant; an existing id is an error (`INVALID_INPUT`). */
@@ -233,6 +257,10 @@ export interface TenantStore {
   listApiKeys(tenantId: string): Promise<ApiKey[]>
   /** Revokes a key at `at`; false if the tenant has no such live key. */
   revokeApiKey(tenantId: string, keyId: string, at: string): Promise<boolean>
+  /** What a tenant holds, table by table (what deleting it would remove). */
+  holdings(tenantId: string): Promise<TenantHoldings>
+  /** Deletes a tenant and every row it has (keys, handoffs, decisions, jobs, stats); false if none. */
+  delete(tenantId: string): Promise<boolean>
 }
 
 /** Every store of one database, and transactions over them. */

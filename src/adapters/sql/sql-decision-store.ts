@@ -108,6 +108,28 @@ export function sqlDecisionStore(db: Kysely<ServiceDatabase>): DecisionStore {
         WHERE tenant_id = ${tenantId} AND decision_id = ${decisionId}`.execute(db)
     },
 
+    async delete(tenantId, decisionId) {
+      const row = await db
+        .deleteFrom('decisions')
+        .where('tenant_id', '=', tenantId)
+        .where('decision_id', '=', decisionId)
+        .returningAll()
+        .executeTakeFirst()
+      return row ? decisionFromRow(row) : null
+    },
+
+    async forgetSource(tenantId, sourceId, quote) {
+      // The quote leaves as a whole line (`\n- <quote>` up to the next line or the end).
+      const result = await sql`
+        UPDATE decisions SET
+          sources = array_remove(sources, ${sourceId}),
+          rationale = CASE WHEN ${quote}::text IS NULL OR rationale IS NULL THEN rationale
+            ELSE left(replace(rationale || chr(10), chr(10) || '- ' || ${quote}::text || chr(10), chr(10)), -1)
+            END
+        WHERE tenant_id = ${tenantId} AND ${sourceId} = ANY(sources)`.execute(db)
+      return Number(result.numAffectedRows ?? 0)
+    },
+
     async archiveOlderThan(tenantId, cutoff, at) {
       const rows = await db
         .updateTable('decisions')

@@ -183,6 +183,26 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
         .execute()
     },
 
+    async delete(tenantId, handoffId) {
+      const row = await db
+        .deleteFrom('session_handoffs')
+        .where('tenant_id', '=', tenantId)
+        .where('handoff_id', '=', handoffId)
+        .returningAll()
+        .executeTakeFirst()
+      return row ? handoffFromRow(row) : null
+    },
+
+    async clearIntegration(tenantId, principleId) {
+      const result = await db
+        .updateTable('session_handoffs')
+        .set({ integrated_into: null })
+        .where('tenant_id', '=', tenantId)
+        .where('integrated_into', '=', principleId)
+        .executeTakeFirst()
+      return Number(result.numUpdatedRows)
+    },
+
     async levelCounts(tenantId) {
       const rows = await db
         .selectFrom('session_handoffs')

@@ -1,10 +1,10 @@
 /** TenantStore on SQL (`tenants`, `api_keys`). */
-import type { Kysely, Selectable } from 'kysely'
+import { type Kysely, type Selectable, sql } from 'kysely'
 import { SomnusError } from '../../core/errors.ts'
 import type { ApiKey, Tenant } from '../../core/service/tenant.ts'
 import type { TenantStore } from '../../ports/service-stores.ts'
 import type { ApiKeysTable, ServiceDatabase, TenantsTable } from './database-schema.ts'
-import { isForeignKeyViolation, iso, isoOrNull, isUniqueViolation } from './sql-values.ts'
+import { isForeignKeyViolation, iso, isoOrNull, isUniqueViolation, num } from './sql-values.ts'
 
 function tenantFromRow(row: Selectable<TenantsTable>): Tenant {
   return { tenant_id: row.tenant_id, name: row.name, created_at: iso(row.created_at) }
@@ -101,6 +101,39 @@ export function sqlTenantStore(db: Kysely<ServiceDatabase>): TenantStore {
         .orderBy('key_id')
         .execute()
       return rows.map(keyFromRow)
+    },
+
+    async holdings(tenantId) {
+      const count = (table: string) =>
+        sql<{ count: string }>`SELECT count(*) AS count FROM ${sql.table(table)}
+          WHERE tenant_id = ${tenantId}`.execute(db)
+      const [handoffs, decisions, jobs, stats, keys] = await Promise.all(
+        [
+          'session_handoffs',
+          'decisions',
+          'consolidation_jobs',
+          'consolidation_stats',
+          'api_keys',
+        ].map(count),
+      )
+      const of = (result: typeof handoffs) => num(result?.rows[0]?.count ?? 0)
+      return {
+        handoffs: of(handoffs),
+        decisions: of(decisions),
+        jobs: of(jobs),
+        stats: of(stats),
+        api_keys: of(keys),
+      }
+    },
+
+    async delete(tenantId) {
+      // Every table's rows go with the tenant (ON DELETE CASCADE, migration 004).
+      const rows = await db
+        .deleteFrom('tenants')
+        .where('tenant_id', '=', tenantId)
+        .returning('tenant_id')
+        .execute()
+      return rows.length > 0
     },
 
     async revokeApiKey(tenantId, keyId, at) {

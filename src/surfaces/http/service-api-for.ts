@@ -5,6 +5,7 @@
  */
 import { tenantForApiKey } from '../../app/manage-tenants.ts'
 import { newHandoff } from '../../app/service/create-handoffs.ts'
+import { deleteDecision, deleteHandoff } from '../../app/service/delete-records.ts'
 import {
   awaitConsolidation,
   enqueueConsolidation,
@@ -72,6 +73,8 @@ export function serviceApiFor(
     },
     listHandoffs: (tenantId, page) => stores.handoffs.list(tenantId, page),
     getHandoff: (tenantId, handoffId) => stores.handoffs.get(tenantId, handoffId),
+    deleteHandoff: async (tenantId, handoffId) =>
+      (await deleteHandoff(dependencies, tenantId, handoffId)) !== null,
     createDecision: async (tenantId, input) => {
       const now = dependencies.clock.now().toISOString()
       const decision: Decision = {
@@ -95,6 +98,8 @@ export function serviceApiFor(
     },
     listDecisions: (tenantId, page) => stores.decisions.list(tenantId, page),
     getDecision: (tenantId, decisionId) => stores.decisions.get(tenantId, decisionId),
+    deleteDecision: async (tenantId, decisionId) =>
+      (await deleteDecision(dependencies, tenantId, decisionId)) !== null,
     listPrinciples: (tenantId, page) =>
       stores.decisions.list(tenantId, { ...page, kind: 'principle' }),
     enqueueConsolidation: async (tenantId, jobType, asOf) => {

@@ -24,12 +24,16 @@ export interface ServiceApi {
   createHandoff(tenantId: string, input: HandoffInput): Promise<Handoff>
   listHandoffs(tenantId: string, page: PageRequest): Promise<Page<Handoff>>
   getHandoff(tenantId: string, handoffId: string): Promise<Handoff | null>
+  /** Deletes a handoff (and its id from what cites it); false if the tenant has none by that id. */
+  deleteHandoff(tenantId: string, handoffId: string): Promise<boolean>
   createDecision(tenantId: string, input: DecisionInput): Promise<Decision>
   listDecisions(
     tenantId: string,
     page: PageRequest & { status?: DecisionStatus | undefined },
   ): Promise<Page<Decision>>
   getDecision(tenantId: string, decisionId: string): Promise<Decision | null>
+  /** Deletes a decision or principle; false if the tenant has none by that id. */
+  deleteDecision(tenantId: string, decisionId: string): Promise<boolean>
   /** Principles (decisions of kind principle, scope global), newest first. */
   listPrinciples(tenantId: string, page: PageRequest): Promise<Page<Decision>>
   /** Queues the jobs of a run for a worker; answers at once with them (pending). */

@@ -3,11 +3,10 @@
  * in the same process unless told otherwise. SIGTERM or SIGINT stops it cleanly: no new requests,
  * requests in flight answered, the running job finished or released, the database closed.
  */
-import { join, resolve } from 'node:path'
 import type { Command } from 'commander'
 import { SomnusError } from '../../../core/errors.ts'
-import { defaultServiceDataDir } from '../../../create-somnus.ts'
 import type { CliIo } from '../cli-io.ts'
+import { mindsFolder } from '../minds-folder.ts'
 import { openService, type ServiceCliOptions, withServiceOptions } from '../open-service.ts'
 import { VERSION } from '../run-cli.ts'
 
@@ -47,9 +46,12 @@ export function register(program: Command, io: CliIo): void {
     .addHelpText(
       'after',
       `
-Every /api route needs an API key (Authorization: Bearer <key>; make one with somnus tenant
-create) and sees only its tenant. /health, /openapi.json and /docs need none. With --no-auth the
-server binds loopback only and tenant_id (default 'default') picks the tenant, as in the seed.
+Every /api route needs an API key (Authorization: Bearer <key> or X-API-Key: <key>; make one
+with somnus tenant create) and sees only its tenant. /health, /metrics (Prometheus),
+/openapi.json and /docs need none. With --no-auth the server binds loopback only, answers only
+requests whose Host is a loopback name (no DNS rebinding), and tenant_id (default 'default') picks
+the tenant, as in the seed. Handoffs and decisions can be deleted (DELETE /api/v1/handoffs/<id>,
+/api/v1/decisions/<id>); somnus tenant delete removes a whole tenant.
 
 POST /api/v1/consolidation/run queues the jobs and answers at once (202, their ids; follow them at
 /api/v1/consolidation/jobs/<job_id>); ?wait=true answers once they have ended, in the seed's
@@ -176,19 +178,4 @@ async function serve(io: CliIo, options: ServeOptions): Promise<void> {
   await api.drain()
   await service.close()
   io.stdout('somnus serve: stopped\n')
-}
-
-/**
- * Where the tenants' creatures live: `--minds-dir`, SOMNUS_MINDS_DIR, else `minds/` in the data
- * folder (the PGlite folder in use, or the default one beside a PostgreSQL database); null (in
- * memory) beside an in-memory database.
- */
-async function mindsFolder(io: CliIo, options: ServeOptions): Promise<string | null> {
-  const chosen = options.mindsDir ?? io.env.SOMNUS_MINDS_DIR
-  if (chosen) return resolve(io.cwd, chosen)
-  const database = options.db ?? io.env.SOMNUS_DATABASE_URL
-  if (database === ':memory:' || database === 'memory://') return null
-  const isFolder = database !== undefined && !/^[a-z][a-z0-9+.-]*:/i.test(database)
-  const dataFolder = isFolder ? resolve(io.cwd, database) : await defaultServiceDataDir(io.env)
-  return join(dataFolder, 'minds')
 }

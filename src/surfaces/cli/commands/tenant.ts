@@ -1,7 +1,12 @@
 /** `somnus tenant`: the consolidation service's tenants and their API keys. */
+import { lstat, rm } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { Command } from 'commander'
+import { SomnusError } from '../../../core/errors.ts'
+import { TenantIdSchema } from '../../../core/service/tenant.ts'
 import type { SomnusService } from '../../../create-somnus.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
+import { mindsFolder } from '../minds-folder.ts'
 import { openService } from '../open-service.ts'
 
 const DB_HELP =
@@ -41,7 +46,8 @@ Examples:
   somnus tenant keys create acme --label ci
   somnus tenant keys list acme
   somnus tenant keys revoke acme key_3fa9c01e
-  somnus tenant list --db postgres://postgres@127.0.0.1:5432/somnus`,
+  somnus tenant list --db postgres://postgres@127.0.0.1:5432/somnus
+  somnus tenant delete acme --yes`,
     )
 
   tenant
@@ -83,6 +89,40 @@ Examples:
       if (options.json) return printJson(io, tenants)
       for (const item of tenants) io.stdout(`${item.tenant_id}\t${item.name}\t${item.created_at}\n`)
     })
+
+  tenant
+    .command('delete')
+    .description(
+      'Delete a tenant and everything it has: handoffs, decisions, principles, jobs, stats, keys, its creature folder',
+    )
+    .argument('<tenant-id>')
+    .option('--yes', 'really delete (without it, only says what would go)')
+    .option('--db <location>', DB_HELP)
+    .option(
+      '--minds-dir <folder>',
+      "the tenants' creature folders, as serve --minds-dir (default: SOMNUS_MINDS_DIR, else <data folder>/minds)",
+    )
+    .option('--json', 'print what was deleted as JSON')
+    .addHelpText(
+      'after',
+      `
+A tenant's right to be forgotten: its rows go in one transaction, then its creature folder
+(<minds folder>/<tenant id>, the folder itself, never where a link in it points). A server that
+verified one of its keys may trust it up to 5 s more; its requests then find no tenant. Without
+--yes nothing is deleted and the command says what would be, and exits 2.
+
+Examples:
+  somnus tenant delete acme                 # what would go
+  somnus tenant delete acme --yes --db postgres://postgres@127.0.0.1:5432/somnus`,
+    )
+    .action(
+      async (
+        tenantId: string,
+        options: { yes?: boolean; db?: string; mindsDir?: string; json?: boolean },
+      ) => {
+        await deleteTenant(io, tenantId, options)
+      },
+    )
 
   const keys = tenant.command('keys').description('Create, list and revoke a tenant’s API keys')
 
@@ -134,4 +174,48 @@ Examples:
       )
       io.stdout(`Revoked ${keyId} of ${tenantId}.\n`)
     })
+}
+
+async function deleteTenant(
+  io: CliIo,
+  tenantId: string,
+  options: { yes?: boolean; db?: string; mindsDir?: string; json?: boolean },
+): Promise<void> {
+  const parsed = TenantIdSchema.safeParse(tenantId)
+  if (!parsed.success) {
+    throw new SomnusError('USAGE', `Tenant id "${tenantId}" is invalid: no such tenant can exist.`)
+  }
+  const folder = await mindsFolder(io, options)
+  const creature = folder === null ? null : join(folder, parsed.data)
+  const creatureExists = creature !== null && (await lstat(creature).catch(() => null)) !== null
+  const { deleteTenantRows } = await import('../../../app/service/delete-records.ts')
+  const holdings = await withService(io, options.db, async (service) => {
+    const { stores } = service.dependencies
+    if ((await stores.tenants.get(parsed.data)) === null) {
+      throw new SomnusError(
+        'NOT_FOUND',
+        `No tenant ${parsed.data}; see them with somnus tenant list.`,
+      )
+    }
+    if (!options.yes) return stores.tenants.holdings(parsed.data)
+    return deleteTenantRows(service.dependencies, parsed.data)
+  })
+  if (holdings === null) throw new SomnusError('NOT_FOUND', `No tenant ${parsed.data}.`)
+  const what = `${holdings.handoffs} handoff(s), ${holdings.decisions} decision(s) and principle(s), ${holdings.jobs} job(s), ${holdings.stats} stats row(s), ${holdings.api_keys} API key(s)${creatureExists ? `, and its creature folder ${creature}` : ''}`
+  if (!options.yes) {
+    throw new SomnusError(
+      'USAGE',
+      `This would delete tenant ${parsed.data} with ${what}. Run again with --yes to delete it.`,
+    )
+  }
+  // The folder itself is removed, never followed: rm takes a link as the link.
+  if (creature !== null) await rm(creature, { recursive: true, force: true })
+  if (options.json) {
+    return printJson(io, {
+      tenant_id: parsed.data,
+      deleted: holdings,
+      creature_folder: creatureExists ? creature : null,
+    })
+  }
+  io.stdout(`Deleted tenant ${parsed.data}: ${what}.\n`)
 }

@@ -5,7 +5,12 @@ import type { Decision } from '../../../core/service/decision.ts'
 import type { Page } from '../../../ports/service-stores.ts'
 import { type ApiEnv, requestTenant } from '../api-key-auth.ts'
 import { type AnyApiRoute, type ApiRoute, addApiRoute } from '../api-route.ts'
-import { errorAnswers, PageQuerySchema, TenantQuerySchema } from '../schemas/common-schemas.ts'
+import {
+  DeletedResponseSchema,
+  errorAnswers,
+  PageQuerySchema,
+  TenantQuerySchema,
+} from '../schemas/common-schemas.ts'
 import {
   DecisionIdParamsSchema,
   DecisionInputSchema,
@@ -71,11 +76,27 @@ const listPrinciplesRoute: ApiRoute<undefined, typeof PageQuerySchema> = {
   },
 }
 
+const deleteDecisionRoute: ApiRoute<typeof DecisionIdParamsSchema, typeof TenantQuerySchema> = {
+  method: 'delete',
+  path: '/api/v1/decisions/{decision_id}',
+  tags: ['decisions'],
+  summary: 'Delete one decision or principle',
+  description:
+    'A deleted principle frees the handoffs merged into it (integrated_into is cleared), so a later identity run may group them again.',
+  params: DecisionIdParamsSchema,
+  query: TenantQuerySchema,
+  answers: {
+    200: { description: 'Deleted', schema: DeletedResponseSchema },
+    ...errorAnswers(400, 401, 404),
+  },
+}
+
 /** The decision and principle routes, for /openapi.json. */
 export const DECISION_ROUTES: AnyApiRoute[] = [
   createDecisionRoute,
   listDecisionsRoute,
   getDecisionRoute,
+  deleteDecisionRoute,
   listPrinciplesRoute,
 ]
 
@@ -128,5 +149,17 @@ export function addDecisionRoutes(app: Hono<ApiEnv>, service: ServiceApi): void 
       cursor: query.cursor,
     })
     return c.json(pageBody(tenantId, page), 200)
+  })
+
+  addApiRoute(app, deleteDecisionRoute, async ({ params, query }, c) => {
+    const tenantId = await requestTenant(c, service, query.tenant_id)
+    if (!(await service.deleteDecision(tenantId, params.decision_id))) {
+      throw new SomnusError(
+        'NOT_FOUND',
+        `decision_id: no decision "${params.decision_id}" for this tenant.`,
+        { details: { field: 'decision_id' } },
+      )
+    }
+    return c.json({ success: true as const, tenant_id: tenantId, deleted: params.decision_id }, 200)
   })
 }

@@ -3,7 +3,12 @@ import type { Hono } from 'hono'
 import { SomnusError } from '../../../core/errors.ts'
 import { type ApiEnv, requestTenant } from '../api-key-auth.ts'
 import { type AnyApiRoute, type ApiRoute, addApiRoute } from '../api-route.ts'
-import { errorAnswers, PageQuerySchema, TenantQuerySchema } from '../schemas/common-schemas.ts'
+import {
+  DeletedResponseSchema,
+  errorAnswers,
+  PageQuerySchema,
+  TenantQuerySchema,
+} from '../schemas/common-schemas.ts'
 import {
   HandoffIdParamsSchema,
   HandoffInputSchema,
@@ -56,11 +61,27 @@ const getHandoffRoute: ApiRoute<typeof HandoffIdParamsSchema, typeof TenantQuery
   },
 }
 
+const deleteHandoffRoute: ApiRoute<typeof HandoffIdParamsSchema, typeof TenantQuerySchema> = {
+  method: 'delete',
+  path: '/api/v1/handoffs/{handoff_id}',
+  tags: ['handoffs'],
+  summary: 'Delete one handoff, every level of it',
+  description:
+    "Its id also leaves the sources of the principles and decisions that cited it, and its 'becoming' statement leaves a principle's quoted rationale; handoffs that named it as parent keep their place without one.",
+  params: HandoffIdParamsSchema,
+  query: TenantQuerySchema,
+  answers: {
+    200: { description: 'Deleted', schema: DeletedResponseSchema },
+    ...errorAnswers(400, 401, 404),
+  },
+}
+
 /** The handoff routes, for /openapi.json. */
 export const HANDOFF_ROUTES: AnyApiRoute[] = [
   createHandoffRoute,
   listHandoffsRoute,
   getHandoffRoute,
+  deleteHandoffRoute,
 ]
 
 /** Adds the handoff endpoints to `app`. */
@@ -97,5 +118,17 @@ export function addHandoffRoutes(app: Hono<ApiEnv>, service: ServiceApi): void {
       )
     }
     return c.json({ success: true as const, tenant_id: tenantId, handoff }, 200)
+  })
+
+  addApiRoute(app, deleteHandoffRoute, async ({ params, query }, c) => {
+    const tenantId = await requestTenant(c, service, query.tenant_id)
+    if (!(await service.deleteHandoff(tenantId, params.handoff_id))) {
+      throw new SomnusError(
+        'NOT_FOUND',
+        `handoff_id: no handoff "${params.handoff_id}" for this tenant.`,
+        { details: { field: 'handoff_id' } },
+      )
+    }
+    return c.json({ success: true as const, tenant_id: tenantId, deleted: params.handoff_id }, 200)
   })
 }

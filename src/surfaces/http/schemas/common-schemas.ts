@@ -77,6 +77,15 @@ export const SuccessFields = {
   tenant_id: z.string(),
 }
 
+/** The answer to a DELETE: the id that is gone. */
+export const DeletedResponseSchema = answerComponent(
+  z.object({
+    ...SuccessFields,
+    deleted: z.string().meta({ description: 'The id of what was deleted' }),
+  }),
+  'Deleted',
+)
+
 const ERROR_DESCRIPTIONS = {
   400: 'Bad input (a wrong value, an unknown field or parameter): the error names the field',
   401: 'No valid API key',

@@ -16,7 +16,7 @@ export const DOCS_PAGE_HTML = `<!doctype html>
   h1 { margin-bottom: 0.2rem; }
   .operation { border: 1px solid #d0d0d7; border-radius: 6px; margin: 0.8rem 0; padding: 0.6rem 0.9rem; }
   .method { display: inline-block; min-width: 3.6rem; font-weight: 700; text-transform: uppercase; }
-  .method.get { color: #0a6b2d; } .method.post { color: #8a4b00; }
+  .method.get { color: #0a6b2d; } .method.post { color: #8a4b00; } .method.delete { color: #a0001c; }
   .path { font-family: ui-monospace, monospace; font-weight: 600; }
   table { border-collapse: collapse; margin: 0.3rem 0; font-size: 0.92em; }
   td, th { border-bottom: 1px solid #eee; padding: 0.15rem 0.6rem 0.15rem 0; text-align: left; vertical-align: top; }

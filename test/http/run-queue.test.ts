@@ -156,6 +156,7 @@ describe('somnus serve --no-worker', () => {
       { env },
     )
     let jobId: string
+    let stopped = false
     try {
       const queued = await noAuthRun(server.url)
       expect(queued.status).toBe(202)
@@ -164,8 +165,19 @@ describe('somnus serve --no-worker', () => {
       await new Promise((resolve) => setTimeout(resolve, 2500))
       const read = await fetch(`${server.url}/api/v1/consolidation/jobs/${jobId}`)
       expect(((await read.json()) as { job: { status: string } }).job.status).toBe('pending')
-    } finally {
+      // A request waiting for jobs no worker here will run does not hold the server open.
+      const waiting = noAuthRun(server.url, '?wait=true')
+      await new Promise((resolve) => setTimeout(resolve, 500))
       server.child.kill('SIGTERM')
+      stopped = true
+      const cut = await waiting
+      expect(cut.status).toBe(503)
+      expect(((await cut.json()) as { error: { message: string } }).error.message).toContain(
+        'stays queued for a worker',
+      )
+    } finally {
+      // A second SIGTERM would find the first one's handler gone and kill it outright.
+      if (!stopped) server.child.kill('SIGTERM')
       expect(await server.exited).toBe(0)
     }
     expect(await exited(worker(db))).toBe(0)

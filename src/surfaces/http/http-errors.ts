@@ -52,6 +52,8 @@ const STATUS_FOR_CODE: Partial<Record<SomnusErrorCode, ContentfulStatusCode>> = 
   INVALID_INPUT: 400,
   NOT_FOUND: 404,
   STATE_LOCKED: 503,
+  // A wait the server gave up on as it stops (POST /run?wait=true): the work goes on elsewhere.
+  ABORTED: 503,
 }
 
 /** The 413 for a body over `maxBytes`, naming `body`. */

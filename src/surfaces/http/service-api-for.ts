@@ -35,9 +35,16 @@ function withField(error: unknown): unknown {
   })
 }
 
+/** How the API behaves as its server stops. */
+export interface ServiceApiOptions {
+  /** Fires when the server stops: requests waiting for jobs (`?wait=true`) answer 503 at once. */
+  stopping?: AbortSignal | undefined
+}
+
 /** A ServiceApi on `service`, and `drain()` to wait for inserts in flight (before closing). */
 export function serviceApiFor(
   service: Pick<SomnusService, 'stores' | 'dependencies' | 'stats' | 'jobs'>,
+  options: ServiceApiOptions = {},
 ): ServiceApi & { drain(): Promise<void> } {
   const { stores, dependencies } = service
   // The service's one id generator (64 random bits), as the CLI and the workers use.
@@ -114,7 +121,12 @@ export function serviceApiFor(
           jobType: queued.job_type,
           jobs: queued.jobs.map((job) => ({ ...job, tenant_id: queued.tenant_id })),
         },
-        { signal },
+        {
+          signal:
+            options.stopping === undefined || signal === undefined
+              ? (signal ?? options.stopping)
+              : AbortSignal.any([signal, options.stopping]),
+        },
       ),
     getJob: (tenantId, jobId) => stores.jobs.get(tenantId, jobId),
     consolidationStats: (tenantId) => service.stats(tenantId),

@@ -120,7 +120,9 @@ async function serve(io: CliIo, options: ServeOptions): Promise<void> {
     process.on('SIGINT', stop)
   })
   const log = (line: string) => io.stderr(line)
-  const api = serviceApiFor(service)
+  // Fired first on a stop signal, so no request waiting for jobs holds the server open.
+  const stopWaiting = new AbortController()
+  const api = serviceApiFor(service, { stopping: stopWaiting.signal })
   const mindModel = isMindModel(options.model) ? options.model : 'extractive'
   if (mindModel !== options.model && options.model !== undefined) {
     io.stderr(`somnus serve: creatures consolidate with extractive (${options.model} cannot)\n`)
@@ -172,6 +174,7 @@ async function serve(io: CliIo, options: ServeOptions): Promise<void> {
   const signal = await stopSignal
   io.stdout(`somnus serve: ${signal}: stopping\n`)
   stopScheduler()
+  stopWaiting.abort()
   await server.close()
   stopping.abort()
   await worker

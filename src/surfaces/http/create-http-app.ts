@@ -4,8 +4,8 @@
  * validate with, and a docs page. Serve it with start-http-server.ts, or call `app.request()`.
  */
 import { Hono } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { type ApiEnv, type AuthOptions, apiKeyAuth } from './api-key-auth.ts'
+import { limitBody } from './body-limit.ts'
 import { DOCS_PAGE_HTML } from './docs-page.ts'
 import { bodyTooLarge, errorBody, errorResponse } from './http-errors.ts'
 import { openApiDocument } from './openapi-document.ts'
@@ -73,7 +73,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<ApiEnv> {
 
   app.use(
     '/api/*',
-    bodyLimit({ maxSize: maxBodyBytes, onError: (c) => bodyTooLarge(c, maxBodyBytes) }),
+    limitBody(maxBodyBytes, (c) => bodyTooLarge(c, maxBodyBytes)),
     apiKeyAuth(service, options.auth),
   )
   addConsolidationRoutes(app, service)

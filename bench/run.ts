@@ -20,6 +20,7 @@ const BENCHMARKS = [
   'hook-stop-patterns',
   'service-compression',
   'service-ingest',
+  'service-fairness',
   'mind-retention',
 ]
 

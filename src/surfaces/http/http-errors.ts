@@ -48,6 +48,7 @@ const STATUS_FOR_CODE: Partial<Record<SomnusErrorCode, ContentfulStatusCode>> = 
   INVALID_INPUT: 400,
   NOT_FOUND: 404,
   STATE_LOCKED: 503,
+  BUSY: 429,
 }
 
 /** The 400 for a body over `maxBytes`: a client mistake like any other bad input, naming `body`. */
@@ -72,6 +73,8 @@ export function errorResponse(
   if (isSomnusError(error)) {
     const status = STATUS_FOR_CODE[error.code] ?? 500
     const field = typeof error.details?.field === 'string' ? error.details.field : undefined
+    // Work waiting its turn is done within seconds: a client retrying sooner only queues again.
+    if (status === 429) c.header('Retry-After', '1')
     return c.json(
       errorBody(error.code, error.message, field === undefined ? {} : { field }),
       status,

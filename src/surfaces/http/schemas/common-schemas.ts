@@ -79,6 +79,7 @@ const ERROR_DESCRIPTIONS = {
   401: 'No valid API key',
   404: 'Not found (or another tenant’s)',
   415: 'Body without Content-Type: application/json',
+  429: 'This tenant has as many big handoffs waiting for the CPU as it may: retry after Retry-After seconds',
 } as const
 
 /** The error answers a route can give besides its own. */

@@ -55,7 +55,8 @@ export interface HandoffStore {
   ): Promise<Page<Handoff>>
   /**
    * Handoffs whose age has outgrown their level or that lack a level their age needs, in id order
-   * after `afterId`: the work list of one compression batch.
+   * after `afterId`: the work list of one compression batch. Past the integration cutoff, only a
+   * handoff folded into a principle (`integrated_into` set) still has a level to reach.
    */
   findCompressible(
     tenantId: string,

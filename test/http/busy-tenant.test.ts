@@ -242,7 +242,7 @@ for (const engine of ENGINES) {
           'get',
           send('/api/v1/handoffs/big-10', { headers: { authorization: `Bearer ${keys.globex}` } }),
         )
-        expect(got.body.handoff.compression_level).toBe('integrated')
+        expect(got.body.handoff.compression_level).toBe('quick_ref')
       })
     },
   )

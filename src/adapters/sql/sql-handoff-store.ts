@@ -128,7 +128,7 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
             OR (created_at < ${cutoffs.quick_ref}::timestamptz
                 AND (quick_ref IS NULL OR compression_level = 'summary'))
             OR (created_at < ${cutoffs.integrated}::timestamptz
-                AND compression_level <> 'integrated'))`,
+                AND integrated_into IS NOT NULL AND compression_level <> 'integrated'))`,
         )
         .orderBy('handoff_id')
         .limit(limit)

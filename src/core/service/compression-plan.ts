@@ -1,7 +1,9 @@
 /**
  * Progressive compression, computed: which level a handoff's age calls for, which levels it still
  * lacks (a handoff first seen at 120 days needs both a summary and a quick ref), the units its
- * levels are made from, and the tokens of the text each level stands for.
+ * levels are made from, and the tokens of the text each level stands for. `integrated` is never
+ * reached by age alone: only a handoff whose "becoming" statement identity consolidation folded
+ * into a principle goes there; any other rests at `quick_ref`, its last level of its own.
  */
 import { renderUnits } from '../extractive/summarize.ts'
 import type { Unit } from '../model-results.ts'
@@ -28,6 +30,7 @@ export type CompressibleHandoff = Pick<
   | 'full_tokens'
   | 'summary_tokens'
   | 'quick_ref_tokens'
+  | 'integrated_into'
   | (typeof HANDOFF_TEXT_FIELDS)[number]
 >
 
@@ -66,7 +69,8 @@ export function planCompression(
   asOf: Date,
   config: ServiceConfig,
 ): CompressionStep | null {
-  const byAge = levelForAge(asOf.getTime() - Date.parse(handoff.created_at), config)
+  const aged = levelForAge(asOf.getTime() - Date.parse(handoff.created_at), config)
+  const byAge = aged === 'integrated' && handoff.integrated_into === null ? 'quick_ref' : aged
   const target =
     levelRank(byAge) > levelRank(handoff.compression_level) ? byAge : handoff.compression_level
   const rank = levelRank(target)

@@ -57,13 +57,14 @@ describe('service CLI on embedded PGlite', () => {
     expect(result.stderr).toContain('handoff_compression: started')
 
     const list = await run('handoffs', 'list')
-    expect(list.stdout).toMatch(/h-1\s+2026-01-01\s+integrated/)
+    // Past the integration age with no principle to fold into: it rests at quick_ref.
+    expect(list.stdout).toMatch(/h-1\s+2026-01-01\s+quick_ref/)
     expect(list.stdout).toMatch(/h-2\s+2026-06-25\s+full/)
 
     const exported = await run('handoffs', 'export', '--json')
     const handoffs = JSON.parse(exported.stdout) as Record<string, unknown>[]
     const old = handoffs.find((handoff) => handoff.handoff_id === 'h-1')
-    expect(old).toMatchObject({ compression_level: 'integrated' })
+    expect(old).toMatchObject({ compression_level: 'quick_ref', integrated_into: null })
     expect(old?.summary_sources).toEqual(expect.arrayContaining(['h-1#experienced']))
     expect(String(old?.quick_ref)).toContain('[2026-01-01]')
     // Redacted before storing: the key never reaches the database or the export.

@@ -21,6 +21,7 @@ const BENCHMARKS = [
   'service-compression',
   'service-ingest',
   'service-fairness',
+  'identity-grouping',
   'mind-retention',
 ]
 

@@ -214,14 +214,17 @@ export function serviceStoresContract(open: () => Promise<ServiceStores>): void 
         }),
       ])
       const cutoffs = { summary: at(30), quick_ref: at(90), integrated: at(180) }
+      const budgets = { summary: 10, quick_ref: 5 }
       const found = await stores.handoffs.findCompressible(id, {
         cutoffs,
+        budgets,
         afterId: null,
         limit: 10,
       })
       expect(found.map((handoff) => handoff.handoff_id)).toEqual([`${id}-old`, `${id}-older`])
       const paged = await stores.handoffs.findCompressible(id, {
         cutoffs,
+        budgets,
         afterId: `${id}-old`,
         limit: 10,
       })
@@ -229,6 +232,7 @@ export function serviceStoresContract(open: () => Promise<ServiceStores>): void 
       await stores.handoffs.markIntegrated(id, [`${id}-resting`], 'principle-1')
       const withResting = await stores.handoffs.findCompressible(id, {
         cutoffs,
+        budgets,
         afterId: null,
         limit: 10,
       })
@@ -270,6 +274,7 @@ export function serviceStoresContract(open: () => Promise<ServiceStores>): void 
       expect((await stores.handoffs.get(id, `${id}-older`))?.quick_ref).toBeNull()
       const again = await stores.handoffs.findCompressible(id, {
         cutoffs,
+        budgets,
         afterId: null,
         limit: 10,
       })

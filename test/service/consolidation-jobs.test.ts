@@ -248,6 +248,55 @@ for (const engine of ENGINES) {
       })
     })
 
+    it('makes a level only when it is shorter than the text below it, and never fetches that handoff again', async () => {
+      const { id, dependencies } = await tenant()
+      const created = await createHandoffs(dependencies, id, [
+        // ~20 tokens: its own summary and quick ref.
+        { handoff_id: `${id}-tiny`, created_at: daysAgo(120), learned: 'Check the timeout first.' },
+        // ~300 tokens: its own summary, but longer than a quick ref.
+        {
+          handoff_id: `${id}-medium`,
+          created_at: daysAgo(120),
+          experienced: longExperience(1).split('. ').slice(0, 8).join('. '),
+        },
+        { handoff_id: `${id}-month`, created_at: daysAgo(40), learned: 'Short lesson.' },
+      ])
+      const tokens = Object.fromEntries(created.map((handoff) => [handoff.handoff_id, handoff]))
+      expect(tokens[`${id}-medium`]?.full_tokens).toBeGreaterThan(200)
+      expect(tokens[`${id}-medium`]?.full_tokens).toBeLessThan(500)
+      const first = await runConsolidation(dependencies, {
+        tenantId: id,
+        jobType: 'handoff_compression',
+        workerId: 'test',
+      })
+      expect(first.results[0]).toMatchObject({ items_processed: 3, items_affected: 3 })
+      const get = async (name: string) => {
+        const handoff = await test.stores.handoffs.get(id, `${id}-${name}`)
+        if (!handoff) throw new Error(`missing ${name}`)
+        return handoff
+      }
+      expect(await get('tiny')).toMatchObject({
+        compression_level: 'quick_ref',
+        summary: null,
+        quick_ref: null,
+      })
+      const medium = await get('medium')
+      expect(medium).toMatchObject({ compression_level: 'quick_ref', summary: null })
+      expect(medium.quick_ref_tokens).toBeLessThan(medium.full_tokens)
+      expect(medium.quick_ref_tokens).toBeLessThanOrEqual(100)
+      expect(await get('month')).toMatchObject({ compression_level: 'summary', summary: null })
+      // Nothing saved where nothing was made shorter; the quick ref's saving counted.
+      expect(first.results[0]?.tokens_saved).toBe(
+        medium.full_tokens - (medium.quick_ref_tokens ?? 0),
+      )
+      const again = await runConsolidation(dependencies, {
+        tenantId: id,
+        jobType: 'handoff_compression',
+        workerId: 'test',
+      })
+      expect(again.results[0]).toMatchObject({ items_processed: 0, items_affected: 0 })
+    })
+
     it('integrates a handoff only once its "becoming" is folded into a principle, never by age alone', async () => {
       const { id, dependencies } = await tenant()
       await createHandoffs(dependencies, id, [

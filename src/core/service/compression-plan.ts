@@ -62,7 +62,9 @@ export function summaryCutoff(asOf: Date, config: ServiceConfig): Date {
 
 /**
  * What compressing `handoff` at `asOf` must do, or null when it is where it belongs. Levels only
- * rise (a lowered threshold never undoes work), and every missing lower level is made on the way.
+ * rise (a lowered threshold never undoes work), and every missing lower level is made on the way,
+ * except a level whose budget the text below it already fits: a 300-token handoff gets no
+ * "summary" (it would be itself), so it reaches the summary level with its full text active.
  */
 export function planCompression(
   handoff: CompressibleHandoff,
@@ -74,8 +76,14 @@ export function planCompression(
   const target =
     levelRank(byAge) > levelRank(handoff.compression_level) ? byAge : handoff.compression_level
   const rank = levelRank(target)
-  const needsSummary = rank >= levelRank('summary') && handoff.summary === null
-  const needsQuickRef = rank >= levelRank('quick_ref') && handoff.quick_ref === null
+  const needsSummary =
+    rank >= levelRank('summary') &&
+    handoff.summary === null &&
+    handoff.full_tokens > config.summary_budget_tokens
+  const needsQuickRef =
+    rank >= levelRank('quick_ref') &&
+    handoff.quick_ref === null &&
+    (handoff.summary_tokens ?? handoff.full_tokens) > config.quick_ref_budget_tokens
   if (target === handoff.compression_level && !needsSummary && !needsQuickRef) return null
   return { handoff_id: handoff.handoff_id, target, needsSummary, needsQuickRef }
 }

@@ -26,6 +26,12 @@ describe('service CLI on embedded PGlite', () => {
             'Shipped the importer. The api key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789 leaked in a log.',
           learned: 'Validate at the edge.',
           becoming: 'More careful.',
+          // Long enough (~1,000 tokens) that a summary and a quick ref are shorter than it.
+          story: Array.from(
+            { length: 50 },
+            (_, step) =>
+              `Step ${step + 1}: the importer read batch ${step} of the customer file and wrote ${(step * 13) % 97} rows.`,
+          ).join(' '),
         },
         { handoff_id: 'h-2', created_at: '2026-06-25T00:00:00Z', story: 'A fresh one.' },
       ]),

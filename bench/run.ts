@@ -22,6 +22,7 @@ const BENCHMARKS = [
   'service-ingest',
   'service-fairness',
   'identity-grouping',
+  'service-levels',
   'mind-retention',
 ]
 

@@ -139,6 +139,25 @@ describe('createCpuThreadPool', () => {
     }
   })
 
+  it('replaces a thread that stops mid-task: that task fails, the next runs on the new thread', async () => {
+    const crashing = createCpuThreadPool({
+      threads: 1,
+      workerUrl: new URL('../../../test/fixtures/crashing-cpu-worker.mjs', import.meta.url),
+    })
+    try {
+      // biome-ignore lint/suspicious/noExplicitAny: the fixture worker answers any arguments
+      const run = (word: string) => crashing.run('a', 'handoffRecord', [word as any, {}, FIXED])
+      expect(await run('first')).toBe('done first')
+      const waiting = run('after')
+      await expect(run('crash')).rejects.toThrow(/stopped while running this task/)
+      expect(await waiting).toBe('done after')
+      expect(await run('again')).toBe('done again')
+      expect(crashing.fallbacks).toBe(0)
+    } finally {
+      await crashing.close()
+    }
+  })
+
   it('answers on the calling thread when no worker can start', async () => {
     const broken = createCpuThreadPool({
       threads: 2,

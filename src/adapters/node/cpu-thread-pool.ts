@@ -3,8 +3,10 @@
  * of a big handoff. The thread that serves requests only hands work over and gets answers back,
  * so `/health` and every other tenant are answered while a 1 MB body is counted. Each thread runs
  * one task at a time, handed out by fair lanes (core/fair-lanes.ts): tenants take turns, each
- * within its limit. A thread that cannot start (a runtime without the worker file) or dies hands
- * its work back to the calling thread, so a call never fails for want of a thread.
+ * within its limit. When no thread can start (a runtime without the worker file) the work is
+ * done on the calling thread, so a call never fails for want of a thread; a thread that stops
+ * after it started is replaced, and the task it ran fails rather than falling back onto the
+ * calling thread (it may be what stopped it).
  */
 import { Worker } from 'node:worker_threads'
 import { CPU_TASKS, type CpuTaskName } from '../../core/cpu-tasks.ts'
@@ -41,6 +43,8 @@ interface Thread {
   worker: Worker
   /** The task it runs, with its lane; null when idle. */
   current: { lane: string; task: Task } | null
+  /** True once its module has loaded (it said `ready`). */
+  ready: boolean
 }
 
 /** The worker module beside this one: `.ts` when run from source (tsx), `.js` when built. */
@@ -74,7 +78,9 @@ export function createCpuThreadPool(options: CpuThreadPoolOptions): CpuThreadPoo
     maxWaiting: options.maxWaiting ?? 256,
   })
   let live: Thread[] | null = null
+  /** Some thread never started: work without a thread runs on the calling thread. */
   let broken = false
+  let closed = false
   let nextId = 0
   let fallbacks = 0
 
@@ -96,43 +102,53 @@ export function createCpuThreadPool(options: CpuThreadPoolOptions): CpuThreadPoo
       thread.worker.postMessage(next.item.request)
     }
   }
-  const retire = (thread: Thread) => {
-    broken = true
+  const retire = (thread: Thread, why: string) => {
+    if (closed || !(live ?? []).includes(thread)) return
     live = (live ?? []).filter((other) => other !== thread)
     const orphan = thread.current
     thread.current = null
     void thread.worker.terminate()
-    if (orphan) {
-      lanes.finish(orphan.lane)
-      inThread(orphan.task)
+    if (orphan) lanes.finish(orphan.lane)
+    if (thread.ready) {
+      // It worked before: replace it. The task it ran may be what stopped it, so it fails.
+      live.push(startThread())
+      orphan?.task.reject(
+        new Error(`A CPU worker thread stopped while running this task (${why}).`),
+      )
+      dispatch()
+      return
     }
+    broken = true
+    if (orphan) inThread(orphan.task)
     // With no thread left, what waits is answered here; otherwise the others take it.
     if (live.length === 0) for (const task of lanes.drain()) inThread(task)
     else dispatch()
   }
-  const start = (): Thread[] =>
-    Array.from({ length: threads }, () => {
-      const worker = spawn(workerUrl)
-      const thread: Thread = { worker, current: null }
-      worker.on('message', (answer: CpuAnswer) => {
-        const current = thread.current
-        if (!current || current.task.request.id !== answer.id) return
-        thread.current = null
-        worker.unref()
-        lanes.finish(current.lane)
-        if ('error' in answer) current.task.reject(new Error(answer.error))
-        else current.task.resolve(answer.value)
-        dispatch()
-      })
-      worker.on('error', () => retire(thread))
-      worker.on('exit', () => {
-        if (thread.current !== null || !broken) retire(thread)
-      })
-      // An idle thread must not keep the process alive; a busy one must. After the listeners:
-      // adding a 'message' listener refs the worker's port again.
+  const startThread = (): Thread => {
+    const worker = spawn(workerUrl)
+    const thread: Thread = { worker, current: null, ready: false }
+    worker.on('message', (answer: CpuAnswer) => {
+      if ('ready' in answer) {
+        thread.ready = true
+        return
+      }
+      const current = thread.current
+      if (!current || current.task.request.id !== answer.id) return
+      thread.current = null
       worker.unref()
-      return thread
+      lanes.finish(current.lane)
+      if ('error' in answer) current.task.reject(new Error(answer.error))
+      else current.task.resolve(answer.value)
+      dispatch()
     })
+    worker.on('error', (error) => retire(thread, String(error)))
+    worker.on('exit', (code) => retire(thread, `exit code ${code}`))
+    // An idle thread must not keep the process alive; a busy one must. After the listeners:
+    // adding a 'message' listener refs the worker's port again.
+    worker.unref()
+    return thread
+  }
+  const start = (): Thread[] => Array.from({ length: threads }, startThread)
 
   return {
     threads,
@@ -160,6 +176,7 @@ export function createCpuThreadPool(options: CpuThreadPoolOptions): CpuThreadPoo
       }) as never,
     close: async () => {
       const stopping = live ?? []
+      closed = true
       broken = true
       live = []
       const unfinished = stopping.flatMap((thread) => {

@@ -12,8 +12,11 @@ export interface CpuRequest {
   args: unknown[]
 }
 
-/** The answer: the task's value, or its error's message. */
-export type CpuAnswer = { id: number; value: unknown } | { id: number; error: string }
+/** The answer: the task's value, or its error's message; `ready` once, when the module has loaded. */
+export type CpuAnswer =
+  | { id: number; value: unknown }
+  | { id: number; error: string }
+  | { ready: true }
 
 parentPort?.on('message', (request: CpuRequest) => {
   try {
@@ -23,3 +26,6 @@ parentPort?.on('message', (request: CpuRequest) => {
     parentPort?.postMessage({ id: request.id, error: String(error) })
   }
 })
+// The pool tells a thread that cannot start (answered on the calling thread from then on) from
+// one that stopped later (replaced by a new one).
+parentPort?.postMessage({ ready: true })

@@ -20,6 +20,9 @@ const BENCHMARKS = [
   'hook-stop-patterns',
   'service-compression',
   'service-ingest',
+  'service-fairness',
+  'identity-grouping',
+  'service-levels',
   'mind-retention',
 ]
 

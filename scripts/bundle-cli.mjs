@@ -10,10 +10,10 @@ const OUT_DIR = 'dist/cli'
 
 rmSync(OUT_DIR, { recursive: true, force: true })
 await build({
-  // The extractive model's worker threads load their own entry, beside the chunk that starts them.
+  // The CPU pool's worker threads load their own entry, beside the chunk that starts them.
   entryPoints: {
     main: 'src/surfaces/cli/main.ts',
-    'extractive-worker': 'src/adapters/llm/extractive-worker.ts',
+    'cpu-worker': 'src/adapters/node/cpu-worker.ts',
   },
   outdir: OUT_DIR,
   bundle: true,

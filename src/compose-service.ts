@@ -5,6 +5,11 @@
  */
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+import {
+  createExtractiveLanguageModel,
+  MODEL_LANE,
+} from './adapters/llm/extractive-language-model.ts'
+import { createCpuThreadPool } from './adapters/node/cpu-thread-pool.ts'
 import { serviceIds } from './adapters/node/random-ids.ts'
 import { parseDatabaseLocation } from './adapters/sql/open-service-database.ts'
 import { openSqlServiceStores } from './adapters/sql/sql-service-stores.ts'
@@ -116,20 +121,31 @@ export async function composeSomnusService(
   const parsed = parseDatabaseLocation(spec)
   const location =
     parsed.kind === 'postgres' ? { ...parsed, schema: options.schema ?? parsed.schema } : parsed
+  // Threads start on first use: a command that never counts a big handoff or consolidates
+  // starts none.
+  const threads = config.compression_threads
+  const cpu = createCpuThreadPool({
+    threads,
+    limits: (lane) =>
+      lane === MODEL_LANE
+        ? { running: threads, waiting: Number.POSITIVE_INFINITY }
+        : { running: config.tenant_cpu_concurrency, waiting: config.tenant_cpu_queue },
+  })
   const modelSpec = options.model ?? 'extractive'
   const model =
     typeof modelSpec === 'object'
       ? modelSpec
-      : modelSpec === 'extractive' && config.compression_threads > 1
-        ? (
-            await import('./adapters/llm/extractive-language-model.ts')
-          ).createExtractiveLanguageModel({ threads: config.compression_threads })
+      : modelSpec === 'extractive'
+        ? createExtractiveLanguageModel({ pool: { work: cpu, threads } })
         : await composeLanguageModel(modelSpec, {
             config: resolveConfig({ fileText: null, filePath: 'somnus.json', env }),
             env,
           })
-  const { stores, database } = await openSqlServiceStores(location)
-  const dependencies: ServiceDependencies = { stores, model, clock, ids, config }
+  const { stores, database } = await openSqlServiceStores(location).catch(async (error) => {
+    await cpu.close()
+    throw error
+  })
+  const dependencies: ServiceDependencies = { stores, model, clock, ids, config, cpu }
   const workerId = newWorkerId(ids)
   return {
     description: database.description,
@@ -157,6 +173,9 @@ export async function composeSomnusService(
         }
       })
     },
-    close: () => stores.close(),
+    close: async () => {
+      await cpu.close()
+      await stores.close()
+    },
   }
 }

@@ -24,6 +24,8 @@ export type SomnusErrorCode =
   | 'SLEEP_RUNNING'
   /** Another process has the embedded (PGlite) service database open. */
   | 'DATABASE_BUSY'
+  /** The caller already has as much work waiting as it may: try again shortly (HTTP 429). */
+  | 'BUSY'
 
 /** A failure the user can act on: `message` says what went wrong and how to fix it. */
 export class SomnusError extends Error {

@@ -238,20 +238,44 @@ export function serviceStoresContract(open: () => Promise<ServiceStores>): void 
           summary: 's',
           summary_tokens: 1,
         }),
+        // Past the integration age at its rest level: found only once a principle took it in.
+        sampleHandoff(id, `${id}-resting`, {
+          created_at: at(200),
+          compression_level: 'quick_ref',
+          summary: 's',
+          summary_tokens: 1,
+          quick_ref: 'q',
+          quick_ref_tokens: 1,
+        }),
       ])
       const cutoffs = { summary: at(30), quick_ref: at(90), integrated: at(180) }
+      const budgets = { summary: 10, quick_ref: 5 }
       const found = await stores.handoffs.findCompressible(id, {
         cutoffs,
+        budgets,
         afterId: null,
         limit: 10,
       })
       expect(found.map((handoff) => handoff.handoff_id)).toEqual([`${id}-old`, `${id}-older`])
       const paged = await stores.handoffs.findCompressible(id, {
         cutoffs,
+        budgets,
         afterId: `${id}-old`,
         limit: 10,
       })
       expect(paged.map((handoff) => handoff.handoff_id)).toEqual([`${id}-older`])
+      await stores.handoffs.markIntegrated(id, [`${id}-resting`], 'principle-1')
+      const withResting = await stores.handoffs.findCompressible(id, {
+        cutoffs,
+        budgets,
+        afterId: null,
+        limit: 10,
+      })
+      expect(withResting.map((handoff) => handoff.handoff_id)).toEqual([
+        `${id}-old`,
+        `${id}-older`,
+        `${id}-resting`,
+      ])
 
       const changed = await stores.handoffs.applyCompression(id, [
         {
@@ -285,14 +309,16 @@ export function serviceStoresContract(open: () => Promise<ServiceStores>): void 
       expect((await stores.handoffs.get(id, `${id}-older`))?.quick_ref).toBeNull()
       const again = await stores.handoffs.findCompressible(id, {
         cutoffs,
+        budgets,
         afterId: null,
         limit: 10,
       })
-      expect(again.map((handoff) => handoff.handoff_id)).toEqual([`${id}-older`])
+      expect(again.map((handoff) => handoff.handoff_id)).toEqual([`${id}-older`, `${id}-resting`])
 
       const counts = await stores.handoffs.levelCounts(id)
       expect(counts).toEqual([
         { level: 'full', count: 1, tokens: 20 },
+        { level: 'quick_ref', count: 1, tokens: 1 },
         { level: 'summary', count: 3, tokens: 3 },
       ])
     })

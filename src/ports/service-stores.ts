@@ -43,6 +43,15 @@ export interface LevelCutoffs {
   integrated: string
 }
 
+/**
+ * The token budgets of the made levels: a level is made only for a text longer than its budget
+ * (a shorter one is its own summary), so a short handoff is never fetched again for it.
+ */
+export interface LevelBudgets {
+  summary: number
+  quick_ref: number
+}
+
 /** Session handoffs: inserted whole, then only gain levels. */
 export interface HandoffStore {
   /** Inserts new handoffs; an existing id is an error (`INVALID_INPUT`) and nothing is inserted. */
@@ -60,11 +69,17 @@ export interface HandoffStore {
   ): Promise<Page<Handoff>>
   /**
    * Handoffs whose age has outgrown their level or that lack a level their age needs, in id order
-   * after `afterId`: the work list of one compression batch.
+   * after `afterId`: the work list of one compression batch. Past the integration cutoff, only a
+   * handoff folded into a principle (`integrated_into` set) still has a level to reach.
    */
   findCompressible(
     tenantId: string,
-    request: { cutoffs: LevelCutoffs; afterId: string | null; limit: number },
+    request: {
+      cutoffs: LevelCutoffs
+      budgets: LevelBudgets
+      afterId: string | null
+      limit: number
+    },
   ): Promise<Handoff[]>
   /** Applies the updates whose handoff is still at `from`; returns the ids it changed. */
   applyCompression(tenantId: string, updates: readonly CompressionUpdate[]): Promise<string[]>

@@ -102,8 +102,10 @@ for (const engine of ENGINES) {
       // First seen at 120 days: both levels made in one step.
       const late = await get('late')
       expect(late.compression_level).toBe('quick_ref')
+      // Past the integration age, but no principle took its "becoming" in: it rests at quick_ref.
       const old = await get('old')
-      expect(old.compression_level).toBe('integrated')
+      expect(old.compression_level).toBe('quick_ref')
+      expect(old.integrated_into).toBeNull()
       for (const handoff of [month, late, old]) {
         const original = created.find((item) => item.handoff_id === handoff.handoff_id)
         expect(handoff.experienced).toBe(original?.experienced)
@@ -244,6 +246,103 @@ for (const engine of ENGINES) {
         before_count: 24,
         after_count: 2,
       })
+    })
+
+    it('makes a level only when it is shorter than the text below it, and never fetches that handoff again', async () => {
+      const { id, dependencies } = await tenant()
+      const created = await createHandoffs(dependencies, id, [
+        // ~20 tokens: its own summary and quick ref.
+        { handoff_id: `${id}-tiny`, created_at: daysAgo(120), learned: 'Check the timeout first.' },
+        // ~300 tokens: its own summary, but longer than a quick ref.
+        {
+          handoff_id: `${id}-medium`,
+          created_at: daysAgo(120),
+          experienced: longExperience(1).split('. ').slice(0, 8).join('. '),
+        },
+        { handoff_id: `${id}-month`, created_at: daysAgo(40), learned: 'Short lesson.' },
+      ])
+      const tokens = Object.fromEntries(created.map((handoff) => [handoff.handoff_id, handoff]))
+      expect(tokens[`${id}-medium`]?.full_tokens).toBeGreaterThan(200)
+      expect(tokens[`${id}-medium`]?.full_tokens).toBeLessThan(500)
+      const first = await runConsolidation(dependencies, {
+        tenantId: id,
+        jobType: 'handoff_compression',
+        workerId: 'test',
+      })
+      expect(first.results[0]).toMatchObject({ items_processed: 3, items_affected: 3 })
+      const get = async (name: string) => {
+        const handoff = await test.stores.handoffs.get(id, `${id}-${name}`)
+        if (!handoff) throw new Error(`missing ${name}`)
+        return handoff
+      }
+      expect(await get('tiny')).toMatchObject({
+        compression_level: 'quick_ref',
+        summary: null,
+        quick_ref: null,
+      })
+      const medium = await get('medium')
+      expect(medium).toMatchObject({ compression_level: 'quick_ref', summary: null })
+      expect(medium.quick_ref_tokens).toBeLessThan(medium.full_tokens)
+      expect(medium.quick_ref_tokens).toBeLessThanOrEqual(100)
+      expect(await get('month')).toMatchObject({ compression_level: 'summary', summary: null })
+      // Nothing saved where nothing was made shorter; the quick ref's saving counted.
+      expect(first.results[0]?.tokens_saved).toBe(
+        medium.full_tokens - (medium.quick_ref_tokens ?? 0),
+      )
+      const again = await runConsolidation(dependencies, {
+        tenantId: id,
+        jobType: 'handoff_compression',
+        workerId: 'test',
+      })
+      expect(again.results[0]).toMatchObject({ items_processed: 0, items_affected: 0 })
+    })
+
+    it('integrates a handoff only once its "becoming" is folded into a principle, never by age alone', async () => {
+      const { id, dependencies } = await tenant()
+      await createHandoffs(dependencies, id, [
+        ...TESTS_FIRST.map((becoming, index) => ({
+          handoff_id: `${id}-t${String(index).padStart(2, '0')}`,
+          created_at: daysAgo(200),
+          experienced: `Session ${index}: wrote the failing test, then changed the parser.`,
+          becoming,
+        })),
+        {
+          handoff_id: `${id}-alone`,
+          created_at: daysAgo(200),
+          experienced: 'Moved the staging database to a bigger disk.',
+          becoming: UNRELATED[0] ?? '',
+        },
+        { handoff_id: `${id}-silent`, created_at: daysAgo(200), experienced: 'No becoming here.' },
+      ])
+      // Compression alone: old enough to integrate, but nothing took them in.
+      await runConsolidation(dependencies, {
+        tenantId: id,
+        jobType: 'handoff_compression',
+        workerId: 'test',
+      })
+      const levels = async () =>
+        Object.fromEntries(
+          (await dependencies.stores.handoffs.list(id, { limit: 100 })).items.map((handoff) => [
+            handoff.handoff_id,
+            handoff.compression_level,
+          ]),
+        )
+      expect(new Set(Object.values(await levels()))).toEqual(new Set(['quick_ref']))
+      // Identity then compression (the seed's order in `all`): the folded ones are integrated.
+      const all = await runConsolidation(dependencies, {
+        tenantId: id,
+        jobType: 'all',
+        workerId: 'test',
+      })
+      expect(all.results[0]?.details).toMatchObject({ principles_created: 1 })
+      const [principle] = await dependencies.stores.decisions.activePrinciples(id)
+      const after = await levels()
+      for (const source of principle?.sources ?? []) expect(after[source]).toBe('integrated')
+      expect(principle?.sources.length).toBeGreaterThanOrEqual(10)
+      expect(after[`${id}-alone`]).toBe('quick_ref')
+      expect(after[`${id}-silent`]).toBe('quick_ref')
+      const integrated = await dependencies.stores.handoffs.get(id, principle?.sources[0] ?? '')
+      expect(integrated?.integrated_into).toBe(principle?.decision_id)
     })
 
     it('archives decisions older than 60 days, keeps principles and newer ones active', async () => {

@@ -26,15 +26,17 @@ export interface HttpServiceFixture extends ApiFixture {
   tenantDependencies: TenantDependencies
 }
 
-/** Opens a service on `engine`: the database, migrated, and nothing else. */
+/** Opens a service on `engine`: the database, migrated, and nothing else; `config` as settings. */
 export async function openTestService(
   engine: Engine,
+  config?: unknown,
 ): Promise<{ somnus: SomnusService; dispose(): Promise<void> }> {
   const schema = engine === 'postgres' ? freshSchemaName('http') : undefined
   const somnus = await createSomnusService({
     database: engine === 'postgres' ? POSTGRES_URL : ':memory:',
     schema,
     env: {},
+    config,
   })
   return {
     somnus,
@@ -53,8 +55,9 @@ export async function openHttpService(
   engine: Engine,
   transport: Transport,
   appOptions: Partial<HttpAppOptions> = {},
+  config?: unknown,
 ): Promise<HttpServiceFixture> {
-  const { somnus, dispose } = await openTestService(engine)
+  const { somnus, dispose } = await openTestService(engine, config)
   const tenantDependencies: TenantDependencies = { ...somnus.dependencies, secret: randomSecret }
   const first = await createTenant(tenantDependencies, { tenantId: 'acme' })
   const second = await createTenant(tenantDependencies, { tenantId: 'globex' })

@@ -10,6 +10,7 @@ import { extractObservations } from '../../core/extractive/observations.ts'
 import { extractPatterns } from '../../core/extractive/patterns.ts'
 import { reflect } from '../../core/extractive/reflection.ts'
 import { summarizeLevels, summarizeUnits } from '../../core/extractive/summarize.ts'
+import type { CpuWork } from '../../ports/cpu-work.ts'
 import {
   GroupSchema,
   type LanguageModel,
@@ -22,7 +23,6 @@ import {
   type Unit,
 } from '../../ports/language-model.ts'
 import { throwIfAborted } from './aborted-error.ts'
-import type { ExtractiveThreadPool } from './extractive-thread-pool.ts'
 import { checkedUnits as checked, checkedBudget } from './model-input.ts'
 
 /** The model's name in config, `--model` and every `model` field it stamps. */
@@ -33,16 +33,36 @@ const NO_USAGE = { input_tokens: 0, output_tokens: 0 }
 /** How to run the extractive model. */
 export interface ExtractiveModelOptions {
   /**
-   * Worker threads for summaries (default 1: the calling thread). With more, `summarize` and
-   * `summarizeLevels` run on a pool and the model asks callers for that many calls at once.
+   * Worker threads for summaries and grouping (default 1: the calling thread). With more, those
+   * skills run on a pool of their own and the model asks callers for that many calls at once.
    */
   threads?: number | undefined
+  /**
+   * A pool to run summaries and grouping on (in lane MODEL_LANE), shared with other work, and
+   * its thread count; `threads` is then ignored.
+   */
+  pool?: { work: CpuWork; threads: number } | undefined
 }
 
 /** Creates the extractive model. */
 export function createExtractiveLanguageModel(options: ExtractiveModelOptions = {}): LanguageModel {
+  if (options.pool) {
+    const { work, threads } = options.pool
+    return threadedModel(createExtractiveLanguageModel(), async () => work, threads)
+  }
   const threads = Math.max(1, Math.floor(options.threads ?? 1))
-  if (threads > 1) return threadedModel(createExtractiveLanguageModel(), threads)
+  if (threads > 1) {
+    let pool: Promise<CpuWork> | null = null
+    const ownPool = () =>
+      (pool ??= import('../node/cpu-thread-pool.ts').then((loaded) =>
+        loaded.createCpuThreadPool({
+          threads,
+          limits: () => ({ running: threads, waiting: Number.POSITIVE_INFINITY }),
+          maxWaiting: Number.POSITIVE_INFINITY,
+        }),
+      ))
+    return threadedModel(createExtractiveLanguageModel(), ownPool, threads)
+  }
   return {
     name: EXTRACTIVE_MODEL_NAME,
     // Each skill is one synchronous pass that cannot be interrupted: the signal is checked before
@@ -67,12 +87,7 @@ export function createExtractiveLanguageModel(options: ExtractiveModelOptions = 
     },
     groupSimilar: async ({ units, threshold = DEFAULT_GROUP_THRESHOLD, signal }) => {
       throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
-      if (!(threshold >= 0 && threshold <= 1)) {
-        throw new SomnusError(
-          'USAGE',
-          `Similarity threshold must be between 0 and 1 (got ${threshold}).`,
-        )
-      }
+      checkThreshold(threshold)
       return call(GroupSchema.array(), groupSimilar(checked(units), threshold))
     },
     reflect: async ({ units, signal }) => {
@@ -84,6 +99,15 @@ export function createExtractiveLanguageModel(options: ExtractiveModelOptions = 
       throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
       return { value: draft, model: EXTRACTIVE_MODEL_NAME, usage: NO_USAGE }
     },
+  }
+}
+
+function checkThreshold(threshold: number): void {
+  if (!(threshold >= 0 && threshold <= 1)) {
+    throw new SomnusError(
+      'USAGE',
+      `Similarity threshold must be between 0 and 1 (got ${threshold}).`,
+    )
   }
 }
 
@@ -99,17 +123,20 @@ function call<T>(schema: z.ZodType<T>, value: unknown): ModelCall<T> {
   return { value: parsed.data, model: EXTRACTIVE_MODEL_NAME, usage: NO_USAGE }
 }
 
-/** `model` with its summaries on `threads` worker threads, loaded only when asked for. */
-function threadedModel(model: LanguageModel, threads: number): LanguageModel {
-  let pool: Promise<ExtractiveThreadPool> | null = null
+/** The lane the model's calls take in a shared pool: consolidation jobs, beside the tenants. */
+export const MODEL_LANE = 'consolidation'
+
+/** `model` with its CPU skills (summaries, grouping) on `work`'s threads, in MODEL_LANE. */
+function threadedModel(
+  model: LanguageModel,
+  work: () => Promise<CpuWork>,
+  threads: number,
+): LanguageModel {
   const levels = async (units: Unit[], budgets: number[], signal: AbortSignal | undefined) => {
     const checkedBudgets = budgets.map(checkedBudget)
     const checkedInput = checked(units)
     throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
-    pool ??= import('./extractive-thread-pool.ts').then((loaded) =>
-      loaded.createExtractiveThreadPool(threads),
-    )
-    return (await pool).summarizeLevels(checkedInput, checkedBudgets)
+    return (await work()).run(MODEL_LANE, 'summarizeLevels', [checkedInput, checkedBudgets])
   }
   return {
     ...model,
@@ -121,5 +148,14 @@ function threadedModel(model: LanguageModel, threads: number): LanguageModel {
     },
     summarizeLevels: async ({ units, budgets, signal }) =>
       call(MeasuredSummarySchema.array(), await levels(units, budgets, signal)),
+    groupSimilar: async ({ units, threshold = DEFAULT_GROUP_THRESHOLD, signal }) => {
+      throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
+      checkThreshold(threshold)
+      const groups = await (await work()).run(MODEL_LANE, 'groupSimilar', [
+        checked(units),
+        threshold,
+      ])
+      return call(GroupSchema.array(), groups)
+    },
   }
 }

@@ -113,7 +113,7 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
       return pageOf(rows, limit, (item) => ({ createdAt: item.created_at, id: item.handoff_id }))
     },
 
-    async findCompressible(tenantId, { cutoffs, afterId, limit }) {
+    async findCompressible(tenantId, { cutoffs, budgets, afterId, limit }) {
       const rows = await db
         .selectFrom('session_handoffs')
         .selectAll()
@@ -121,11 +121,14 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
         .where('handoff_id', '>', afterId ?? '')
         .where(sql<boolean>`created_at < ${cutoffs.summary}::timestamptz`)
         .where(
-          sql<boolean>`(summary IS NULL OR compression_level = 'full'
+          sql<boolean>`((summary IS NULL AND full_tokens > ${budgets.summary})
+            OR compression_level = 'full'
             OR (created_at < ${cutoffs.quick_ref}::timestamptz
-                AND (quick_ref IS NULL OR compression_level = 'summary'))
+                AND ((quick_ref IS NULL
+                      AND coalesce(summary_tokens, full_tokens) > ${budgets.quick_ref})
+                     OR compression_level = 'summary'))
             OR (created_at < ${cutoffs.integrated}::timestamptz
-                AND compression_level <> 'integrated'))`,
+                AND integrated_into IS NOT NULL AND compression_level <> 'integrated'))`,
         )
         .orderBy('handoff_id')
         .limit(limit)

@@ -44,7 +44,12 @@ async function planOne(
   const { config, model } = dependencies
   const step = planCompression(handoff, context.asOf, config)
   if (!step) return null
-  const { summary, quickRef } = await makeLevels(model, handoff, step, config, context.signal)
+  const made = await makeLevels(model, handoff, step, config, context.signal)
+  // A level is worth keeping only when it is shorter than the text it stands for (a model may
+  // return more than it was given); otherwise the text below it stays the active one.
+  const summary = made.summary && made.summary.tokens < handoff.full_tokens ? made.summary : null
+  const below = summary?.tokens ?? handoff.summary_tokens ?? handoff.full_tokens
+  const quickRef = made.quickRef && made.quickRef.tokens < below ? made.quickRef : null
   const after: CompressibleHandoff = {
     ...handoff,
     summary_tokens: summary?.tokens ?? handoff.summary_tokens,
@@ -127,6 +132,10 @@ export async function compressHandoffs(
     quiet(
       stores.handoffs.findCompressible(context.tenantId, {
         cutoffs,
+        budgets: {
+          summary: config.summary_budget_tokens,
+          quick_ref: config.quick_ref_budget_tokens,
+        },
         afterId,
         limit: config.compression_batch_size,
       }),

@@ -1,21 +1,20 @@
 /**
  * Stores new handoffs for a tenant: each parsed at the edge, its text redacted before it is stored,
- * its full size measured with the tokenizer, and an id given when it has none.
+ * its full size measured with the tokenizer (core/service/handoff-record.ts), and an id given
+ * when it has none.
  */
 import { SomnusError } from '../../core/errors.ts'
-import { redactSecrets } from '../../core/redact-secrets.ts'
 import {
   INSTANT_RANGE_MESSAGE,
   isStorableInstant,
   unstorableText,
 } from '../../core/service/client-values.ts'
-import { handoffUnits, renderHandoff } from '../../core/service/compression-plan.ts'
+import { type Handoff, type HandoffInput, HandoffInputSchema } from '../../core/service/handoff.ts'
 import {
-  HANDOFF_TEXT_FIELDS,
-  type Handoff,
-  type HandoffInput,
-  HandoffInputSchema,
-} from '../../core/service/handoff.ts'
+  type HandoffRecordFixed,
+  handoffRecord,
+  handoffTextLength,
+} from '../../core/service/handoff-record.ts'
 import type { ServiceDependencies } from './service-dependencies.ts'
 
 /** Handoffs per call: a bigger import is split by the caller. */
@@ -38,55 +37,39 @@ export function newHandoff(
   tenantId: string,
   input: HandoffInput,
 ): Handoff {
-  // The schemas at the edges refuse these too; checked here for library callers and LoCoMo files.
-  const unstorable = unstorableText(input)
-  if (unstorable !== null) {
-    throw new SomnusError(
-      'INVALID_INPUT',
-      `${unstorable.path || 'handoff'}: ${unstorable.problem}; remove it.`,
-      { details: { field: unstorable.path || 'body' } },
-    )
-  }
-  if (input.created_at !== undefined && !isStorableInstant(input.created_at)) {
-    throw new SomnusError('INVALID_INPUT', `created_at: ${INSTANT_RANGE_MESSAGE}.`, {
-      details: { field: 'created_at' },
-    })
-  }
-  const redact = (text: string | null | undefined) =>
-    text === null || text === undefined ? null : redactSecrets(text)
-  const fields = Object.fromEntries(
-    HANDOFF_TEXT_FIELDS.map((field) => [field, redact(input[field])]),
-  ) as Pick<Handoff, (typeof HANDOFF_TEXT_FIELDS)[number]>
-  const base = {
-    handoff_id: input.handoff_id ?? dependencies.ids.next('ho'),
-    created_at: new Date(input.created_at ?? dependencies.clock.now()).toISOString(),
-    turns:
-      input.turns?.map((turn) => ({
-        id: turn.id,
-        text: redactSecrets(turn.text),
-        ...(turn.speaker === undefined ? {} : { speaker: turn.speaker }),
-      })) ?? null,
-    ...fields,
-  }
+  return handoffRecord(tenantId, input, fixedParts(dependencies, input))
+}
+
+/**
+ * Text characters above which a handoff's redaction and token count leave the calling thread:
+ * below, they cost under a millisecond; a 1 MB body of unspaced text costs about a second.
+ */
+export const OFF_THREAD_TEXT_CHARS = 16_384
+
+/**
+ * `newHandoff` for a server: a big input is made on the CPU threads in its tenant's turn, so the
+ * thread answering requests stays free (a tenant with too many waiting gets SomnusError BUSY).
+ */
+export async function prepareHandoff(
+  dependencies: Pick<ServiceDependencies, 'clock' | 'ids' | 'cpu'>,
+  tenantId: string,
+  input: HandoffInput,
+): Promise<Handoff> {
+  const fixed = fixedParts(dependencies, input)
+  if (dependencies.cpu === undefined || handoffTextLength(input) <= OFF_THREAD_TEXT_CHARS)
+    return handoffRecord(tenantId, input, fixed)
+  return dependencies.cpu.run(`tenant:${tenantId}`, 'handoffRecord', [tenantId, input, fixed])
+}
+
+/** The id and date of a new handoff, once its input is known to be storable. */
+function fixedParts(
+  dependencies: Pick<ServiceDependencies, 'clock' | 'ids'>,
+  input: HandoffInput,
+): HandoffRecordFixed {
+  requireStorable(input)
   return {
-    ...base,
-    tenant_id: tenantId,
-    session_id: input.session_id ?? null,
-    with_whom: input.with_whom ?? null,
-    significance: input.significance ?? 0.5,
-    tags: input.tags ?? [],
-    sources: input.sources ?? [],
-    compression_level: 'full',
-    summary: null,
-    summary_sources: [],
-    quick_ref: null,
-    quick_ref_sources: [],
-    integrated_into: null,
-    consolidated_at: null,
-    parent_handoff_id: input.parent_handoff_id ?? null,
-    full_tokens: renderHandoff(handoffUnits(base)).tokens,
-    summary_tokens: null,
-    quick_ref_tokens: null,
+    handoffId: input.handoff_id ?? dependencies.ids.next('ho'),
+    createdAt: new Date(input.created_at ?? dependencies.clock.now()).toISOString(),
   }
 }
 
@@ -118,5 +101,23 @@ export async function requireTenant(
       'NOT_FOUND',
       `Tenant ${tenantId} does not exist: create it with \`somnus tenant create ${tenantId}\`, or use --tenant default.`,
     )
+  }
+}
+
+/** Throws INVALID_INPUT naming the field of a text or date the database cannot hold. */
+function requireStorable(input: HandoffInput): void {
+  // The schemas at the edges refuse these too; checked here for library callers and LoCoMo files.
+  const unstorable = unstorableText(input)
+  if (unstorable !== null) {
+    throw new SomnusError(
+      'INVALID_INPUT',
+      `${unstorable.path || 'handoff'}: ${unstorable.problem}; remove it.`,
+      { details: { field: unstorable.path || 'body' } },
+    )
+  }
+  if (input.created_at !== undefined && !isStorableInstant(input.created_at)) {
+    throw new SomnusError('INVALID_INPUT', `created_at: ${INSTANT_RANGE_MESSAGE}.`, {
+      details: { field: 'created_at' },
+    })
   }
 }

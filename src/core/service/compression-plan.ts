@@ -1,7 +1,9 @@
 /**
  * Progressive compression, computed: which level a handoff's age calls for, which levels it still
  * lacks (a handoff first seen at 120 days needs both a summary and a quick ref), the units its
- * levels are made from, and the tokens of the text each level stands for.
+ * levels are made from, and the tokens of the text each level stands for. `integrated` is never
+ * reached by age alone: only a handoff whose "becoming" statement identity consolidation folded
+ * into a principle goes there; any other rests at `quick_ref`, its last level of its own.
  */
 import { renderUnits } from '../extractive/summarize.ts'
 import type { Unit } from '../model-results.ts'
@@ -28,6 +30,7 @@ export type CompressibleHandoff = Pick<
   | 'full_tokens'
   | 'summary_tokens'
   | 'quick_ref_tokens'
+  | 'integrated_into'
   | (typeof HANDOFF_TEXT_FIELDS)[number]
 >
 
@@ -59,19 +62,28 @@ export function summaryCutoff(asOf: Date, config: ServiceConfig): Date {
 
 /**
  * What compressing `handoff` at `asOf` must do, or null when it is where it belongs. Levels only
- * rise (a lowered threshold never undoes work), and every missing lower level is made on the way.
+ * rise (a lowered threshold never undoes work), and every missing lower level is made on the way,
+ * except a level whose budget the text below it already fits: a 300-token handoff gets no
+ * "summary" (it would be itself), so it reaches the summary level with its full text active.
  */
 export function planCompression(
   handoff: CompressibleHandoff,
   asOf: Date,
   config: ServiceConfig,
 ): CompressionStep | null {
-  const byAge = levelForAge(asOf.getTime() - Date.parse(handoff.created_at), config)
+  const aged = levelForAge(asOf.getTime() - Date.parse(handoff.created_at), config)
+  const byAge = aged === 'integrated' && handoff.integrated_into === null ? 'quick_ref' : aged
   const target =
     levelRank(byAge) > levelRank(handoff.compression_level) ? byAge : handoff.compression_level
   const rank = levelRank(target)
-  const needsSummary = rank >= levelRank('summary') && handoff.summary === null
-  const needsQuickRef = rank >= levelRank('quick_ref') && handoff.quick_ref === null
+  const needsSummary =
+    rank >= levelRank('summary') &&
+    handoff.summary === null &&
+    handoff.full_tokens > config.summary_budget_tokens
+  const needsQuickRef =
+    rank >= levelRank('quick_ref') &&
+    handoff.quick_ref === null &&
+    (handoff.summary_tokens ?? handoff.full_tokens) > config.quick_ref_budget_tokens
   if (target === handoff.compression_level && !needsSummary && !needsQuickRef) return null
   return { handoff_id: handoff.handoff_id, target, needsSummary, needsQuickRef }
 }

@@ -31,10 +31,15 @@ export const ServiceConfigSchema = z.object({
   /** Handoffs compressed per transaction: the unit of progress a dead worker's successor resumes from. */
   compression_batch_size: positive.default(200),
   /**
-   * Worker threads the extractive model summarizes handoffs on (1: the worker's own thread). Set
-   * it to the cores a worker may use; LLM models ignore it.
+   * Worker threads for CPU work, so the thread that answers requests never does it: the extractive
+   * model's summaries and grouping, and the redaction and token count of big handoffs. Set it to
+   * the cores a server or worker may use.
    */
   compression_threads: positive.max(64).default(1),
+  /** Big handoffs (over 16,384 characters of text) of one tenant counted at once on those threads. */
+  tenant_cpu_concurrency: positive.max(64).default(1),
+  /** Big handoffs of one tenant waiting for a thread, at most; more are refused (HTTP 429). */
+  tenant_cpu_queue: positive.max(10_000).default(8),
   /** A running job whose worker has not reported for this long is taken over by another. */
   job_timeout_seconds: positive.default(300),
   /**

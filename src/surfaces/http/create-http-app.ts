@@ -6,9 +6,9 @@
  * or call `app.request()`.
  */
 import { Hono, type MiddlewareHandler } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { type ApiEnv, type AuthOptions, apiKeyAuth } from './api-key-auth.ts'
 import type { AnyApiRoute } from './api-route.ts'
+import { limitBody } from './body-limit.ts'
 import { bodyTooLarge, errorBody, errorResponse } from './http-errors.ts'
 import { httpMetrics } from './http-metrics.ts'
 import { openApiDocument } from './openapi-document.ts'
@@ -121,7 +121,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<ApiEnv> {
   })
   app.use(
     '/api/*',
-    bodyLimit({ maxSize: maxBodyBytes, onError: (c) => bodyTooLarge(c, maxBodyBytes) }),
+    limitBody(maxBodyBytes, (c) => bodyTooLarge(c, maxBodyBytes)),
     apiKeyAuth(service, options.auth),
   )
   addConsolidationRoutes(app, service)

@@ -54,6 +54,7 @@ const STATUS_FOR_CODE: Partial<Record<SomnusErrorCode, ContentfulStatusCode>> = 
   STATE_LOCKED: 503,
   // A wait the server gave up on as it stops (POST /run?wait=true): the work goes on elsewhere.
   ABORTED: 503,
+  BUSY: 429,
 }
 
 /** The 413 for a body over `maxBytes`, naming `body`. */
@@ -97,6 +98,8 @@ export function errorResponse(
   if (isSomnusError(error)) {
     const status = STATUS_FOR_CODE[error.code] ?? 500
     const field = typeof error.details?.field === 'string' ? error.details.field : undefined
+    // Work waiting its turn is done within seconds: a client retrying sooner only queues again.
+    if (status === 429) c.header('Retry-After', '1')
     return c.json(
       errorBody(error.code, error.message, field === undefined ? {} : { field }),
       status,

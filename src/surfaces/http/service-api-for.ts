@@ -4,7 +4,7 @@
  * the connection pool. Everything else is one use-case or store call.
  */
 import { tenantForApiKey } from '../../app/manage-tenants.ts'
-import { newHandoff } from '../../app/service/create-handoffs.ts'
+import { prepareHandoff } from '../../app/service/create-handoffs.ts'
 import { deleteDecision, deleteHandoff } from '../../app/service/delete-records.ts'
 import {
   awaitConsolidation,
@@ -67,7 +67,7 @@ export function serviceApiFor(
           { details: { field: 'parent_handoff_id' } },
         )
       }
-      const handoff = newHandoff(dependencies, tenantId, {
+      const handoff = await prepareHandoff(dependencies, tenantId, {
         ...input,
         handoff_id: input.handoff_id ?? newId('ho'),
       })

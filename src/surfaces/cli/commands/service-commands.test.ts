@@ -26,6 +26,12 @@ describe('service CLI on embedded PGlite', () => {
             'Shipped the importer. The api key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789 leaked in a log.',
           learned: 'Validate at the edge.',
           becoming: 'More careful.',
+          // Long enough (~1,000 tokens) that a summary and a quick ref are shorter than it.
+          story: Array.from(
+            { length: 50 },
+            (_, step) =>
+              `Step ${step + 1}: the importer read batch ${step} of the customer file and wrote ${(step * 13) % 97} rows.`,
+          ).join(' '),
         },
         { handoff_id: 'h-2', created_at: '2026-06-25T00:00:00Z', story: 'A fresh one.' },
       ]),
@@ -60,13 +66,14 @@ describe('service CLI on embedded PGlite', () => {
     expect(result.stderr).toContain('handoff_compression: started')
 
     const list = await run('handoffs', 'list')
-    expect(list.stdout).toMatch(/h-1\s+2026-01-01\s+integrated/)
+    // Past the integration age with no principle to fold into: it rests at quick_ref.
+    expect(list.stdout).toMatch(/h-1\s+2026-01-01\s+quick_ref/)
     expect(list.stdout).toMatch(/h-2\s+2026-06-25\s+full/)
 
     const exported = await run('handoffs', 'export', '--json')
     const handoffs = JSON.parse(exported.stdout) as Record<string, unknown>[]
     const old = handoffs.find((handoff) => handoff.handoff_id === 'h-1')
-    expect(old).toMatchObject({ compression_level: 'integrated' })
+    expect(old).toMatchObject({ compression_level: 'quick_ref', integrated_into: null })
     expect(old?.summary_sources).toEqual(expect.arrayContaining(['h-1#experienced']))
     expect(String(old?.quick_ref)).toContain('[2026-01-01]')
     // Redacted before storing: the key never reaches the database or the export.

@@ -24,12 +24,12 @@ const createHandoffRoute: ApiRoute<undefined, typeof TenantQuerySchema, typeof H
     tags: ['handoffs'],
     summary: 'Store a session handoff',
     description:
-      "Stored at compression level 'full'; the original text is kept through every later level. Text is redacted of secrets before it is stored.",
+      "Stored at compression level 'full'; the original text is kept through every later level. Text is redacted of secrets before it is stored. A big handoff (over 16,384 characters of text) is redacted and measured on the server's CPU threads, in turns between tenants; a tenant with too many waiting gets 429.",
     query: TenantQuerySchema,
     body: HandoffInputSchema,
     answers: {
       201: { description: 'The stored handoff', schema: HandoffResponseSchema },
-      ...errorAnswers(400, 401, 404, 415),
+      ...errorAnswers(400, 401, 404, 415, 429),
     },
   }
 

@@ -92,6 +92,7 @@ const ERROR_DESCRIPTIONS = {
   404: 'Not found (or another tenant’s)',
   413: 'Body larger than the server accepts (--max-body)',
   415: 'Body without Content-Type: application/json',
+  429: 'This tenant has as many big handoffs waiting for the CPU as it may: retry after Retry-After seconds',
   503: 'Unavailable for now: retry later',
 } as const
 

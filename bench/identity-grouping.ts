@@ -1,0 +1,127 @@
+/**
+ * Identity consolidation's grouping by meaning, measured (issue 22 item 6) on the hand-labelled
+ * "becoming" statements of test/fixtures/becoming-statements.json: 24 themes, each one idea said
+ * in different words, and distractors that share words with a theme or with nothing.
+ *
+ * All statements of a split (tune, holdout, both) are grouped at once, as one tenant's batch
+ * would be, by the extractive model's `groupSimilar` at a range of thresholds. Reported per
+ * threshold: pairwise precision (of the pairs put in one group, the share that are one theme) and
+ * recall (of the pairs of one theme, the share put in one group), the themes whose largest group
+ * holds at least 80 % of them, and wrong merges (groups mixing themes or holding a distractor).
+ * A threshold is chosen on the tune split; the holdout split tells whether it holds on statements
+ * it was not chosen on.
+ *
+ * Run: `npx tsx bench/identity-grouping.ts` (or `npm run bench -- identity-grouping`).
+ */
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { groupSimilar } from '../src/core/extractive/grouping.ts'
+import { DEFAULT_SERVICE_CONFIG } from '../src/core/service/service-config.ts'
+
+const here = dirname(fileURLToPath(import.meta.url))
+
+/** The labelled file's shape. */
+interface Labelled {
+  themes: Array<{ theme: string; split: string; statements: string[] }>
+  distractors: Array<{ split: string; text: string }>
+}
+
+/** A statement with its theme (null for a distractor). */
+export interface LabelledStatement {
+  id: string
+  text: string
+  theme: string | null
+}
+
+/** The labelled statements of `split` ('all' for both). */
+export function labelledStatements(split: 'tune' | 'holdout' | 'all'): LabelledStatement[] {
+  const file = join(here, '..', 'test', 'fixtures', 'becoming-statements.json')
+  const labelled = JSON.parse(readFileSync(file, 'utf8')) as Labelled
+  const statements: LabelledStatement[] = []
+  for (const theme of labelled.themes) {
+    if (split !== 'all' && theme.split !== split) continue
+    theme.statements.forEach((text, index) => {
+      statements.push({ id: `${theme.theme}#${index}`, text, theme: theme.theme })
+    })
+  }
+  labelled.distractors.forEach((distractor, index) => {
+    if (split === 'all' || distractor.split === split)
+      statements.push({ id: `distractor#${index}`, text: distractor.text, theme: null })
+  })
+  return statements
+}
+
+/** What a grouping got right and wrong. */
+export interface GroupingScore {
+  precision: number
+  recall: number
+  /** Themes whose largest group holds at least 80 % of their statements. */
+  themesFound: number
+  themes: number
+  /** Groups with statements of two themes, or a distractor. */
+  wrongGroups: number
+  groups: number
+}
+
+/** Pairwise precision and recall of `groups` (member ids) against the labels. */
+export function scoreGrouping(
+  statements: readonly LabelledStatement[],
+  groups: readonly { members: readonly string[] }[],
+): GroupingScore {
+  const themeOf = new Map(statements.map((statement) => [statement.id, statement.theme]))
+  let truePairs = 0
+  let predictedPairs = 0
+  let correctPairs = 0
+  const sizes = new Map<string, number>()
+  for (const statement of statements)
+    if (statement.theme !== null) sizes.set(statement.theme, (sizes.get(statement.theme) ?? 0) + 1)
+  for (const size of sizes.values()) truePairs += (size * (size - 1)) / 2
+  const largest = new Map<string, number>()
+  let wrongGroups = 0
+  for (const group of groups) {
+    const counts = new Map<string | null, number>()
+    for (const member of group.members) {
+      const theme = themeOf.get(member) ?? null
+      counts.set(theme, (counts.get(theme) ?? 0) + 1)
+    }
+    const size = group.members.length
+    predictedPairs += (size * (size - 1)) / 2
+    for (const [theme, count] of counts) {
+      if (theme === null) continue
+      correctPairs += (count * (count - 1)) / 2
+      largest.set(theme, Math.max(largest.get(theme) ?? 0, count))
+    }
+    if (counts.size > 1 || counts.has(null)) wrongGroups += 1
+  }
+  let themesFound = 0
+  for (const [theme, size] of sizes) if ((largest.get(theme) ?? 0) >= 0.8 * size) themesFound += 1
+  return {
+    precision: predictedPairs === 0 ? 1 : correctPairs / predictedPairs,
+    recall: truePairs === 0 ? 1 : correctPairs / truePairs,
+    themesFound,
+    themes: sizes.size,
+    wrongGroups,
+    groups: groups.length,
+  }
+}
+
+const isMain = process.argv[1] === fileURLToPath(import.meta.url)
+if (isMain) {
+  const chosen = DEFAULT_SERVICE_CONFIG.identity_similarity_threshold
+  const rows: string[] = []
+  for (const split of ['tune', 'holdout', 'all'] as const) {
+    const statements = labelledStatements(split)
+    const units = statements.map(({ id, text }) => ({ id, text }))
+    const thresholds = [...new Set([0.06, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, chosen])].sort()
+    for (const threshold of thresholds) {
+      const score = scoreGrouping(statements, groupSimilar(units, threshold))
+      rows.push(
+        `| ${split} | ${threshold}${threshold === chosen ? ' (default)' : ''} | ${(100 * score.precision).toFixed(1)} % | ${(100 * score.recall).toFixed(1)} % | ${score.themesFound}/${score.themes} | ${score.wrongGroups}/${score.groups} |`,
+      )
+    }
+  }
+  process.stdout.write(
+    `| split | threshold | precision | recall | themes found | wrong groups |\n|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
+  )
+}

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 
 const BENCHMARKS = [
   'transcript-stats',
+  'token-count',
   'hook-session-start',
   'hook-baseline',
   'big-ledger',

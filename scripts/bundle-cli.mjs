@@ -5,6 +5,9 @@
 // The library API (`dist/index.js`) and the hook (`scripts/bundle-hook.mjs`) are built apart.
 import { rmSync } from 'node:fs'
 import { build } from 'esbuild'
+// tsc has built dist/ by now (npm run build): every command module's help summary, so that the
+// bundle's `somnus --help` lists the nouns without loading them (see run-cli.ts).
+import { commandSummaries } from '../dist/surfaces/cli/run-cli.js'
 
 const OUT_DIR = 'dist/cli'
 
@@ -36,5 +39,6 @@ await build({
       'const __dirname = somnusDirname(__filename);',
     ].join(' '),
   },
+  define: { SOMNUS_COMMAND_SUMMARIES: JSON.stringify(await commandSummaries()) },
   logLevel: 'warning',
 })

@@ -78,7 +78,7 @@ export async function main(): Promise<Row[]> {
     const node = process.execPath
     const args = ['transcript', 'stats', file, '--json']
     const installed = join(repo, 'bin/somnus.js')
-    const hasDist = existsSync(join(repo, 'dist/cli/main.js'))
+    const hasDist = existsSync(join(repo, 'dist/cli.cjs'))
     const children = {
       coldBundled: [node, programs.analyzer, file],
       cliBundled: [node, programs.cli, ...args],

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 const BENCHMARKS = [
   'transcript-stats',
   'token-count',
+  'cli-startup',
   'hook-session-start',
   'hook-baseline',
   'big-ledger',

@@ -25,6 +25,12 @@ export interface CachedBundle {
   build: string
   /** What this run executes (a hook event, a CLI noun): letters and dashes are kept. */
   entry: string
+  /**
+   * The loader's own require, when it is a CommonJS module in the bundle's package: what the
+   * bundle requires resolves the same from either. Otherwise one is made from node:module on
+   * the first require (loading node:module costs ~1 ms).
+   */
+  require?: NodeJS.Require
 }
 
 /** Cache files kept per kind: a few builds (two installs may share a home) of each entry. */
@@ -45,7 +51,7 @@ export function runCachedBundle(bundle: CachedBundle): void {
     process.once('exit', () => saveCache(script, cacheFile, bundle.kind))
   }
   const bundleModule = { exports: {} }
-  let bundleRequire: NodeJS.Require | undefined
+  let bundleRequire = bundle.require
   // Made on the first require() only: the hook bundle takes built-in modules from
   // process.getBuiltinModule and may never need one.
   const lazyRequire = (id: string): unknown => {

@@ -15,4 +15,6 @@ runCachedBundle({
   build: SOMNUS_CLI_BUILD,
   // The noun: each compiles its own functions (`help <noun>` and `--help` alike stay apart).
   entry: process.argv.slice(2).find((argument) => !argument.startsWith('-')) ?? 'none',
+  // dist/cli.cjs is CommonJS, in the same package as the bundle.
+  require,
 })

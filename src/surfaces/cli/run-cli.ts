@@ -5,7 +5,7 @@
 import { Command, CommanderError, Help } from 'commander'
 import { environmentFault } from '../../core/environment-fault.ts'
 import { isSomnusError } from '../../core/errors.ts'
-import type { CliIo } from './cli-io.ts'
+import { type CliIo, helpLayout } from './cli-io.ts'
 
 /** A command module: adds its noun (and verbs) to the program. */
 export interface CommandModule {
@@ -47,6 +47,9 @@ export type CommandSummary = readonly [name: string, term: string, description: 
  */
 declare const SOMNUS_COMMAND_SUMMARIES: readonly CommandSummary[] | undefined
 
+const stdoutLayout = helpLayout(1)
+const stderrLayout = helpLayout(2)
+
 /** The exit codes of the CLI (130: stopped by Ctrl-C, as shells report it). */
 export const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 130 } as const
 
@@ -58,7 +61,14 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
     )
     .version(VERSION, '-v, --version')
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .configureOutput({
+      writeOut: io.stdout,
+      writeErr: io.stderr,
+      getOutHelpWidth: stdoutLayout.width,
+      getErrHelpWidth: stderrLayout.width,
+      getOutHasColors: stdoutLayout.hasColors,
+      getErrHasColors: stderrLayout.hasColors,
+    })
     .exitOverride()
   const noun = nounOf(args)
   if (noun !== undefined) await registerCommand(program, io, noun)

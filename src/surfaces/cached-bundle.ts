@@ -42,10 +42,12 @@ export function runCachedBundle(bundle: CachedBundle): void {
   const cached = readCache(cacheFile)
   // The CommonJS wrapper, as Node's own loader uses it.
   const source = `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(bundle.path, 'utf8')}\n})`
+  if (cached !== undefined) markLoading(cacheFile as string)
   const script = new vm.Script(source, {
     filename: bundle.path,
     ...(cached === undefined ? {} : { cachedData: cached }),
   })
+  if (cached !== undefined) remove(`${cacheFile}.loading`)
   if (cacheFile !== null && (cached === undefined || script.cachedDataRejected === true)) {
     // At exit, the cache holds every function this run compiled, not just the top level.
     process.once('exit', () => saveCache(script, cacheFile, bundle.kind))
@@ -76,12 +78,42 @@ function cachePath(bundle: CachedBundle): string | null {
   return path.join(home, '.somnus', 'cache', name)
 }
 
+/**
+ * The cache's bytes, unless the last run that loaded them never got past loading them: V8 checks
+ * a cache's version, flags and length, not its contents, and a damaged one (a bad disk block)
+ * crashes the process as it loads ("Fatal error ... unreachable code", every run until it is
+ * deleted). So each load leaves a `.loading` mark until it is through; a mark found means a run
+ * died there (or one is loading it right now: the cache is then just made again), and the cache
+ * is deleted unread.
+ */
 function readCache(file: string | null): Buffer | undefined {
   if (file === null) return undefined
+  if (fs.existsSync(`${file}.loading`)) {
+    remove(file)
+    remove(`${file}.loading`)
+    return undefined
+  }
   try {
     return fs.readFileSync(file)
   } catch {
     return undefined
+  }
+}
+
+/** Leaves the mark readCache looks for; without it (a read-only folder) loading goes on unmarked. */
+function markLoading(file: string): void {
+  try {
+    fs.writeFileSync(`${file}.loading`, '')
+  } catch {
+    // No mark: a damaged cache would then crash every run, as before marks existed.
+  }
+}
+
+function remove(path: string): void {
+  try {
+    fs.rmSync(path, { force: true })
+  } catch {
+    // Gone already, or not ours to delete: the next run tries again.
   }
 }
 

@@ -42,12 +42,12 @@ export function runCachedBundle(bundle: CachedBundle): void {
   const cached = readCache(cacheFile)
   // The CommonJS wrapper, as Node's own loader uses it.
   const source = `(function (exports, require, module, __filename, __dirname) {${fs.readFileSync(bundle.path, 'utf8')}\n})`
-  if (cached !== undefined) markLoading(cacheFile as string)
+  const marked = cached !== undefined && cacheFile !== null && markLoading(cacheFile)
   const script = new vm.Script(source, {
     filename: bundle.path,
     ...(cached === undefined ? {} : { cachedData: cached }),
   })
-  if (cached !== undefined) remove(`${cacheFile}.loading`)
+  if (marked) remove(`${cacheFile}.loading`)
   if (cacheFile !== null && (cached === undefined || script.cachedDataRejected === true)) {
     // At exit, the cache holds every function this run compiled, not just the top level.
     process.once('exit', () => saveCache(script, cacheFile, bundle.kind))
@@ -100,18 +100,19 @@ function readCache(file: string | null): Buffer | undefined {
   }
 }
 
-/** Leaves the mark readCache looks for; without it (a read-only folder) loading goes on unmarked. */
-function markLoading(file: string): void {
+/** Leaves the mark readCache looks for; false when it cannot (a read-only folder). */
+function markLoading(file: string): boolean {
   try {
     fs.writeFileSync(`${file}.loading`, '')
+    return true
   } catch {
-    // No mark: a damaged cache would then crash every run, as before marks existed.
+    return false // unmarked: a damaged cache would crash every run, as before marks existed
   }
 }
 
 function remove(path: string): void {
   try {
-    fs.rmSync(path, { force: true })
+    fs.unlinkSync(path)
   } catch {
     // Gone already, or not ours to delete: the next run tries again.
   }

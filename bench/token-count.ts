@@ -8,9 +8,11 @@
  * - code: this repository's TypeScript sources, repeated;
  * - base64: seeded pseudo-random bytes in base64, one line (as images and blobs sit in tool output);
  * - one letter: `a` repeated, a single piece the size of the text.
- * Each size is counted on different windows of a 12 MB text (median of at least 3 runs, more for
- * small sizes, after a 256 KB warm-up), and gpt-tokenizer's own `countTokens` on the same windows
- * while it stays under a second: its quadratic is the cost this counter avoids.
+ * Each measurement counts about 1 MB of windows of one size (one window from 1 MB up) taken at
+ * different offsets of a 12 MB text, after a 256 KB warm-up; ROUNDS rounds measure every size
+ * once each, so a busy spell hits all sizes alike, and the median is reported. gpt-tokenizer's
+ * own `countTokens` runs on windows of each size while it stays affordable: its quadratic is the
+ * cost this counter avoids.
  *
  * Run: `npx tsx bench/token-count.ts` (or `npm run bench -- token-count`). Prints a markdown table.
  */
@@ -123,30 +125,63 @@ function ordinaryLibraryCount(text: string): number {
   return libraryCount(text, { disallowedSpecial: new Set() })
 }
 
+/** Rounds in which every size is counted once, so a busy spell on the machine hits all alike. */
+const ROUNDS = Number(process.env.SOMNUS_BENCH_ROUNDS ?? 5)
+
+/**
+ * Milliseconds per MB of one measurement: windows of `bytes` characters at different offsets,
+ * as many as make about 1 MB (one for larger sizes), counted back to back.
+ */
+function msPerMegabyte(
+  source: string,
+  bytes: number,
+  round: number,
+): { msPerMb: number; tokens: number } {
+  const windows = Math.max(1, Math.floor(1_048_576 / bytes))
+  const texts = Array.from({ length: windows }, (_, index) => {
+    const offset = ((round * windows + index) * 7_919 * 131) % Math.max(1, source.length - bytes)
+    return source.slice(offset, offset + bytes)
+  })
+  let tokens = 0
+  const started = performance.now()
+  for (const text of texts) tokens = countTokens(text)
+  const elapsed = performance.now() - started
+  return { msPerMb: elapsed / ((windows * bytes) / 1_048_576), tokens }
+}
+
 /** The child: every size of one kind. */
 function measureKind(kind: Kind): KindResult {
   const source = sourceText(kind)
   countTokens(source.slice(SOURCE_LENGTH - 262_144)) // warm-up: JIT, and the table of pieces
+  const costs = SIZES.map(() => [] as number[])
+  const tokens = SIZES.map(() => 0)
+  for (let round = 0; round < ROUNDS; round++) {
+    SIZES.forEach((bytes, index) => {
+      const measured = msPerMegabyte(source, bytes, round)
+      costs[index]?.push(measured.msPerMb)
+      tokens[index] = measured.tokens
+    })
+  }
   const measures: Measure[] = []
   let libraryAffordable = true
-  for (const bytes of SIZES) {
+  SIZES.forEach((bytes, index) => {
     const megabytes = bytes / 1_048_576
-    const ours = timeWindows(source, bytes, countTokens, 3)
     let libraryMsPerMb: number | null = null
     if (libraryAffordable) {
       const library = timeWindows(source, bytes, ordinaryLibraryCount, 1)
       libraryMsPerMb = library.ms / megabytes
       libraryAffordable = library.ms < LIBRARY_BUDGET_MS
     }
+    const oursMsPerMb = median(costs[index] ?? [])
     measures.push({
       bytes,
-      runs: ours.runs,
-      oursMs: ours.ms,
-      oursMsPerMb: ours.ms / megabytes,
+      runs: ROUNDS,
+      oursMs: oursMsPerMb * megabytes,
+      oursMsPerMb,
       libraryMsPerMb,
-      tokens: ours.tokens,
+      tokens: tokens[index] ?? 0,
     })
-  }
+  })
   return { kind, measures, peakMegabytes: Math.round(process.resourceUsage().maxRSS / 1024) }
 }
 
@@ -173,7 +208,7 @@ function main(): void {
     results.push(JSON.parse(child.stdout) as KindResult)
   }
   const lines = [
-    `Milliseconds per MB (median over windows of the text; characters, so 1 MB is 2^20 characters). Load average ${loadAtStart.join(' ')} at the start, ${loadavg()
+    `Milliseconds per MB (median of ${ROUNDS} rounds; characters, so 1 MB is 2^20 characters). Load average ${loadAtStart.join(' ')} at the start, ${loadavg()
       .map((value) => value.toFixed(2))
       .join(' ')} at the end.`,
     '',

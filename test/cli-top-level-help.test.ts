@@ -13,6 +13,8 @@ import { runCliCaptured } from './support/run-cli-captured.ts'
 describe('the built CLI without a known noun', () => {
   beforeAll(ensureBuilt, 300_000)
   const cwd = mkdtempSync(join(tmpdir(), 'somnus-help-'))
+  // A HOME of its own: the built CLI keeps its code cache there.
+  const env = { PATH: process.env.PATH, HOME: cwd }
 
   it.each([
     [['--help']],
@@ -25,14 +27,18 @@ describe('the built CLI without a known noun', () => {
     [['--no-such-option']],
   ])('somnus %j prints what the source prints with every command loaded', async (args) => {
     const source = await runCliCaptured(args, { cwd })
-    const built = spawnSync(process.execPath, [SOMNUS_BIN, ...args], { cwd, encoding: 'utf8' })
+    const built = spawnSync(process.execPath, [SOMNUS_BIN, ...args], { cwd, encoding: 'utf8', env })
     expect(built.stdout).toBe(source.stdout)
     expect(built.stderr).toBe(source.stderr)
     expect(built.status).toBe(source.code)
   })
 
   it('lists every noun, each with its own description', async () => {
-    const built = spawnSync(process.execPath, [SOMNUS_BIN, '--help'], { cwd, encoding: 'utf8' })
+    const built = spawnSync(process.execPath, [SOMNUS_BIN, '--help'], {
+      cwd,
+      encoding: 'utf8',
+      env,
+    })
     for (const noun of ['sleep', 'bookmark', 'transcript', 'summarize', 'serve', 'mind'])
       expect(built.stdout).toMatch(new RegExp(`\\n  ${noun}\\b.*\\S`))
   })

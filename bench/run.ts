@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url'
 
 const BENCHMARKS = [
   'transcript-stats',
+  'token-count',
+  'cli-startup',
   'hook-session-start',
   'hook-baseline',
   'big-ledger',

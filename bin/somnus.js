@@ -2,5 +2,4 @@
 // CommonJS (see bin/package.json): Node starts it without its ES module loader, ~2-3 ms sooner.
 // Hooks run after every turn of every session: they load one small bundle, not the whole CLI.
 if (process.argv[2] === 'hook') require('../dist/hook.cjs')
-// A failure to load rejects unhandled: Node prints it and exits 1, as a top-level await would.
-else void import('../dist/cli/main.js')
+else require('../dist/cli.cjs')

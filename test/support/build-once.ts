@@ -20,7 +20,7 @@ export const HOOK_ENTRY = join(REPO_ROOT, 'dist', 'hook.cjs')
 /** The hook bundle. */
 export const HOOK_BUNDLE = join(REPO_ROOT, 'dist', 'hook.js')
 
-const OUTPUTS = [HOOK_BUNDLE, join(REPO_ROOT, 'dist', 'cli', 'main.js')]
+const OUTPUTS = [HOOK_BUNDLE, join(REPO_ROOT, 'dist', 'cli.cjs')]
 const LOCK = join(
   tmpdir(),
   `somnus-build-${Buffer.from(REPO_ROOT).toString('hex').slice(-24)}.lock`,

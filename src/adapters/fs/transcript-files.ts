@@ -12,12 +12,10 @@ import { SLEEP_AGENT_TYPES } from '../../core/transcript/transcript-rules.ts'
 import type { AnalyzeSession } from '../../ports/session-transcripts.ts'
 
 /**
- * `node:fs/promises`, loaded when a transcript is first read: loading it pulls in readline and the
- * watchers, ~1 ms of every hook start, and most hooks read no transcript.
+ * `node:fs`, for the reads themselves (see readChunks) and the few stats and folder listings
+ * around them: synchronous calls, so node:fs/promises (readline, the watchers: ~1-4 ms of a
+ * start) is never loaded for a transcript.
  */
-const fsPromises = () => process.getBuiltinModule('node:fs/promises')
-
-/** `node:fs`, for the reads themselves (see readChunks). */
 const fs = () => process.getBuiltinModule('node:fs')
 
 /** Bytes read per system call; one buffer of this size is allocated per file. */
@@ -90,7 +88,7 @@ export async function listSubagentTranscripts(
   const folder = join(dirname(transcriptPath), basename(transcriptPath, '.jsonl'), 'subagents')
   let names: string[]
   try {
-    names = await fsPromises().readdir(folder)
+    names = fs().readdirSync(folder)
   } catch {
     return { work: [], sleep: [] }
   }
@@ -109,7 +107,7 @@ export async function listSubagentTranscripts(
 async function agentTypeIn(path: string): Promise<string | null> {
   let text: string
   try {
-    text = await fsPromises().readFile(path, 'utf8')
+    text = fs().readFileSync(path, 'utf8')
   } catch {
     return null
   }
@@ -188,7 +186,7 @@ export async function locateTranscript(
   }
   let folders: string[]
   try {
-    folders = await fsPromises().readdir(projects)
+    folders = fs().readdirSync(projects)
   } catch {
     return null
   }
@@ -307,7 +305,7 @@ function nextTurn(): Promise<void> {
 
 async function fileSize(path: string): Promise<number | null> {
   try {
-    const info = await fsPromises().stat(path)
+    const info = fs().statSync(path)
     if (!info.isFile()) throw unreadable(path, new Error('not a file'))
     return info.size
   } catch (error) {

@@ -2,4 +2,7 @@
 import { processIo } from './cli-io.ts'
 import { runCli } from './run-cli.ts'
 
-process.exitCode = await runCli(process.argv.slice(2), processIo())
+// No top-level await: the built CLI is CommonJS, run by cli-loader.ts through a code cache.
+void runCli(process.argv.slice(2), processIo()).then((code) => {
+  process.exitCode = code
+})

@@ -91,7 +91,4 @@ export function stopOnSignals(): { signal: AbortSignal; dispose(): void } {
   }
 }
 
-/** `1234567` → `1,234,567`. */
-export function formatCount(value: number): string {
-  return value.toLocaleString('en-US')
-}
+export { formatCount } from './format-count.ts'

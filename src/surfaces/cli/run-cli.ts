@@ -2,10 +2,10 @@
  * Runs one CLI invocation in-process and returns its exit code: 0 ok, 1 error, 2 usage.
  * Command modules load lazily, one per noun, so `somnus sleep debt` never loads the LLM code.
  */
-import { Command, CommanderError } from 'commander'
+import { Command, CommanderError, Help } from 'commander'
 import { environmentFault } from '../../core/environment-fault.ts'
 import { isSomnusError } from '../../core/errors.ts'
-import type { CliIo } from './cli-io.ts'
+import { type CliIo, helpLayout } from './cli-io.ts'
 
 /** A command module: adds its noun (and verbs) to the program. */
 export interface CommandModule {
@@ -37,6 +37,19 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   mind: () => import('./commands/mind.ts'),
 }
 
+/** A noun as the top-level help lists it: its name, its help term (`init [options] [dir]`), its description. */
+export type CommandSummary = readonly [name: string, term: string, description: string]
+
+/**
+ * Every noun's summary, put in the built CLI by scripts/bundle-cli.mjs (from commandSummaries):
+ * `somnus --help`, `--version` or an unknown noun then loads no command module at all. Undefined
+ * when running from source, which loads them all instead.
+ */
+declare const SOMNUS_COMMAND_SUMMARIES: readonly CommandSummary[] | undefined
+
+const stdoutLayout = helpLayout(1)
+const stderrLayout = helpLayout(2)
+
 /** The exit codes of the CLI (130: stopped by Ctrl-C, as shells report it). */
 export const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 130 } as const
 
@@ -48,14 +61,20 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
     )
     .version(VERSION, '-v, --version')
     .showHelpAfterError('(run with --help for usage)')
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .configureOutput({
+      writeOut: io.stdout,
+      writeErr: io.stderr,
+      getOutHelpWidth: stdoutLayout.width,
+      getErrHelpWidth: stderrLayout.width,
+      getOutHasColors: stdoutLayout.hasColors,
+      getErrHasColors: stderrLayout.hasColors,
+    })
     .exitOverride()
-  const noun = args.find((arg) => !arg.startsWith('-'))
-  const wanted = noun !== undefined && noun in COMMANDS ? [noun] : Object.keys(COMMANDS)
-  for (const name of wanted) {
-    const load = COMMANDS[name]
-    if (load) (await load()).register(program, io)
-  }
+  const noun = nounOf(args)
+  if (noun !== undefined) await registerCommand(program, io, noun)
+  else if (typeof SOMNUS_COMMAND_SUMMARIES !== 'undefined')
+    listNouns(program, SOMNUS_COMMAND_SUMMARIES)
+  else for (const name of Object.keys(COMMANDS)) await registerCommand(program, io, name)
   for (const command of program.commands) command.exitOverride()
   try {
     await program.parseAsync(args, { from: 'user' })
@@ -63,6 +82,51 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
   } catch (error) {
     return exitCodeFor(error, io)
   }
+}
+
+/** The noun the arguments run (`help <noun>` asks for one too); undefined when none is known. */
+function nounOf(args: readonly string[]): string | undefined {
+  const words = args.filter((arg) => !arg.startsWith('-'))
+  const noun = words[0] === 'help' && words.length > 1 ? words[1] : words[0]
+  return noun !== undefined && noun in COMMANDS ? noun : undefined
+}
+
+async function registerCommand(program: Command, io: CliIo, name: string): Promise<void> {
+  const load = COMMANDS[name]
+  if (load) (await load()).register(program, io)
+}
+
+/** Lists every noun for the top-level help from its summary, without loading its module. */
+function listNouns(program: Command, summaries: readonly CommandSummary[]): void {
+  const terms = new Map(summaries.map(([name, term]) => [name, term]))
+  for (const [name, , description] of summaries) program.command(name).description(description)
+  const standard = new Help()
+  program.configureHelp({
+    subcommandTerm: (command) => terms.get(command.name()) ?? standard.subcommandTerm(command),
+  })
+}
+
+/**
+ * Every noun's summary, as the top-level help shows it once all command modules are loaded:
+ * what scripts/bundle-cli.mjs builds into the CLI.
+ */
+export async function commandSummaries(): Promise<CommandSummary[]> {
+  const program = new Command('somnus')
+  // Registering runs no command: the io is never used.
+  const io: CliIo = {
+    stdout: () => {},
+    stderr: () => {},
+    readStdin: async () => '',
+    cwd: '.',
+    env: {},
+  }
+  for (const name of Object.keys(COMMANDS)) await registerCommand(program, io, name)
+  const help = program.createHelp()
+  return program.commands.map((command) => [
+    command.name(),
+    help.subcommandTerm(command),
+    help.subcommandDescription(command),
+  ])
 }
 
 function exitCodeFor(error: unknown, io: CliIo): number {

@@ -15,6 +15,11 @@ export function register(program: Command, io: CliIo): void {
     .addHelpText(
       'after',
       `
+Counts any text in time linear in its length. A run with no spaces longer than 256 characters
+(a base64 blob, one letter repeated) is counted in slices, within 2% of the tokenizer's count of
+the whole run; any other text counts exactly as the tokenizer counts it. Special tokens such as
+<|endoftext|> count as the text they are.
+
 Examples:
   somnus tokens CLAUDE.md
   cat notes.md | somnus tokens --json`,

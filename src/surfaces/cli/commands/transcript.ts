@@ -9,6 +9,7 @@ import type { TranscriptFileAccess, TranscriptSearch } from '../../../app/transc
 import { isSomnusError } from '../../../core/errors.ts'
 import { transcriptFiles } from '../../../create-somnus.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
+import { formatCount } from '../format-count.ts'
 import { openSomnus } from '../open-somnus.ts'
 
 /** Adds `transcript stats` and `transcript distill` to the program. */
@@ -128,7 +129,7 @@ async function optionalBrain(io: CliIo): Promise<Brain | null> {
 
 /** The human table of `transcript stats`. */
 export function formatStats({ sessionId, files, analysis: a }: TranscriptStats): string {
-  const n = (value: number) => value.toLocaleString('en-US')
+  const n = formatCount
   const rows: Array<[string, string]> = [
     ['session', sessionId],
     ['transcript', files[0] ?? ''],

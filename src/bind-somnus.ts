@@ -22,6 +22,7 @@ import { startSleep } from './app/start-sleep.ts'
 import { composeTranscriptUnits, projectFilesOf } from './compose.ts'
 import { composeReadDigest } from './compose-digests.ts'
 import { analyzeSession as analyzeOnDisk } from './compose-transcripts.ts'
+import { SomnusError } from './core/errors.ts'
 import type { Somnus } from './create-somnus.ts'
 import { openSomnusBrain, type SomnusOptions } from './open-somnus-brain.ts'
 import { systemClock } from './ports/clock.ts'
@@ -96,6 +97,22 @@ export async function bindSomnus(options: SomnusOptions): Promise<Somnus> {
             }),
         ...(sleep.onProgress ? { onProgress: sleep.onProgress } : {}),
         signal: sleep.signal,
+      })
+    },
+    recall: async () => {
+      if (inMemory) {
+        throw new SomnusError(
+          'USAGE',
+          'Recall reads the brain on disk and its transcripts: open the brain from a folder, not in memory.',
+        )
+      }
+      const { openBrainRecall } = await import('./compose-recall.ts')
+      return openBrainRecall({
+        root: brain.root,
+        projectDir: brain.projectDir,
+        env: options.env ?? process.env,
+        warn: brain.warn,
+        maxTranscriptBytes: brain.config.transcript_max_bytes,
       })
     },
     init: async (init) => {

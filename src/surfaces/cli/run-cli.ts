@@ -35,6 +35,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   serve: () => import('./commands/serve.ts'),
   tenant: () => import('./commands/tenant.ts'),
   mind: () => import('./commands/mind.ts'),
+  recall: () => import('./commands/recall.ts'),
 }
 
 /** The exit codes of the CLI (130: stopped by Ctrl-C, as shells report it). */

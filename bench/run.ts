@@ -21,6 +21,7 @@ const BENCHMARKS = [
   'service-compression',
   'service-ingest',
   'mind-retention',
+  'recall-quality',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

@@ -36,6 +36,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   tenant: () => import('./commands/tenant.ts'),
   mind: () => import('./commands/mind.ts'),
   recall: () => import('./commands/recall.ts'),
+  mcp: () => import('./commands/mcp.ts'),
 }
 
 /** The exit codes of the CLI (130: stopped by Ctrl-C, as shells report it). */

@@ -70,6 +70,8 @@ export interface SomnusInitOptions {
   hookCommand: ((event: import('./core/claude-settings.ts').SomnusHookEvent) => string) | null
   /** The plugin's agent and skill to install into `.claude/`, and the command they run; null: none. */
   claudeFiles?: import('./app/init-brain.ts').ClaudeFilesInput | null
+  /** How Claude Code starts `somnus mcp`, for the project's `.mcp.json`; null: none. */
+  mcpServer?: import('./core/mcp-config.ts').McpServerCommand | null
 }
 
 /** Every use case, bound to one brain. */

@@ -46,8 +46,15 @@ export interface BrainRecallOptions {
 
 /** Recall over one brain. */
 export interface BrainRecall {
-  /** The best hits for `query` on `shelves` (default: every shelf), each shelf refreshed first. */
-  recall(query: RecallQuery, shelves?: readonly BrainShelfName[]): Promise<MemoryHit[]>
+  /**
+   * The best hits for `query` on `shelves` (default: every shelf), each shelf refreshed first
+   * unless `refresh` is false (the prompt hook: then a shelf never built gives nothing).
+   */
+  recall(
+    query: RecallQuery,
+    shelves?: readonly BrainShelfName[],
+    options?: { refresh?: boolean },
+  ): Promise<MemoryHit[]>
   /** Indexes what changed on `shelves` (default: every shelf) and saves them. */
   refresh(shelves?: readonly BrainShelfName[]): Promise<Record<string, RefreshReport>>
   /** The text behind a hit's id: the section of its line, a whole file, a transcript message. */
@@ -91,12 +98,13 @@ export function openBrainRecall(options: BrainRecallOptions): BrainRecall {
   }
   return {
     refresh,
-    async recall(query, shelves = BRAIN_SHELVES) {
-      await refresh(shelves)
+    async recall(query, shelves = BRAIN_SHELVES, recallOptions = {}) {
+      const refreshing = recallOptions.refresh !== false
+      if (refreshing) await refresh(shelves)
       return recallMemory(
-        shelves.map((name) => {
+        shelves.flatMap((name) => {
           const { shelf, sources } = shelfOf(name)
-          return { index: shelf.index, sources }
+          return refreshing || shelf.existed ? [{ index: shelf.index, sources }] : []
         }),
         query,
       )

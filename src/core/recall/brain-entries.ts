@@ -5,8 +5,9 @@
  * tool output: those are not anyone's words). Every text passes the redaction step first, so the
  * index never holds a secret the files might.
  */
-import type { RecallEntry } from '../../ports/recall.ts'
+
 import { redactSecrets } from '../redact-secrets.ts'
+import type { RecallEntry } from './recall-entry.ts'
 import { recallTerms } from './recall-terms.ts'
 
 /** One file to index: where it is shown from, what kind of memory it holds, its text. */

@@ -4,10 +4,11 @@
  * not support" is a fact) and Claude Code's compaction summaries, cut into pieces a hit can show.
  * Tool calls and tool output are never indexed: they are not anyone's words (DESIGN principle 10).
  */
-import type { RecallEntry } from '../../ports/recall.ts'
+
 import { redactSecrets } from '../redact-secrets.ts'
 import { isHumanPrompt } from '../transcript/structural-record.ts'
 import { isRecord } from '../transcript/transcript-rules.ts'
+import type { RecallEntry } from './recall-entry.ts'
 import { recallTerms } from './recall-terms.ts'
 
 /** Assistant text shorter than this is an acknowledgement ("Done."), not content. */

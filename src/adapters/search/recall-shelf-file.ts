@@ -44,6 +44,16 @@ export function openRecallShelf(folder: string, name: string): FileRecallShelf {
   }
 }
 
+/** A shelf that lives only as long as the process (a creature in memory, a store of your own). */
+export function memoryRecallShelf(): FileRecallShelf {
+  return {
+    index: createMiniSearchRecallIndex(),
+    stamps: new Map(),
+    existed: true,
+    save: async () => undefined,
+  }
+}
+
 function parseShelf(text: string): Pick<FileRecallShelf, 'index' | 'stamps'> | null {
   const newline = text.indexOf('\n')
   if (newline < 0) return null

@@ -22,6 +22,7 @@ const BENCHMARKS = [
   'service-ingest',
   'mind-retention',
   'recall-quality',
+  'recall-latency',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

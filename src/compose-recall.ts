@@ -74,10 +74,9 @@ export function openBrainRecall(options: BrainRecallOptions): BrainRecall {
     transcriptsDir: transcriptsDirOf(options.projectDir, options.env),
     maxTranscriptBytes: options.maxTranscriptBytes,
   }
-  const state = join(options.root, 'state')
   const opened = new Map<BrainShelfName, ReturnType<typeof openShelf>>()
   const openShelf = (name: BrainShelfName) => ({
-    shelf: openRecallShelf(state, shelfFileName(name)),
+    shelf: openRecallShelf(options.root, `state/${shelfFileName(name)}`),
     sources: brainRecallSources(places, name),
   })
   const shelfOf = (name: BrainShelfName) => {

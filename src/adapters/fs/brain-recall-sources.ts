@@ -7,11 +7,12 @@
  * only files of those folders are ever read, so a hit's id cannot name another file.
  */
 import { lstatSync, readdirSync, readFileSync } from 'node:fs'
-import { basename, join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { CONTEXT_DIR_NAME, KIND_FOLDERS } from '../../core/brain-layout.ts'
 import { isExtendedCoreFile } from '../../core/core-files.ts'
 import {
   jsonListEntries,
+  lineText,
   markdownEntries,
   normalizedText,
 } from '../../core/recall/brain-entries.ts'
@@ -150,16 +151,70 @@ export function brainRecallSources(
     return entries
   }
 
-  /** The source a hit's location or an id names, as it is now (null when it is none of ours). */
+  /**
+   * The source a hit's location or an id names, as it is now, or null when the name is none of
+   * this shelf's files (so an id can never open another file). Worked out from the name itself:
+   * listing a thousand digests to find one would cost the prompt hook more than its search.
+   */
   const sourceAt = (place: string): Located | null => {
     const key = place.replace(/(:\d+|#.*)$/, '')
-    const listed = known.get(key)
-    if (listed === undefined) return null
+    const located = shelf === 'brain' ? brainSourceAt(key) : transcriptSourceAt(key)
+    if (located === null) return null
     const stamp =
-      'brain' in listed.file
-        ? stampOf(join(places.root, listed.file.brain))
-        : stampOf(listed.file.absolute, places.maxTranscriptBytes)
-    return stamp === null ? null : { ...listed, stamp }
+      'brain' in located.file
+        ? stampOf(join(places.root, located.file.brain))
+        : stampOf(located.file.absolute, places.maxTranscriptBytes)
+    return stamp === null ? null : { ...located, stamp }
+  }
+  const brainSourceAt = (key: string): Located | null => {
+    const prefix = `${CONTEXT_DIR_NAME}/`
+    if (key.startsWith(prefix)) {
+      const relative = key.slice(prefix.length)
+      const kind = BRAIN_FILE_KINDS.find(([pattern]) => pattern.test(relative))?.[1]
+      return kind ? { key, kind, stamp: '', file: { brain: relative } } : null
+    }
+    const folder = places.patternsDir
+    if (
+      folder === null ||
+      dirname(key) !== folder ||
+      !key.endsWith('.md') ||
+      basename(key).startsWith('.')
+    )
+      return null
+    return { key, kind: 'patterns', stamp: '', file: { absolute: key } }
+  }
+  const transcriptSourceAt = (key: string): Located | null => {
+    const folder = places.transcriptsDir
+    if (folder === null || !key.startsWith(`${folder}/`) || !key.endsWith('.jsonl')) return null
+    const parts = key.slice(folder.length + 1).split('/')
+    const main = parts.length === 1 && !parts[0]?.startsWith('.')
+    const sub =
+      parts.length === 3 &&
+      parts[1] === 'subagents' &&
+      !parts.some((part) => part.startsWith('.') || part === '')
+    if (!main && !sub) return null
+    const session = (parts[0] ?? '').replace(/\.jsonl$/, '')
+    return { key, kind: 'transcripts', stamp: '', file: { absolute: key }, session }
+  }
+
+  /** Where the text of a hit on a brain file is now: its line, another line, or gone. */
+  const relocate = (source: Located, hit: RecallHit): string | null => {
+    if (source.key.endsWith('.json')) {
+      const wanted = normalizedText(hit.text)
+      const same = entriesOf(source).filter((entry) => normalizedText(entry.text) === wanted)
+      if (same.some((entry) => entry.location === hit.location)) return hit.location
+      return same[0]?.location ?? null
+    }
+    const text = textOf(source)
+    if (text === null) return null
+    const lines = text.split(/\r?\n/)
+    const wanted = normalizedText(hit.text)
+    const at = Number(/:(\d+)$/.exec(hit.location)?.[1] ?? 0)
+    const matches = (line: string | undefined) =>
+      line !== undefined && normalizedText(redactSecrets(lineText(line))) === wanted
+    if (matches(lines[at - 1])) return hit.location
+    const moved = lines.findIndex(matches)
+    return moved < 0 ? null : `${source.key}:${moved + 1}`
   }
 
   return {
@@ -172,18 +227,13 @@ export function brainRecallSources(
       return located ? entriesOf({ ...located, stamp: source.stamp }) : []
     },
     async locate(hit: RecallHit) {
-      if (known.size === 0) listAll()
       const source = sourceAt(hit.location)
       if (source === null) return null
       // Transcripts only grow: a record once written stays where it is.
       if (source.kind === 'transcripts') return hit.location
-      const wanted = normalizedText(hit.text)
-      const same = entriesOf(source).filter((entry) => normalizedText(entry.text) === wanted)
-      if (same.some((entry) => entry.location === hit.location)) return hit.location
-      return same[0]?.location ?? null
+      return relocate(source, hit)
     },
     async read(id: string) {
-      if (known.size === 0) listAll()
       const source = sourceAt(id)
       if (source === null) return null
       if (source.kind === 'transcripts') {
@@ -216,6 +266,16 @@ export function sectionAround(text: string, line: number): string {
   }
   return lines.slice(start, end).join('\n').trimEnd()
 }
+
+/** The brain files recall reads, by their path under the context root, and their kind. */
+const BRAIN_FILE_KINDS: [RegExp, string][] = [
+  [/^core\/(?:[0-2]\.[^/]+\.md|(?:CHANGELOG|RELEASES)\.json)$/, 'core'],
+  [/^core\/(?:[3-9]|[1-9]\d+)\.[^/]+$/, 'core'],
+  [/^core\/features\/[^/.][^/]*\.md$/, 'core'],
+  [/^state\/[^/.][^/]*\.md$/, 'core'],
+  [/^knowledge\/[^/.][^/]*\.md$/, 'knowledge'],
+  [/^knowledge\/sessions\/[^/.][^/]*\.md$/, 'sessions'],
+]
 
 /** Regular files (no links, no folders) directly in `folder`, sorted; none when it is missing. */
 function filesIn(folder: string | null): string[] {

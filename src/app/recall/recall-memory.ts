@@ -42,17 +42,17 @@ export async function recallMemory(
   const byText = new Map<string, MemoryHit>()
   const kept: MemoryHit[] = []
   for (const { hit, sources } of found) {
-    const location = await sources.locate(hit)
-    if (location === null) continue
     const key = normalizedText(hit.text)
     const same = byText.get(key)
+    // Once the list is full only copies of kept hits matter: nothing else is checked on disk.
+    if (same === undefined && kept.length >= query.limit) continue
+    const location = await sources.locate(hit)
+    if (location === null) continue
     if (same) {
       if (location !== same.location && !same.also.includes(location)) same.also.push(location)
-      for (const source of hit.sources)
-        if (!same.sources.includes(source)) same.sources.push(source)
+      for (const source of hit.sources) if (!same.sources.includes(source)) same.sources.push(source)
       continue
     }
-    if (kept.length >= query.limit) continue
     const memoryHit: MemoryHit = {
       ...hit,
       location,

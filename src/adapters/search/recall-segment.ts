@@ -133,9 +133,20 @@ export function writeSegment(documents: readonly SegmentDocument[]): Buffer {
   }
   const docs = Buffer.concat(documents.flatMap((document) => [document.json, NEWLINE]))
   const ids = Buffer.from(JSON.stringify(documents.map((document) => document.id)))
-  const body = [lengths, kindBytes, docOffsets, postingBytes, docs, ids]
+  return assemble({ count: documents.length, totalLength, kinds, dict }, [
+    lengths,
+    kindBytes,
+    docOffsets,
+    postingBytes,
+    docs,
+    ids,
+  ])
+}
+
+/** The segment's bytes: magic, header (with its regions' offsets) and the regions in order. */
+function assemble(fields: Omit<Header, 'regions'>, body: Buffer[]): Buffer {
   const names = ['lengths', 'kinds', 'docOffsets', 'postings', 'docs', 'ids'] as const
-  // Region offsets depend on the header's own length: fix them in two passes.
+  // Region offsets depend on the header's own length: fixed in passes until it stops changing.
   const build = (start: number) => {
     const regions = {} as Header['regions']
     let offset = start
@@ -143,8 +154,7 @@ export function writeSegment(documents: readonly SegmentDocument[]): Buffer {
       regions[names[index] as keyof Header['regions']] = [offset, part.length]
       offset += part.length
     })
-    const header: Header = { count: documents.length, totalLength, kinds, dict, regions }
-    return Buffer.from(JSON.stringify(header))
+    return Buffer.from(JSON.stringify({ ...fields, regions }))
   }
   let header = build(0)
   for (;;) {
@@ -163,6 +173,99 @@ export function writeSegment(documents: readonly SegmentDocument[]): Buffer {
 
 const NEWLINE = Buffer.from('\n')
 
+/**
+ * One segment of the live documents of `parts`, merged at the level of postings: documents are
+ * renumbered and copied as bytes, postings concatenated term by term; nothing is decoded into
+ * objects, so merging 200,000 documents costs their bytes, not a map per document.
+ */
+export function mergeSegments(
+  parts: readonly { reader: SegmentReader; dead: ReadonlySet<number> }[],
+): Buffer {
+  const raws = parts.map((part) => part.reader.raw())
+  const kinds: string[] = []
+  const kindIndex = new Map<string, number>()
+  const renumber: Int32Array[] = []
+  let count = 0
+  let totalLength = 0
+  const lengthParts: Buffer[] = []
+  const kindParts: number[] = []
+  const docParts: Buffer[] = []
+  const offsets: number[] = []
+  const ids: string[] = []
+  let docBytes = 0
+  raws.forEach((raw, position) => {
+    const dead = parts[position]?.dead ?? new Set<number>()
+    const map = new Int32Array(raw.header.count).fill(-1)
+    const lengths = raw.region('lengths')
+    const kindBytes = raw.region('kinds')
+    const docOffsets = raw.region('docOffsets')
+    const docs = raw.region('docs')
+    const segmentIds = JSON.parse(raw.region('ids').toString('utf8')) as string[]
+    for (let index = 0; index < raw.header.count; index += 1) {
+      if (dead.has(index)) continue
+      map[index] = count
+      count += 1
+      const length = lengths.readFloatLE(index * 4)
+      totalLength += length
+      const piece = Buffer.alloc(4)
+      piece.writeFloatLE(length, 0)
+      lengthParts.push(piece)
+      const kind = raw.header.kinds[kindBytes[index] ?? 0] ?? ''
+      if (!kindIndex.has(kind)) {
+        kindIndex.set(kind, kinds.length)
+        kinds.push(kind)
+      }
+      kindParts.push(kindIndex.get(kind) ?? 0)
+      const start = docOffsets.readUInt32LE(index * 4)
+      const end = docOffsets.readUInt32LE(index * 4 + 4)
+      offsets.push(docBytes)
+      docParts.push(docs.subarray(start, end))
+      docBytes += end - start
+      ids.push(segmentIds[index] ?? '')
+    }
+    renumber.push(map)
+  })
+  offsets.push(docBytes)
+  const terms = [...new Set(raws.flatMap((raw) => raw.header.dict.map((entry) => entry[0])))].sort()
+  const byTerm = raws.map((raw) => new Map(raw.header.dict.map((entry) => [entry[0], entry])))
+  const postingsOf = raws.map((raw) => raw.region('postings'))
+  const dict: Header['dict'] = []
+  const postingParts: Buffer[] = []
+  let pairs = 0
+  for (const term of terms) {
+    let termPairs = 0
+    raws.forEach((_, position) => {
+      const found = byTerm[position]?.get(term)
+      const map = renumber[position]
+      const postings = postingsOf[position]
+      if (!found || !map || !postings) return
+      const out = Buffer.alloc(found[3] * 8)
+      let written = 0
+      for (let pair = found[2]; pair < found[2] + found[3]; pair += 1) {
+        const index = map[postings.readUInt32LE(pair * 8)] ?? -1
+        if (index < 0) continue
+        out.writeUInt32LE(index, written)
+        out.writeUInt32LE(postings.readUInt32LE(pair * 8 + 4), written + 4)
+        written += 8
+      }
+      postingParts.push(out.subarray(0, written))
+      termPairs += written / 8
+    })
+    if (termPairs > 0) dict.push([term, termPairs, pairs, termPairs])
+    pairs += termPairs
+  }
+  const docOffsets = Buffer.alloc(offsets.length * 4)
+  offsets.forEach((offset, index) => docOffsets.writeUInt32LE(offset, index * 4))
+  return assemble({ count, totalLength, kinds, dict }, [
+    Buffer.concat(lengthParts),
+    Buffer.from(kindParts),
+    docOffsets,
+    Buffer.concat(postingParts),
+    Buffer.concat(docParts),
+    Buffer.from(JSON.stringify(ids)),
+  ])
+}
+
 /** A segment opened for reading: its header parsed, everything else read on demand. */
 export interface SegmentReader {
   readonly count: number
@@ -177,8 +280,14 @@ export interface SegmentReader {
   entry(index: number): RecallEntry
   /** Every document's id, in order. */
   ids(): string[]
-  /** Every document, as the next segment's writer takes it (its JSON copied, terms from postings). */
-  documents(): SegmentDocument[]
+  /** The header and regions, for merging segments without decoding their documents. */
+  raw(): RawSegment
+}
+
+/** A segment's parts as a merge reads them. */
+export interface RawSegment {
+  header: Header
+  region(name: keyof Header['regions']): Buffer
 }
 
 const K1 = 1.2
@@ -244,25 +353,6 @@ export function openSegment(source: ByteSource): SegmentReader {
       return { id, kind, location, text, context, date, sources }
     },
     ids: () => JSON.parse(region('ids').toString('utf8')) as string[],
-    documents() {
-      const ids = JSON.parse(region('ids').toString('utf8')) as string[]
-      const weights = ids.map(() => new Map<string, number>())
-      const all = region('postings')
-      for (const [term, , first, count] of header.dict) {
-        for (let pair = first; pair < first + count; pair += 1) {
-          const index = all.readUInt32LE(pair * 8)
-          weights[index]?.set(term, all.readUInt32LE(pair * 8 + 4) / 10)
-        }
-      }
-      lengths ??= region('lengths')
-      kinds ??= region('kinds')
-      return ids.map((id, index) => ({
-        id,
-        kind: header.kinds[kinds?.[index] ?? 0] ?? '',
-        json: Buffer.from(docJson(index)),
-        length: lengths?.readFloatLE(index * 4) ?? 1,
-        weights: weights[index] ?? new Map(),
-      }))
-    },
+    raw: () => ({ header, region }),
   }
 }

@@ -30,7 +30,7 @@ import {
 } from './segmented-recall-index.ts'
 
 /** Bumped when the layout changes: a shelf of another format is rebuilt, not read. */
-const SHELF_FORMAT = 2
+const SHELF_FORMAT = 3
 /** Segment files no manifest names are removed once this old (a writer may not have saved yet). */
 const ORPHAN_AGE_MS = 60_000
 
@@ -63,18 +63,27 @@ export function openRecallShelf(root: string, name: string): FileRecallShelf {
     readOrNull(() => confined.readText(manifestPath)),
   )
   const index = createSegmentedRecallIndex(loaded ?? [])
+  const idsPath = confined.resolve(`${base}.ids.json`)
   let stamps: Stamps | null = loaded === null ? new Map() : null
-  const readStamps = (): Stamps => {
-    try {
-      const parsed = JSON.parse(readOrNull(() => confined.readText(stampsPath)) ?? '') as [
-        string,
-        { stamp: string; ids: string[] },
-      ][]
-      return new Map(parsed)
-    } catch {
-      return new Map()
-    }
+  let ids: Map<string, string[]> | null = null
+  // The ids of each source's entries are needed only to replace them: a query reads the stamps
+  // (a line per source), never the ids (a line per entry: 200,000 for a large creature).
+  const idsOf = (key: string): string[] => {
+    ids ??= new Map(parseList<string[]>(readOrNull(() => confined.readText(idsPath))))
+    return ids.get(key) ?? []
   }
+  const readStamps = (): Stamps =>
+    new Map(
+      parseList<string>(readOrNull(() => confined.readText(stampsPath))).map(([key, stamp]) => {
+        const value = {
+          stamp,
+          get ids() {
+            return idsOf(key)
+          },
+        }
+        return [key, value]
+      }),
+    )
   return {
     index,
     get stamps() {
@@ -102,9 +111,14 @@ export function openRecallShelf(root: string, name: string): FileRecallShelf {
           dead: [...segment.dead],
         })),
       }
+      const current = [...(stamps ?? readStamps())]
+      writeFileAtomicSync(
+        confined.prepareWrite(idsPath),
+        JSON.stringify(current.map(([key, value]) => [key, value.ids])),
+      )
       writeFileAtomicSync(
         confined.prepareWrite(stampsPath),
-        JSON.stringify([...(stamps ?? readStamps())]),
+        JSON.stringify(current.map(([key, value]) => [key, value.stamp])),
       )
       writeFileAtomicSync(confined.prepareWrite(manifestPath), JSON.stringify(manifest))
       const real = realFolder()
@@ -174,6 +188,20 @@ function removeOrphans(folder: string, base: string, kept: Set<string>): void {
     }
   } catch {
     // Tidying only: a segment left behind is removed on a later save.
+  }
+}
+
+/** `[key, value]` pairs of a JSON list, or none when the text is missing or not such a list. */
+function parseList<T>(text: string | null): [string, T][] {
+  try {
+    const parsed = JSON.parse(text ?? '') as unknown
+    return Array.isArray(parsed)
+      ? parsed.filter(
+          (item): item is [string, T] => Array.isArray(item) && typeof item[0] === 'string',
+        )
+      : []
+  } catch {
+    return []
   }
 }
 

@@ -36,3 +36,31 @@ describe('segmented recall index', () => {
     expect(await index.search({ text: 'caching', limit: 20 })).toHaveLength(6)
   })
 })
+
+describe('recall shelf on disk', () => {
+  it('answers from its files in a new process, and does not re-index what did not change', async () => {
+    const { mkdtempSync, readdirSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const { openRecallShelf } = await import('./recall-shelf-file.ts')
+    const folder = mkdtempSync(join(tmpdir(), 'somnus-shelf-'))
+    const first = openRecallShelf(folder, '.recall-test.json')
+    expect(first.existed).toBe(false)
+    await first.index.put(RECALL_FACTS)
+    first.stamps.set('notes.md', { stamp: '1', ids: RECALL_FACTS.map((entry) => entry.id) })
+    await first.save()
+    const again = openRecallShelf(folder, '.recall-test.json')
+    expect(again.existed).toBe(true)
+    expect(again.stamps.get('notes.md')).toMatchObject({
+      stamp: '1',
+      ids: RECALL_FACTS.map((entry) => entry.id),
+    })
+    const query = { text: 'staging tests', limit: 5 }
+    expect(await again.index.search(query)).toEqual(await first.index.search(query))
+    await again.index.remove(['tests'])
+    await again.save()
+    const third = openRecallShelf(folder, '.recall-test.json')
+    expect((await third.index.search(query)).map((hit) => hit.id)).not.toContain('tests')
+    expect(readdirSync(folder).filter((name) => name.endsWith('.seg')).length).toBeGreaterThan(0)
+  })
+})

@@ -17,6 +17,7 @@ import {
 import {
   bufferSource,
   documentOf,
+  mergeSegments,
   openSegment,
   type SegmentDocument,
   type SegmentReader,
@@ -33,6 +34,8 @@ export interface Segment {
   dead: Set<number>
 }
 
+/** Entries put are written into a segment once this many wait (a map of terms each, until then). */
+const FLUSH_DOCUMENTS = 20_000
 /** More segments than this are merged (all but a dominant large one). */
 const MAX_SEGMENTS = 4
 /** A segment with this share of dead documents is rewritten without them. */
@@ -84,12 +87,11 @@ export function createSegmentedRecallIndex(segments: Segment[] = []) {
   }
   /** Rewrites `chosen` as one segment of their live documents. */
   const merge = (chosen: Segment[]) => {
-    const documents = chosen.flatMap((segment) =>
-      segment.reader.documents().filter((_, index) => !segment.dead.has(index)),
-    )
+    const bytes = mergeSegments(chosen)
     for (const segment of chosen) segments.splice(segments.indexOf(segment), 1)
     locations = null
-    if (documents.length > 0) addSegment(documents)
+    const reader = openSegment(bufferSource(bytes))
+    if (reader.count > 0) segments.push({ name: null, reader, bytes, dead: new Set() })
   }
 
   const index: RecallIndex & {
@@ -109,6 +111,8 @@ export function createSegmentedRecallIndex(segments: Segment[] = []) {
       for (const entry of entries) {
         removeOne(entry.id)
         pending.set(entry.id, documentOf(entry))
+        // Bounded memory while a large store is indexed: pieces are merged later, as postings.
+        if (pending.size >= FLUSH_DOCUMENTS) flush()
       }
     },
     async remove(ids: readonly string[]) {

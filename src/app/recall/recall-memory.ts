@@ -50,7 +50,8 @@ export async function recallMemory(
     if (location === null) continue
     if (same) {
       if (location !== same.location && !same.also.includes(location)) same.also.push(location)
-      for (const source of hit.sources) if (!same.sources.includes(source)) same.sources.push(source)
+      for (const source of hit.sources)
+        if (!same.sources.includes(source)) same.sources.push(source)
       continue
     }
     const memoryHit: MemoryHit = {

@@ -23,6 +23,7 @@ const BENCHMARKS = [
   'mind-retention',
   'recall-quality',
   'recall-latency',
+  'recall-libraries',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

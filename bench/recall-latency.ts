@@ -29,7 +29,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureBuilt, HOOK_ENTRY, SOMNUS_BIN } from '../test/support/build-once.ts'
 import { loadConversation } from './locomo-data.ts'
-import { buildRecallBrain, REAL_SESSIONS, type RecallBrain } from './support/recall-brain.ts'
+import { buildRecallBrain, type RecallBrain } from './support/recall-brain.ts'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const SHARED = process.env.SOMNUS_SHARED_DIR ?? join(here, '../../shared')

@@ -14,10 +14,7 @@ import { fileURLToPath } from 'node:url'
 import { create, insertMultiple, load, save, search } from '@orama/orama'
 import MiniSearch from 'minisearch'
 import { bufferSource, openSegment } from '../src/adapters/search/recall-segment.ts'
-import {
-  createSegmentedRecallIndex,
-  createSegmentedRecallIndex as fromSegments,
-} from '../src/adapters/search/segmented-recall-index.ts'
+import { createSegmentedRecallIndex } from '../src/adapters/search/segmented-recall-index.ts'
 import type { RecallEntry } from '../src/core/recall/recall-entry.ts'
 import { recallTerms } from '../src/core/recall/recall-terms.ts'
 import { transcriptEntries } from '../src/core/recall/transcript-entries.ts'

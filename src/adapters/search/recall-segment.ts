@@ -255,7 +255,9 @@ export function mergeSegments(
     pairs += termPairs
   }
   const docOffsets = Buffer.alloc(offsets.length * 4)
-  offsets.forEach((offset, index) => docOffsets.writeUInt32LE(offset, index * 4))
+  offsets.forEach((offset, index) => {
+    docOffsets.writeUInt32LE(offset, index * 4)
+  })
   return assemble({ count, totalLength, kinds, dict }, [
     Buffer.concat(lengthParts),
     Buffer.from(kindParts),

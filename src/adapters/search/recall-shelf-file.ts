@@ -96,7 +96,8 @@ export function openRecallShelf(root: string, name: string): FileRecallShelf {
       let counter = 0
       for (const segment of index.segments) {
         if (segment.name !== null || segment.bytes === null) continue
-        const file = `${basename(base)}.${Date.now().toString(36)}-${process.pid}-${(counter += 1)}.seg`
+        counter += 1
+        const file = `${basename(base)}.${Date.now().toString(36)}-${process.pid}-${counter}.seg`
         writeFileAtomicSync(
           confined.prepareWrite(confined.resolve(join(folder, file))),
           segment.bytes,

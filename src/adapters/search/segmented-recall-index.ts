@@ -75,7 +75,9 @@ export function createSegmentedRecallIndex(segments: Segment[] = []) {
     }
     segments.push(segment)
     if (locations !== null)
-      documents.forEach((document, index) => locations?.set(document.id, { segment, index }))
+      documents.forEach((document, index) => {
+        locations?.set(document.id, { segment, index })
+      })
     return segment
   }
   /** Turns the entries put since the last flush into a segment. */

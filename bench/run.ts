@@ -26,6 +26,9 @@ const BENCHMARKS = [
   'identity-grouping',
   'service-levels',
   'mind-retention',
+  'recall-quality',
+  'recall-latency',
+  'recall-libraries',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

@@ -22,6 +22,7 @@ import { startSleep } from './app/start-sleep.ts'
 import { composeTranscriptUnits, projectFilesOf } from './compose.ts'
 import { composeReadDigest } from './compose-digests.ts'
 import { analyzeSession as analyzeOnDisk } from './compose-transcripts.ts'
+import { SomnusError } from './core/errors.ts'
 import type { Somnus } from './create-somnus.ts'
 import { openSomnusBrain, type SomnusOptions } from './open-somnus-brain.ts'
 import { systemClock } from './ports/clock.ts'
@@ -47,6 +48,34 @@ export async function bindSomnus(options: SomnusOptions): Promise<Somnus> {
     const { composeLanguageModel } = await import('./compose-model.ts')
     return composeLanguageModel(spec, { config: brain.config, env })
   }
+  /**
+   * Brings the recall index up to date after a sleep (only the files it changed are read): the
+   * next prompt and `somnus recall` find what it consolidated at once. Never fails the sleep.
+   */
+  const indexForRecall = async (onProgress?: (message: string) => void) => {
+    try {
+      const { openBrainRecall } = await import('./compose-recall.ts')
+      const started = Date.now()
+      const reports = await openBrainRecall({
+        root: brain.root,
+        projectDir: brain.projectDir,
+        env,
+        warn: brain.warn,
+        maxTranscriptBytes: brain.config.transcript_max_bytes,
+      }).refresh()
+      const files = Object.values(reports).reduce((sum, report) => sum + report.indexed, 0)
+      onProgress?.(`indexed ${files} changed file(s) for recall in ${Date.now() - started} ms`)
+    } catch (error) {
+      brain.warn(`recall index not updated: ${(error as Error).message}`)
+    }
+  }
+  const hooksOnDisk = async () =>
+    (await import('./create-somnus-hooks.ts')).createSomnusHooks({
+      ...options,
+      contextDir: brain.root,
+      env,
+      warn: brain.warn,
+    })
   return {
     brain,
     recordStop: async (event) =>
@@ -54,6 +83,10 @@ export async function bindSomnus(options: SomnusOptions): Promise<Somnus> {
     sessionStart: async () =>
       (await import('./app/session-start.ts')).sessionStartContext(brain, analyzeSession),
     promptReminder: async () => (await import('./app/prompt-reminder.ts')).reminderForPrompt(brain),
+    promptRecall: async (event) => (inMemory ? null : (await hooksOnDisk()).promptRecall(event)),
+    rememberShown: async (sessionId, text) => {
+      if (!inMemory) await (await hooksOnDisk()).rememberShown(sessionId, text)
+    },
     logCompaction: async (trigger) =>
       (await import('./app/record-compaction.ts')).logCompaction(brain, trigger),
     recordSessionEnd: async (event) =>
@@ -85,7 +118,7 @@ export async function bindSomnus(options: SomnusOptions): Promise<Somnus> {
     runSleep: async (sleep = {}) => {
       const model = typeof sleep.model === 'object' ? sleep.model : await languageModel(sleep.model)
       const { runSleep } = await import('./app/run-sleep.ts')
-      return runSleep(brain, {
+      const result = await runSleep(brain, {
         model,
         dryRun: sleep.dryRun === true,
         ...(sleep.transcripts === false
@@ -96,6 +129,24 @@ export async function bindSomnus(options: SomnusOptions): Promise<Somnus> {
             }),
         ...(sleep.onProgress ? { onProgress: sleep.onProgress } : {}),
         signal: sleep.signal,
+      })
+      if (!inMemory && sleep.dryRun !== true) await indexForRecall(sleep.onProgress)
+      return result
+    },
+    recall: async () => {
+      if (inMemory) {
+        throw new SomnusError(
+          'USAGE',
+          'Recall reads the brain on disk and its transcripts: open the brain from a folder, not in memory.',
+        )
+      }
+      const { openBrainRecall } = await import('./compose-recall.ts')
+      return openBrainRecall({
+        root: brain.root,
+        projectDir: brain.projectDir,
+        env: options.env ?? process.env,
+        warn: brain.warn,
+        maxTranscriptBytes: brain.config.transcript_max_bytes,
       })
     },
     init: async (init) => {

@@ -15,6 +15,7 @@ import {
 } from './adapters/llm/consolidation-models.ts'
 import { createMemoryMindStore } from './adapters/memory/memory-mind-store.ts'
 import { randomIds } from './adapters/node/random-ids.ts'
+import { memoryRecallShelf, openRecallShelf } from './adapters/search/recall-shelf-file.ts'
 import { listDreams, listObservations } from './app/mind/list-memory.ts'
 import { type MindContext, mindContext } from './app/mind/mind-context.ts'
 import type { MindDeps } from './app/mind/mind-deps.ts'
@@ -33,9 +34,13 @@ import { type Clock, systemClock } from './ports/clock.ts'
 import type { ConsolidationModel } from './ports/consolidation-model.ts'
 import type { IdGenerator } from './ports/id-generator.ts'
 import type { MindStore } from './ports/mind-store.ts'
+import type { RecallShelf } from './ports/recall-sources.ts'
 
 /** The creature folder when none is named. */
 export const DEFAULT_MIND_FOLDER = '.self'
+
+/** The creature's recall index, beside its files (derived: deleting it only costs a rebuild). */
+export const MIND_RECALL_FILE = '.recall-index.json'
 
 /** How to open a creature. */
 export interface MindOptions {
@@ -122,6 +127,15 @@ export function createMind(options: MindOptions = {}): Mind {
     ids: options.ids ?? randomIds,
   }
   const setSleepTool = setSleepToolFor(config)
+  // The recall index: beside the creature's files on disk (a dot-file), in memory otherwise.
+  let shelf: RecallShelf | null = null
+  const recallFolder =
+    options.store || options.memory ? null : resolve(options.folder ?? DEFAULT_MIND_FOLDER)
+  const recallShelf = (): RecallShelf => {
+    shelf ??=
+      recallFolder === null ? memoryRecallShelf() : openRecallShelf(recallFolder, MIND_RECALL_FILE)
+    return shelf
+  }
   return {
     config,
     location: store.location,
@@ -145,7 +159,7 @@ export function createMind(options: MindOptions = {}): Mind {
     context: () => mindContext(deps),
     observations: (filter) => listObservations(deps, filter),
     dreams: (limit) => listDreams(deps, limit),
-    recall: (query, limit) => recallMind(deps, { query, limit }),
+    recall: (query, limit) => recallMind({ ...deps, recallShelf: recallShelf() }, { query, limit }),
   }
 }
 

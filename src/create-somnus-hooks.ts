@@ -6,8 +6,10 @@
  * every module reached by `import()` in the hook bundle, which only adds code.
  */
 
+import { shownLinesFile } from './adapters/fs/shown-lines-file.ts'
 import type { Brain } from './app/brain.ts'
 import { reminderForPrompt } from './app/prompt-reminder.ts'
+import { promptRecall } from './app/recall/prompt-recall.ts'
 import { logCompaction } from './app/record-compaction.ts'
 import { recordEnd } from './app/record-session-end.ts'
 import type { StopEvent } from './app/record-stop.ts'
@@ -18,8 +20,10 @@ import {
   sessionStartContext,
 } from './app/session-start.ts'
 import { patternIndexFor, patternSettingsOrOff } from './compose-pattern-hooks.ts'
+import { openBrainRecall } from './compose-recall.ts'
 import { analyzeSession as analyzeOnDisk } from './compose-transcripts.ts'
 import type { PatternSettings } from './core/patterns/pattern-settings.ts'
+import { shownLines } from './core/recall/prompt-recall.ts'
 import { withSomnusCommand } from './core/somnus-command.ts'
 import { openSomnusBrain, type SomnusOptions } from './open-somnus-brain.ts'
 
@@ -40,6 +44,13 @@ export interface SomnusHooks {
   sessionStart(options?: SessionStartOptions): Promise<SessionStartContext>
   /** UserPromptSubmit: a reminder to consolidate, or null. */
   promptReminder(): Promise<string | null>
+  /**
+   * UserPromptSubmit: the few memory lines that bear on the prompt, with their file:line, or
+   * null (off in settings, nothing clearly relevant, no index built yet).
+   */
+  promptRecall(event: { prompt: string; session_id: string | null }): Promise<string | null>
+  /** SessionStart: notes what the session was shown, so prompt recall never repeats it. */
+  rememberShown(sessionId: string, text: string): Promise<void>
   /** PreCompact: notes the compaction in the ledger. */
   logCompaction(trigger: string | null): Promise<void>
   /** SessionEnd: books the session's final score. */
@@ -63,6 +74,30 @@ export async function createSomnusHooks(options: SomnusOptions = {}): Promise<So
     sessionStart: (startOptions) =>
       sessionStartWithPatterns(brain, analyzeSession, patternSettings, env, startOptions),
     promptReminder: () => reminderForPrompt(brain),
+    promptRecall: async (event) => {
+      if (!onDisk || !brain.config.prompt_recall) return null
+      const recall = openBrainRecall({
+        root: brain.root,
+        projectDir: brain.projectDir,
+        env,
+        warn: brain.warn,
+        maxTranscriptBytes: brain.config.transcript_max_bytes,
+      })
+      return promptRecall(
+        {
+          search: (query) => recall.recall(query, ['brain'], { refresh: false }),
+          shown: () =>
+            event.session_id === null
+              ? Promise.resolve([])
+              : shownLinesFile(brain.root).linesOf(event.session_id),
+        },
+        event.prompt,
+      )
+    },
+    rememberShown: async (sessionId, text) => {
+      if (!onDisk || !brain.config.prompt_recall) return
+      await shownLinesFile(brain.root).remember(sessionId, shownLines(text))
+    },
     logCompaction: (trigger) => logCompaction(brain, trigger),
     recordSessionEnd: (event) => recordEnd(brain, analyzeSession, event),
   }

@@ -10,6 +10,7 @@ import type { SomnusHooks } from './create-somnus-hooks.ts'
 import type { SomnusOptions } from './open-somnus-brain.ts'
 import type { LanguageModel } from './ports/language-model.ts'
 
+export type { BrainRecall, MemoryHit } from './compose-recall.ts'
 export type { SomnusService, SomnusServiceOptions } from './compose-service.ts'
 export { transcriptFiles } from './compose-transcripts.ts'
 export type { SessionEndEvent, SomnusHooks } from './create-somnus-hooks.ts'
@@ -69,6 +70,8 @@ export interface SomnusInitOptions {
   hookCommand: ((event: import('./core/claude-settings.ts').SomnusHookEvent) => string) | null
   /** The plugin's agent and skill to install into `.claude/`, and the command they run; null: none. */
   claudeFiles?: import('./app/init-brain.ts').ClaudeFilesInput | null
+  /** How Claude Code starts `somnus mcp`, for the project's `.mcp.json`; null: none. */
+  mcpServer?: import('./core/mcp-config.ts').McpServerCommand | null
 }
 
 /** Every use case, bound to one brain. */
@@ -102,6 +105,8 @@ export interface Somnus extends SomnusHooks {
   init(options: SomnusInitOptions): Promise<import('./app/init-brain.ts').InitBrainResult>
   /** The model `spec` names, or `options.model`, or the one the settings name. */
   languageModel(spec?: string): Promise<LanguageModel>
+  /** Recall over this brain's files and the project's transcripts (a brain on disk only). */
+  recall(): Promise<import('./compose-recall.ts').BrainRecall>
 }
 
 /**

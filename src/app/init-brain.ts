@@ -24,6 +24,12 @@ import {
 } from '../core/claude-settings.ts'
 import { utcDay } from '../core/dates.ts'
 import { SomnusError } from '../core/errors.ts'
+import {
+  hasSomnusMcpServer,
+  MCP_CONFIG_PATH,
+  type McpServerCommand,
+  mergeSomnusMcpServer,
+} from '../core/mcp-config.ts'
 import { freshSleepState } from '../core/sleep-state.ts'
 import type { ProjectFiles } from '../ports/project-files.ts'
 import type { Brain } from './brain.ts'
@@ -52,6 +58,11 @@ export interface InitBrainInput {
    * in place of the plugin's own command; absent or null installs none (`--plugin`).
    */
   claudeFiles?: ClaudeFilesInput | null
+  /**
+   * How Claude Code starts `somnus mcp`, registered in the project's `.mcp.json`; absent or null
+   * registers nothing (`--plugin`: the plugin ships its own).
+   */
+  mcpServer?: McpServerCommand | null
 }
 
 /** The plugin's texts by their path in the plugin folder, and the command a project install runs. */
@@ -72,6 +83,9 @@ export interface InitBrainResult {
   settingsPath: string
   /** True when settings.json was written. */
   hooksChanged: boolean
+  /** The project's `.mcp.json`, and whether the Somnus MCP server was added or refreshed in it. */
+  mcpPath: string
+  mcpChanged: boolean
   /** The events Somnus is wired to (empty with `--plugin`). */
   hookEvents: SomnusHookEvent[]
   /** The agent and skill files in the project's `.claude/`, by path, and what `init` did to each. */
@@ -99,6 +113,15 @@ export async function initBrain(brain: Brain, input: InitBrainInput): Promise<In
   } else if (settingsText !== null && hasSomnusHooks(safeSettings(settingsText))) {
     warnings.push(
       `${settingsPath} still holds Somnus hooks from an earlier \`somnus init\`: remove them, or they will run beside the plugin's.`,
+    )
+  }
+
+  const mcpPath = `${brain.projectDir.replace(/[\\/]+$/, '')}/${MCP_CONFIG_PATH}`
+  const mcpText = await input.projectFiles.read(MCP_CONFIG_PATH)
+  const mcp = input.mcpServer ? mergeSomnusMcpServer(mcpText, mcpPath, input.mcpServer) : null
+  if (!input.mcpServer && hasSomnusMcpServer(mcpText)) {
+    warnings.push(
+      `${mcpPath} still registers the Somnus MCP server from an earlier \`somnus init\`: remove its "somnus" entry, or Claude Code starts it beside the plugin's.`,
     )
   }
 
@@ -152,6 +175,7 @@ export async function initBrain(brain: Brain, input: InitBrainInput): Promise<In
     if (file.action === 'create' || file.action === 'update')
       await input.projectFiles.write(file.path, file.text)
   }
+  if (mcp?.changed) await input.projectFiles.write(MCP_CONFIG_PATH, mcp.text)
 
   return {
     root: brain.root,
@@ -160,6 +184,8 @@ export async function initBrain(brain: Brain, input: InitBrainInput): Promise<In
     updated,
     settingsPath,
     hooksChanged: nextSettings !== null,
+    mcpPath,
+    mcpChanged: mcp?.changed === true,
     hookEvents: input.hookCommand ? SOMNUS_HOOKS.map((spec) => spec.event) : [],
     claudeFiles: claudeFiles.map(({ path, action }) => ({ path, action })),
     warnings,

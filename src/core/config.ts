@@ -18,6 +18,8 @@ export function buildConfigSchema() {
     rhythm_sessions: z._default(z.number().check(z.int(), z.positive()), DEFAULTS.rhythm),
     /** The model that consolidates: `extractive` (offline), `anthropic:<model>`, `openai:<model>`, `claude-cli`. */
     model: z._default(z.string(), 'extractive'),
+    /** UserPromptSubmit adds the few memory lines that bear on the prompt (false: never). */
+    prompt_recall: z._default(z.boolean(), true),
     anthropic: z._default(
       z.object({ api_key: z.optional(z.string()), base_url: z.optional(z.string()) }),
       () => ({}),
@@ -40,6 +42,7 @@ let configSchema: ReturnType<typeof buildConfigSchema> | undefined
 const ENV_KEYS: Record<string, keyof Config> = {
   SOMNUS_SCORING: 'scoring',
   SOMNUS_MODEL: 'model',
+  SOMNUS_PROMPT_RECALL: 'prompt_recall',
 }
 
 /**
@@ -66,7 +69,8 @@ export function resolveConfig(input: {
   const merged: Record<string, unknown> = { ...(fromFile as Record<string, unknown>) }
   for (const [variable, key] of Object.entries(ENV_KEYS)) {
     const value = input.env[variable]
-    if (value !== undefined && value !== '') merged[key] = value
+    if (value !== undefined && value !== '')
+      merged[key] = key === 'prompt_recall' ? onOff(value) : value
   }
   const checked = checkConfig(merged)
   if (checked !== undefined) return checked
@@ -82,6 +86,13 @@ export function resolveConfig(input: {
     )
   }
   return parsed.data
+}
+
+/** An environment switch as a boolean (`0`, `false`, `off`, `no`: false), or the text as is. */
+function onOff(value: string): boolean | string {
+  if (/^(0|false|off|no)$/i.test(value.trim())) return false
+  if (/^(1|true|on|yes)$/i.test(value.trim())) return true
+  return value
 }
 
 /** `z.number().check(z.int(), z.positive())` with its default, or `undefined` when unsure. */
@@ -121,9 +132,11 @@ function checkConfig(merged: Record<string, unknown>): Config | undefined {
     snapshot_budget_chars: positiveInt(merged.snapshot_budget_chars, DEFAULTS.budget),
     rhythm_sessions: positiveInt(merged.rhythm_sessions, DEFAULTS.rhythm),
     model,
+    prompt_recall: merged.prompt_recall === undefined ? true : merged.prompt_recall,
     anthropic: providerKeys(merged.anthropic),
     openai: providerKeys(merged.openai),
   }
+  if (typeof config.prompt_recall !== 'boolean') return undefined
   for (const value of Object.values(config)) if (value === undefined) return undefined
   return config as Config
 }

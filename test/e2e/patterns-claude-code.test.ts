@@ -180,7 +180,10 @@ describe.skipIf(!HAS_CLAUDE)(
     }
 
     afterAll(() => {
-      if (workspace) rmSync(workspace, { recursive: true, force: true })
+      // A detached pattern run started by the last SessionEnd may still be writing (as in
+      // claude-code.test.ts): retry while it finishes.
+      if (workspace)
+        rmSync(workspace, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
     })
 
     it('encodes each session from its hooks into user-scope pattern files', () => {

@@ -4,7 +4,9 @@ import { basename, join, relative } from 'node:path'
 
 /**
  * The brain's files by path relative to the context root, leaving out the ledger and journals
- * (dot files and folders starting `.sleep`), with the project folder's name masked so copies compare equal.
+ * (dot files and folders starting `.sleep`) and the recall index (`.recall-*`: derived data, with
+ * file stamps and generated names that differ between two runs of the same sleep), with the
+ * project folder's name masked so copies compare equal.
  */
 export function brainFiles(root: string): Record<string, string> {
   const project = basename(join(root, '..'))
@@ -13,7 +15,7 @@ export function brainFiles(root: string): Record<string, string> {
     for (const name of readdirSync(folder)) {
       const path = join(folder, name)
       // The ledger, its history, journals and the lock folders a killed process leaves behind.
-      if (name.startsWith('.sleep')) continue
+      if (name.startsWith('.sleep') || name.startsWith('.recall-')) continue
       if (statSync(path).isDirectory()) walk(path)
       else {
         files[relative(root, path)] = readFileSync(path, 'utf8').replaceAll(project, '<project>')

@@ -1,55 +1,39 @@
-/** `recall`: ranked search over total recall (conversation, dreams) and the markdown files. */
-import { type RecallHit, type RecallLine, rankRecall } from '../../core/mind/recall.ts'
-import type { MindDocument, MindLog } from '../../ports/mind-store.ts'
+/**
+ * `recall`: ranked search over total recall (conversation, dreams) and the markdown files, on
+ * the recall engine: the creature's index is kept beside it and brought up to date before each
+ * query (a new line re-indexes only its chunk), so a query costs a search, not a pass over
+ * 200,000 lines.
+ */
+import type { RecallHit } from '../../core/mind/recall.ts'
+import type { RecallShelf } from '../../ports/recall-sources.ts'
+import { recallMemory } from '../recall/recall-memory.ts'
+import { refreshRecallShelf } from '../recall/refresh-recall-shelf.ts'
 import type { MindDeps } from './mind-deps.ts'
-import { ConversationEntrySchema, DreamEntrySchema } from './mind-records.ts'
+import { mindRecallSources } from './mind-recall-sources.ts'
 
-const LOGS: MindLog[] = ['conversation', 'dreams']
-const DOCUMENTS: MindDocument[] = ['observations', 'archive', 'priorities', 'diary']
+/** Characters of a hit's text shown. */
+const HIT_CHARS = 300
 
 /** The best `limit` lines for `query`, each naming its file and line. */
 export async function recallMind(
-  deps: MindDeps,
+  deps: MindDeps & { recallShelf: RecallShelf },
   request: { query: string; limit?: number },
 ): Promise<RecallHit[]> {
-  const files = deps.store.files
-  const lines: RecallLine[] = []
-  for (const log of LOGS) {
-    const file = deps.store.fileName(log)
-    ;(await files.readLog(log)).forEach((raw, index) => {
-      lines.push({ file, line: index + 1, ...searchable(log, raw) })
-    })
-  }
-  for (const document of DOCUMENTS) {
-    const file = deps.store.fileName(document)
-    const text = (await files.readDocument(document)) ?? ''
-    text.split('\n').forEach((raw, index) => {
-      if (raw.trim() !== '' && !raw.startsWith('<!--'))
-        lines.push({ file, line: index + 1, text: raw })
-    })
-  }
-  return rankRecall(lines, request.query, request.limit ?? 10)
-}
-
-/** What a JSON line is searched by: its content (a dream: reflection, priority, observations). */
-function searchable(log: MindLog, raw: string): { text: string; t?: string } {
-  let json: unknown
-  try {
-    json = JSON.parse(raw)
-  } catch {
-    return { text: raw }
-  }
-  if (log === 'conversation') {
-    const entry = ConversationEntrySchema.safeParse(json)
-    if (!entry.success) return { text: raw }
-    const who = entry.data.name ?? entry.data.tool ?? entry.data.role
-    return { text: `${who}: ${entry.data.content}`, t: entry.data.t }
-  }
-  const dream = DreamEntrySchema.safeParse(json)
-  if (!dream.success) return { text: raw }
-  const { reflection, priority, detail, t } = dream.data
-  return {
-    text: [reflection, `Priority: ${priority}`, ...detail.map((item) => item.text)].join(' | '),
-    t,
-  }
+  const sources = mindRecallSources(deps.store)
+  await refreshRecallShelf(deps.recallShelf, sources, () => undefined)
+  const hits = await recallMemory([{ index: deps.recallShelf.index, sources }], {
+    text: request.query,
+    limit: request.limit ?? 10,
+    snippetChars: HIT_CHARS,
+  })
+  return hits.map((hit) => {
+    const colon = hit.location.lastIndexOf(':')
+    return {
+      file: hit.location.slice(0, colon),
+      line: Number(hit.location.slice(colon + 1)),
+      score: hit.score,
+      text: hit.snippet,
+      t: hit.date ?? undefined,
+    }
+  })
 }

@@ -35,6 +35,8 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   serve: () => import('./commands/serve.ts'),
   tenant: () => import('./commands/tenant.ts'),
   mind: () => import('./commands/mind.ts'),
+  recall: () => import('./commands/recall.ts'),
+  mcp: () => import('./commands/mcp.ts'),
 }
 
 /** A noun as the top-level help lists it: its name, its help term (`init [options] [dir]`), its description. */

@@ -106,7 +106,8 @@ export const HOOK_EVENT_HELP: Record<HookEvent, string> = {
   'session-start': 'SessionStart: score pending sessions, print the directive and the snapshot',
   stop: 'Stop: record this session and its score (once per turn, upserted)',
   'subagent-stop': 'SubagentStop: nothing to do (the parent Stop counts sub-agent work)',
-  'user-prompt-submit': 'UserPromptSubmit: a one-line reminder when sleep is due',
+  'user-prompt-submit':
+    'UserPromptSubmit: a one-line reminder when sleep is due, and the few memory lines that bear on the prompt',
   'pre-compact': 'PreCompact: log the compaction (last 20 kept)',
   'session-end': 'SessionEnd: record the end reason and finish the score',
 }

@@ -147,11 +147,32 @@ async function dispatch(
       })
       return ''
     }
-    case 'session-start':
-      return (await somnus.sessionStart(somnusCommand ? { somnusCommand } : {})).text
+    case 'session-start': {
+      const { text } = await somnus.sessionStart(somnusCommand ? { somnusCommand } : {})
+      const sessionId = (input as Partial<HookInputs['session-start']>).session_id
+      if (sessionId) {
+        // Bookkeeping for prompt recall: its failure never costs the session its snapshot.
+        await somnus.rememberShown(sessionId, text).catch((error: unknown) => {
+          note(`shown lines not recorded: ${describeError(error)}`)
+        })
+      }
+      return text
+    }
     case 'user-prompt-submit': {
+      const prompt = input as Partial<HookInputs['user-prompt-submit']>
       const reminder = await somnus.promptReminder()
-      return reminder === null ? '' : `${reminder}\n`
+      let recalled: string | null = null
+      if (prompt.prompt) {
+        // Recall adds to the prompt; it must never take the reminder (or the prompt) down with it.
+        recalled = await somnus
+          .promptRecall({ prompt: prompt.prompt, session_id: prompt.session_id ?? null })
+          .catch((error: unknown) => {
+            note(`prompt recall skipped: ${describeError(error)}`)
+            return null
+          })
+      }
+      const parts = [reminder, recalled].filter((part): part is string => part !== null)
+      return parts.length === 0 ? '' : `${parts.join('\n\n')}\n`
     }
     case 'pre-compact':
       await somnus.logCompaction((input as Partial<HookInputs['pre-compact']>).trigger ?? null)

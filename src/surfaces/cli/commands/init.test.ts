@@ -201,3 +201,59 @@ describe('templates', () => {
     expect(readFileSync(join(findPackageRoot(), 'package.json'), 'utf8')).toContain('"templates"')
   })
 })
+
+describe('somnus init and the MCP server', () => {
+  const server = {
+    type: 'stdio',
+    command: process.execPath,
+    args: [join(REPO_ROOT, 'bin', 'somnus.js'), 'mcp'],
+  }
+
+  it('registers somnus mcp in .mcp.json by absolute path, beside the servers already there', async () => {
+    project = createBrainCliProject({ brain: false })
+    project.write(
+      '.mcp.json',
+      `${JSON.stringify({ mcpServers: { other: { command: 'other-mcp', args: ['--x'] } }, note: 'kept' }, null, 2)}\n`,
+    )
+    const run = await project.run(['init'])
+    expect(run.code).toBe(0)
+    expect(run.stdout).toContain('Registered the Somnus MCP server')
+    expect(JSON.parse(project.read('.mcp.json'))).toEqual({
+      mcpServers: { other: { command: 'other-mcp', args: ['--x'] }, somnus: server },
+      note: 'kept',
+    })
+  })
+
+  it('refreshes a stale entry on a re-run and leaves a current one alone', async () => {
+    project = createBrainCliProject({ brain: false })
+    project.write(
+      '.mcp.json',
+      JSON.stringify({
+        mcpServers: { somnus: { command: '/old/node', args: ['/old/somnus.js', 'mcp'] } },
+      }),
+    )
+    expect((await project.run(['init'])).code).toBe(0)
+    expect(JSON.parse(project.read('.mcp.json')).mcpServers.somnus).toEqual(server)
+    const again = await project.run(['init'])
+    expect(again.stdout).toContain('MCP server already registered')
+    expect(again.stdout).toContain('Nothing to do.')
+  })
+
+  it('stops on a broken .mcp.json with nothing written', async () => {
+    project = createBrainCliProject({ brain: false })
+    project.write('.mcp.json', '{ "mcpServers": ')
+    const run = await project.run(['init'])
+    expect(run.code).toBe(1)
+    expect(run.stderr).toMatch(/\.mcp\.json is not valid JSON.*Nothing was changed/)
+    expect(project.read('.mcp.json')).toBe('{ "mcpServers": ')
+    expect(existsSync(project.root)).toBe(false)
+  })
+
+  it('registers nothing with --plugin: the plugin ships its own server', async () => {
+    project = createBrainCliProject({ brain: false })
+    expect((await project.run(['init', '--plugin'])).code).toBe(0)
+    expect(existsSync(join(project.project, '.mcp.json'))).toBe(false)
+    const plugin = JSON.parse(readFileSync(join(REPO_ROOT, 'plugin', '.mcp.json'), 'utf8'))
+    expect(plugin.mcpServers.somnus.args).toEqual(['mcp'])
+  })
+})

@@ -8,6 +8,7 @@ import type { InitBrainResult } from '../../../app/init-brain.ts'
 import { SOMNUS_CLAUDE_FILES } from '../../../core/claude-agent-files.ts'
 import { SOMNUS_HOOKS, type SomnusHookEvent } from '../../../core/claude-settings.ts'
 import { SomnusError } from '../../../core/errors.ts'
+import type { McpServerCommand } from '../../../core/mcp-config.ts'
 import { shellQuote, somnusCliCommand } from '../../../core/somnus-command.ts'
 import { locateBrain } from '../../../create-somnus.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
@@ -32,6 +33,8 @@ export function register(program: Command, io: CliIo): void {
       `
 Existing files are never overwritten: a second run only adds what is missing. The hooks go into
 <dir>/.claude/settings.json next to whatever is there; each runs this Somnus install by absolute path.
+The MCP server (\`somnus mcp\`: recall, read, bookmark, sleep_status) goes into <dir>/.mcp.json beside
+the servers already there, by the same absolute path; a later init refreshes its entry.
 The sub-agent that SessionStart tells Claude to dispatch goes to .claude/agents/somnus-rem-sleep.md
 and the skill to .claude/skills/somnus/SKILL.md; every somnus command in them (and in the
 SessionStart output) is this install's absolute command, so it runs without somnus on PATH (npm i -D).
@@ -65,6 +68,7 @@ Examples:
                 pluginTexts: readPluginTexts(join(packageRoot, 'plugin')),
                 somnusCommand: somnusCliCommand(process.execPath, packageRoot),
               },
+          mcpServer: options.plugin ? null : mcpServerFor(packageRoot),
         })
         if (!options.plugin && !existsSync(join(packageRoot, 'dist', 'hook.cjs'))) {
           result.warnings.push(
@@ -132,6 +136,11 @@ export function hookCommandFor(packageRoot: string): (event: SomnusHookEvent) =>
   }
 }
 
+/** `somnus mcp` of this very install, as Claude Code starts it: node and the CLI by absolute path. */
+export function mcpServerFor(packageRoot: string): McpServerCommand {
+  return { command: process.execPath, args: [join(packageRoot, 'bin', 'somnus.js'), 'mcp'] }
+}
+
 /** The plugin's agent and skill, by their path in the plugin folder; a missing one is left out. */
 function readPluginTexts(pluginDir: string): Record<string, string> {
   const texts: Record<string, string> = {}
@@ -188,6 +197,12 @@ function describe(result: InitBrainResult, projectDir: string, pluginDir: string
   } else {
     lines.push(`Hooks already wired in ${result.settingsPath}.`)
   }
+  if (!pluginDir)
+    lines.push(
+      result.mcpChanged
+        ? `Registered the Somnus MCP server (recall, read, bookmark, sleep_status) in ${result.mcpPath}.`
+        : `MCP server already registered in ${result.mcpPath}.`,
+    )
   const claudeChanged = result.claudeFiles.filter(
     (file) => file.action === 'create' || file.action === 'update',
   )
@@ -198,6 +213,7 @@ function describe(result: InitBrainResult, projectDir: string, pluginDir: string
     result.created.length === 0 &&
     result.updated.length === 0 &&
     !result.hooksChanged &&
+    !result.mcpChanged &&
     claudeChanged.length === 0
   ) {
     lines.push('Nothing to do.')

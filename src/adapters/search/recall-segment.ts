@@ -1,0 +1,360 @@
+/**
+ * One immutable segment of a recall index, laid out so a query reads only what it needs: a small
+ * header (the sorted term dictionary and where each region starts), then fixed-width regions
+ * (document lengths, kinds, offsets), the postings of every term side by side, the documents as
+ * JSON lines, and their ids. A query reads the header, the lengths, the postings of its own terms
+ * and the documents it returns; nothing else. Whole-index libraries (MiniSearch, Orama) parse
+ * every posting at load instead: 0.9 s and 1 GB for a 200,000-line creature
+ * (docs/design/recall.md), which no per-process query can pay.
+ *
+ * Layout (little-endian): "SRS1", header length (u32), header JSON, then the regions the header
+ * names by [offset, bytes]: lengths (f32 per doc), kinds (u8 per doc), docOffsets (u32 per doc + 1,
+ * into docs), postings (u32 pairs: doc, weight x 10), docs (UTF-8 JSON lines), ids (JSON array).
+ */
+import type { RecallEntry } from '../../core/recall/recall-entry.ts'
+import { recallTerms } from '../../core/recall/recall-terms.ts'
+
+const MAGIC = 'SRS1'
+/** A context word (title, heading) counts this much of a word of the text. */
+export const CONTEXT_WEIGHT = 0.4
+
+type Region = [offset: number, bytes: number]
+
+interface Header {
+  count: number
+  totalLength: number
+  kinds: string[]
+  /** Sorted by term: [term, documents holding it, first pair, pairs]. */
+  dict: [string, number, number, number][]
+  regions: Record<'lengths' | 'kinds' | 'docOffsets' | 'postings' | 'docs' | 'ids', Region>
+}
+
+/** Where a segment's bytes are: a buffer built in memory, or a file read piece by piece. */
+export interface ByteSource {
+  readonly size: number
+  read(offset: number, bytes: number): Buffer
+}
+
+/** A buffer as a byte source. */
+export function bufferSource(buffer: Buffer): ByteSource {
+  return { size: buffer.length, read: (offset, bytes) => buffer.subarray(offset, offset + bytes) }
+}
+
+/** A document as stored: the entry packed in an array. */
+type Packed = [string, string, string, string, string, string | null, readonly string[]]
+
+/** The weighted term counts of an entry and its length in text terms. */
+export function entryTerms(entry: RecallEntry): { weights: Map<string, number>; length: number } {
+  const weights = new Map<string, number>()
+  const text = recallTerms(entry.text)
+  for (const term of text) weights.set(term, (weights.get(term) ?? 0) + 1)
+  for (const term of recallTerms(entry.context ?? ''))
+    weights.set(term, (weights.get(term) ?? 0) + CONTEXT_WEIGHT)
+  return { weights, length: Math.max(1, text.length) }
+}
+
+/** One document ready to be written: its packed JSON line, and its terms. */
+export interface SegmentDocument {
+  id: string
+  kind: string
+  json: Buffer
+  length: number
+  weights: Map<string, number>
+}
+
+/** A document of `entry`. */
+export function documentOf(entry: RecallEntry): SegmentDocument {
+  const packed: Packed = [
+    entry.id,
+    entry.kind,
+    entry.location,
+    entry.text,
+    entry.context ?? '',
+    entry.date,
+    entry.sources,
+  ]
+  const { weights, length } = entryTerms(entry)
+  return {
+    id: entry.id,
+    kind: entry.kind,
+    json: Buffer.from(JSON.stringify(packed)),
+    length,
+    weights,
+  }
+}
+
+/** The bytes of a segment holding `documents`, in order (document n is index n). */
+export function writeSegment(documents: readonly SegmentDocument[]): Buffer {
+  const kinds: string[] = []
+  const kindIndex = new Map<string, number>()
+  const postings = new Map<string, number[]>()
+  let totalLength = 0
+  documents.forEach((document, index) => {
+    totalLength += document.length
+    if (!kindIndex.has(document.kind)) {
+      kindIndex.set(document.kind, kinds.length)
+      kinds.push(document.kind)
+    }
+    for (const [term, weight] of document.weights) {
+      let list = postings.get(term)
+      if (list === undefined) {
+        list = []
+        postings.set(term, list)
+      }
+      list.push(index, Math.max(1, Math.round(weight * 10)))
+    }
+  })
+  const terms = [...postings.keys()].sort()
+  const dict: Header['dict'] = []
+  let pairs = 0
+  for (const term of terms) {
+    const list = postings.get(term) ?? []
+    dict.push([term, list.length / 2, pairs, list.length / 2])
+    pairs += list.length / 2
+  }
+  const lengths = Buffer.alloc(documents.length * 4)
+  const kindBytes = Buffer.alloc(documents.length)
+  const docOffsets = Buffer.alloc((documents.length + 1) * 4)
+  let docBytes = 0
+  documents.forEach((document, index) => {
+    lengths.writeFloatLE(document.length, index * 4)
+    kindBytes[index] = kindIndex.get(document.kind) ?? 0
+    docOffsets.writeUInt32LE(docBytes, index * 4)
+    docBytes += document.json.length + 1
+  })
+  docOffsets.writeUInt32LE(docBytes, documents.length * 4)
+  const postingBytes = Buffer.alloc(pairs * 8)
+  let at = 0
+  for (const term of terms) {
+    for (const value of postings.get(term) ?? []) {
+      postingBytes.writeUInt32LE(value, at)
+      at += 4
+    }
+  }
+  const docs = Buffer.concat(documents.flatMap((document) => [document.json, NEWLINE]))
+  const ids = Buffer.from(JSON.stringify(documents.map((document) => document.id)))
+  return assemble({ count: documents.length, totalLength, kinds, dict }, [
+    lengths,
+    kindBytes,
+    docOffsets,
+    postingBytes,
+    docs,
+    ids,
+  ])
+}
+
+/** The segment's bytes: magic, header (with its regions' offsets) and the regions in order. */
+function assemble(fields: Omit<Header, 'regions'>, body: Buffer[]): Buffer {
+  const names = ['lengths', 'kinds', 'docOffsets', 'postings', 'docs', 'ids'] as const
+  // Region offsets depend on the header's own length: fixed in passes until it stops changing.
+  const build = (start: number) => {
+    const regions = {} as Header['regions']
+    let offset = start
+    body.forEach((part, index) => {
+      regions[names[index] as keyof Header['regions']] = [offset, part.length]
+      offset += part.length
+    })
+    return Buffer.from(JSON.stringify({ ...fields, regions }))
+  }
+  let header = build(0)
+  for (;;) {
+    const next = build(8 + header.length)
+    if (next.length === header.length) {
+      header = next
+      break
+    }
+    header = next
+  }
+  const prefix = Buffer.alloc(8)
+  prefix.write(MAGIC, 0, 'latin1')
+  prefix.writeUInt32LE(header.length, 4)
+  return Buffer.concat([prefix, header, ...body])
+}
+
+const NEWLINE = Buffer.from('\n')
+
+/**
+ * One segment of the live documents of `parts`, merged at the level of postings: documents are
+ * renumbered and copied as bytes, postings concatenated term by term; nothing is decoded into
+ * objects, so merging 200,000 documents costs their bytes, not a map per document.
+ */
+export function mergeSegments(
+  parts: readonly { reader: SegmentReader; dead: ReadonlySet<number> }[],
+): Buffer {
+  const raws = parts.map((part) => part.reader.raw())
+  const kinds: string[] = []
+  const kindIndex = new Map<string, number>()
+  const renumber: Int32Array[] = []
+  let count = 0
+  let totalLength = 0
+  const lengthParts: Buffer[] = []
+  const kindParts: number[] = []
+  const docParts: Buffer[] = []
+  const offsets: number[] = []
+  const ids: string[] = []
+  let docBytes = 0
+  raws.forEach((raw, position) => {
+    const dead = parts[position]?.dead ?? new Set<number>()
+    const map = new Int32Array(raw.header.count).fill(-1)
+    const lengths = raw.region('lengths')
+    const kindBytes = raw.region('kinds')
+    const docOffsets = raw.region('docOffsets')
+    const docs = raw.region('docs')
+    const segmentIds = JSON.parse(raw.region('ids').toString('utf8')) as string[]
+    for (let index = 0; index < raw.header.count; index += 1) {
+      if (dead.has(index)) continue
+      map[index] = count
+      count += 1
+      const length = lengths.readFloatLE(index * 4)
+      totalLength += length
+      const piece = Buffer.alloc(4)
+      piece.writeFloatLE(length, 0)
+      lengthParts.push(piece)
+      const kind = raw.header.kinds[kindBytes[index] ?? 0] ?? ''
+      if (!kindIndex.has(kind)) {
+        kindIndex.set(kind, kinds.length)
+        kinds.push(kind)
+      }
+      kindParts.push(kindIndex.get(kind) ?? 0)
+      const start = docOffsets.readUInt32LE(index * 4)
+      const end = docOffsets.readUInt32LE(index * 4 + 4)
+      offsets.push(docBytes)
+      docParts.push(docs.subarray(start, end))
+      docBytes += end - start
+      ids.push(segmentIds[index] ?? '')
+    }
+    renumber.push(map)
+  })
+  offsets.push(docBytes)
+  const terms = [...new Set(raws.flatMap((raw) => raw.header.dict.map((entry) => entry[0])))].sort()
+  const byTerm = raws.map((raw) => new Map(raw.header.dict.map((entry) => [entry[0], entry])))
+  const postingsOf = raws.map((raw) => raw.region('postings'))
+  const dict: Header['dict'] = []
+  const postingParts: Buffer[] = []
+  let pairs = 0
+  for (const term of terms) {
+    let termPairs = 0
+    raws.forEach((_, position) => {
+      const found = byTerm[position]?.get(term)
+      const map = renumber[position]
+      const postings = postingsOf[position]
+      if (!found || !map || !postings) return
+      const out = Buffer.alloc(found[3] * 8)
+      let written = 0
+      for (let pair = found[2]; pair < found[2] + found[3]; pair += 1) {
+        const index = map[postings.readUInt32LE(pair * 8)] ?? -1
+        if (index < 0) continue
+        out.writeUInt32LE(index, written)
+        out.writeUInt32LE(postings.readUInt32LE(pair * 8 + 4), written + 4)
+        written += 8
+      }
+      postingParts.push(out.subarray(0, written))
+      termPairs += written / 8
+    })
+    if (termPairs > 0) dict.push([term, termPairs, pairs, termPairs])
+    pairs += termPairs
+  }
+  const docOffsets = Buffer.alloc(offsets.length * 4)
+  offsets.forEach((offset, index) => {
+    docOffsets.writeUInt32LE(offset, index * 4)
+  })
+  return assemble({ count, totalLength, kinds, dict }, [
+    Buffer.concat(lengthParts),
+    Buffer.from(kindParts),
+    docOffsets,
+    Buffer.concat(postingParts),
+    Buffer.concat(docParts),
+    Buffer.from(JSON.stringify(ids)),
+  ])
+}
+
+/** A segment opened for reading: its header parsed, everything else read on demand. */
+export interface SegmentReader {
+  readonly count: number
+  readonly totalLength: number
+  /** Documents holding `term` (0 when none). */
+  documentFrequency(term: string): number
+  /** Adds each document's BM25 share of `term` to `scores`, given the index-wide statistics. */
+  score(term: string, idf: number, average: number, scores: Float64Array): void
+  /** The kind of document `index`. */
+  kindOf(index: number): string
+  /** Document `index` as an entry. */
+  entry(index: number): RecallEntry
+  /** Every document's id, in order. */
+  ids(): string[]
+  /** The header and regions, for merging segments without decoding their documents. */
+  raw(): RawSegment
+}
+
+/** A segment's parts as a merge reads them. */
+export interface RawSegment {
+  header: Header
+  region(name: keyof Header['regions']): Buffer
+}
+
+const K1 = 1.2
+const B = 0.75
+
+/** Opens the segment in `source`; throws when it is not one. */
+export function openSegment(source: ByteSource): SegmentReader {
+  const prefix = source.read(0, 8)
+  if (prefix.length < 8 || prefix.toString('latin1', 0, 4) !== MAGIC)
+    throw new Error('not a recall segment')
+  const header = JSON.parse(source.read(8, prefix.readUInt32LE(4)).toString('utf8')) as Header
+  const region = (name: keyof Header['regions']) => source.read(...header.regions[name])
+  let lengths: Buffer | null = null
+  let kinds: Buffer | null = null
+  let offsets: Buffer | null = null
+  const find = (term: string) => {
+    let low = 0
+    let high = header.dict.length - 1
+    while (low <= high) {
+      const middle = (low + high) >> 1
+      const entry = header.dict[middle]
+      if (entry === undefined) break
+      if (entry[0] === term) return entry
+      if (entry[0] < term) low = middle + 1
+      else high = middle - 1
+    }
+    return null
+  }
+  const docJson = (index: number) => {
+    offsets ??= region('docOffsets')
+    const start = offsets.readUInt32LE(index * 4)
+    const end = offsets.readUInt32LE(index * 4 + 4)
+    const [docsStart] = header.regions.docs
+    return source.read(docsStart + start, end - start - 1)
+  }
+  return {
+    count: header.count,
+    totalLength: header.totalLength,
+    documentFrequency: (term) => find(term)?.[1] ?? 0,
+    score(term, idf, average, scores) {
+      const found = find(term)
+      if (found === null) return
+      lengths ??= region('lengths')
+      const [postingsStart] = header.regions.postings
+      const pairs = source.read(postingsStart + found[2] * 8, found[3] * 8)
+      for (let at = 0; at < pairs.length; at += 8) {
+        const index = pairs.readUInt32LE(at)
+        const weight = pairs.readUInt32LE(at + 4) / 10
+        const length = lengths.readFloatLE(index * 4)
+        scores[index] =
+          (scores[index] ?? 0) +
+          (idf * weight * (K1 + 1)) / (weight + K1 * (1 - B + (B * length) / (average || 1)))
+      }
+    },
+    kindOf(index) {
+      kinds ??= region('kinds')
+      return header.kinds[kinds[index] ?? 0] ?? ''
+    },
+    entry(index) {
+      const [id, kind, location, text, context, date, sources] = JSON.parse(
+        docJson(index).toString('utf8'),
+      ) as Packed
+      return { id, kind, location, text, context, date, sources }
+    },
+    ids: () => JSON.parse(region('ids').toString('utf8')) as string[],
+    raw: () => ({ header, region }),
+  }
+}

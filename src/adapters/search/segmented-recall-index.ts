@@ -1,0 +1,224 @@
+/**
+ * A recall index made of immutable segments (recall-segment.ts), as a log-structured index is:
+ * new entries collect in memory and become a new segment when asked for or saved; a removed or
+ * replaced entry is only marked dead in its segment; small segments are merged into one, and a
+ * segment with many dead documents is rewritten. Ranking is BM25 over the statistics of every
+ * segment together, so a hit scores the same whichever segment holds it.
+ */
+import { queryTerms } from '../../core/recall/recall-terms.ts'
+import { snippetOf } from '../../core/recall/snippet.ts'
+import {
+  DEFAULT_SNIPPET_CHARS,
+  isOnOrAfter,
+  type RecallEntry,
+  type RecallHit,
+  type RecallIndex,
+} from '../../ports/recall.ts'
+import {
+  bufferSource,
+  documentOf,
+  mergeSegments,
+  openSegment,
+  type SegmentDocument,
+  type SegmentReader,
+  writeSegment,
+} from './recall-segment.ts'
+
+/** A segment of the index, and which of its documents are dead. */
+export interface Segment {
+  /** Where it is kept (a file name), or null while it exists only in memory. */
+  name: string | null
+  reader: SegmentReader
+  /** The bytes of a segment built in this process, until they are written. */
+  bytes: Buffer | null
+  dead: Set<number>
+}
+
+/** Entries put are written into a segment once this many wait (a map of terms each, until then). */
+const FLUSH_DOCUMENTS = 20_000
+/** More segments than this are merged (all but a dominant large one). */
+const MAX_SEGMENTS = 4
+/** A segment with this share of dead documents is rewritten without them. */
+const MAX_DEAD_SHARE = 0.3
+
+/** A segmented index over `segments` (none: empty). */
+export function createSegmentedRecallIndex(segments: Segment[] = []) {
+  const pending = new Map<string, SegmentDocument>()
+  let locations: Map<string, { segment: Segment; index: number }> | null = null
+
+  /** Where each id lives: read from the segments' id lists at the first change. */
+  const locate = () => {
+    if (locations !== null) return locations
+    locations = new Map()
+    for (const segment of segments) {
+      segment.reader.ids().forEach((id, index) => {
+        if (!segment.dead.has(index)) locations?.set(id, { segment, index })
+      })
+    }
+    return locations
+  }
+  const removeOne = (id: string) => {
+    pending.delete(id)
+    const found = locate().get(id)
+    if (found) {
+      found.segment.dead.add(found.index)
+      locations?.delete(id)
+    }
+  }
+  const addSegment = (documents: SegmentDocument[]) => {
+    const bytes = writeSegment(documents)
+    const segment: Segment = {
+      name: null,
+      reader: openSegment(bufferSource(bytes)),
+      bytes,
+      dead: new Set(),
+    }
+    segments.push(segment)
+    if (locations !== null)
+      documents.forEach((document, index) => {
+        locations?.set(document.id, { segment, index })
+      })
+    return segment
+  }
+  /** Turns the entries put since the last flush into a segment. */
+  const flush = () => {
+    if (pending.size === 0) return
+    const documents = [...pending.values()]
+    pending.clear()
+    addSegment(documents)
+  }
+  /** Rewrites `chosen` as one segment of their live documents. */
+  const merge = (chosen: Segment[]) => {
+    const bytes = mergeSegments(chosen)
+    for (const segment of chosen) segments.splice(segments.indexOf(segment), 1)
+    locations = null
+    const reader = openSegment(bufferSource(bytes))
+    if (reader.count > 0) segments.push({ name: null, reader, bytes, dead: new Set() })
+  }
+
+  const index: RecallIndex & {
+    readonly segments: readonly Segment[]
+    /** Writes pending entries into a segment and merges as the policy says. */
+    compact(): void
+    readonly size: number
+  } = {
+    segments,
+    get size() {
+      return segments.reduce(
+        (sum, segment) => sum + segment.reader.count - segment.dead.size,
+        pending.size,
+      )
+    },
+    async put(entries: readonly RecallEntry[]) {
+      for (const entry of entries) {
+        removeOne(entry.id)
+        pending.set(entry.id, documentOf(entry))
+        // Bounded memory while a large store is indexed: pieces are merged later, as postings.
+        if (pending.size >= FLUSH_DOCUMENTS) flush()
+      }
+    },
+    async remove(ids: readonly string[]) {
+      for (const id of ids) removeOne(id)
+    },
+    compact() {
+      flush()
+      for (const segment of [...segments]) {
+        if (segment.dead.size > 0 && segment.dead.size >= segment.reader.count * MAX_DEAD_SHARE)
+          merge([segment])
+      }
+      if (segments.length > MAX_SEGMENTS) {
+        const bySize = [...segments].sort((a, b) => b.reader.count - a.reader.count)
+        const total = bySize.reduce((sum, segment) => sum + segment.reader.count, 0)
+        const largest = bySize[0]
+        // A dominant segment is kept as it is: merging it on every few additions would cost its whole size.
+        merge(largest && largest.reader.count * 2 > total ? bySize.slice(1) : bySize)
+      }
+    },
+    async search(query) {
+      flush()
+      const terms = queryTerms(query.text.replace(/\0/g, ' '))
+      if (terms.length === 0 || query.limit <= 0) return []
+      let count = 0
+      let totalLength = 0
+      for (const segment of segments) {
+        count += segment.reader.count - segment.dead.size
+        totalLength += segment.reader.totalLength
+      }
+      const all = segments.reduce((sum, segment) => sum + segment.reader.count, 0)
+      const average = totalLength / Math.max(1, all)
+      const kinds = query.in && query.in.length > 0 ? new Set(query.in) : null
+      const idfs = terms.map((term) => {
+        const frequency = segments.reduce(
+          (sum, segment) => sum + segment.reader.documentFrequency(term),
+          0,
+        )
+        return Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5))
+      })
+      const scored = segments.map((segment) => {
+        const scores = new Float64Array(segment.reader.count)
+        terms.forEach((term, position) => {
+          segment.reader.score(term, idfs[position] ?? 0, average, scores)
+        })
+        for (const dead of segment.dead) scores[dead] = 0
+        return scores
+      })
+      // Only the best few become candidates: a common word can match every document, and making
+      // an object of each to sort them all cost the prompt hook more than the search itself.
+      const wanted = query.limit * 3 + 20
+      const candidates = (threshold: number) => {
+        const found: { segment: Segment; index: number; score: number }[] = []
+        scored.forEach((scores, position) => {
+          const segment = segments[position] as Segment
+          for (let at = 0; at < scores.length; at += 1) {
+            const score = scores[at] ?? 0
+            if (score <= 0 || score < threshold) continue
+            if (kinds !== null && !kinds.has(segment.reader.kindOf(at))) continue
+            found.push({ segment, index: at, score })
+          }
+        })
+        return found.sort((left, right) => right.score - left.score)
+      }
+      const thresholdFor = (keep: number) => {
+        if (kinds !== null) return 0
+        const positive = scored.map((scores) => scores.filter((score) => score > 0))
+        const all = new Float64Array(positive.reduce((sum, list) => sum + list.length, 0))
+        let offset = 0
+        for (const list of positive) {
+          all.set(list, offset)
+          offset += list.length
+        }
+        if (all.length <= keep) return 0
+        return all.sort()[all.length - keep] ?? 0
+      }
+      const budget = query.snippetChars ?? DEFAULT_SNIPPET_CHARS
+      const collect = (list: { segment: Segment; index: number; score: number }[]) => {
+        const hits: RecallHit[] = []
+        for (const candidate of list) {
+          if (hits.length >= query.limit) break
+          const entry = candidate.segment.reader.entry(candidate.index)
+          if (query.since !== undefined && !isOnOrAfter(entry.date, query.since)) continue
+          hits.push({
+            id: entry.id,
+            kind: entry.kind,
+            location: entry.location,
+            text: entry.text,
+            snippet: snippetOf(entry.text, terms, budget),
+            date: entry.date,
+            sources: [...entry.sources],
+            score: candidate.score,
+          })
+        }
+        return hits
+      }
+      const threshold = thresholdFor(wanted)
+      let hits = collect(candidates(threshold))
+      // The date filter left too few of the best: look at every match.
+      if (hits.length < query.limit && threshold > 0) hits = collect(candidates(0))
+      return hits
+    },
+  }
+  return index
+}
+
+/** The type of a segmented index. */
+export type SegmentedRecallIndex = ReturnType<typeof createSegmentedRecallIndex>

@@ -71,6 +71,14 @@ export function entryTexts(entry: PatternEntry): { subject: string; remedy: stri
   }
 }
 
+function family(kind: string): string {
+  return GOTCHA_KINDS.has(kind) ? 'gotcha' : kind
+}
+
+function sameKind(lesson: ReaderLesson, entry: PatternEntry): boolean {
+  return family(lesson.kind) === family(entry.category)
+}
+
 function hits(groups: readonly string[][], text: string): boolean {
   return groups.every((group) =>
     group.some((alternative) => text.includes(alternative.toLowerCase())),
@@ -97,9 +105,11 @@ export function judgeEntries(
   return entries.map((entry) => {
     const session = shortOf.get(entry.sources[0] ?? '') ?? ''
     const { subject, remedy } = entryTexts(entry)
-    const about = reader.lessons.filter(
-      (lesson) => lesson.session === session && hits(lesson.match, subject),
-    )
+    // Lessons of the entry's own kind first: a preference quoting a hook's failure is about the
+    // preference, not about the failure.
+    const about = reader.lessons
+      .filter((lesson) => lesson.session === session && hits(lesson.match, subject))
+      .sort((left, right) => Number(!sameKind(left, entry)) - Number(!sameKind(right, entry)))
     const right = about.find(
       (lesson) => hits(lesson.remedy, remedy) && inOrder(lesson.order, remedy),
     )

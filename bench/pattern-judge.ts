@@ -110,9 +110,11 @@ export function judgeEntries(
     const about = reader.lessons
       .filter((lesson) => lesson.session === session && hits(lesson.match, subject))
       .sort((left, right) => Number(!sameKind(left, entry)) - Number(!sameKind(right, entry)))
-    const right = about.find(
+    const stating = about.filter(
       (lesson) => hits(lesson.remedy, remedy) && inOrder(lesson.order, remedy),
     )
+    // An entry that states two lessons counts for the one no other entry has stated yet.
+    const right = stating.find((lesson) => !stated.has(lesson.id)) ?? stating[0]
     if (right) {
       const again = stated.has(right.id)
       stated.add(right.id)

@@ -22,6 +22,7 @@ import {
   renderPatternFile,
 } from '../../core/patterns/pattern-entry.ts'
 import type { LanguageModel, Pattern } from '../../ports/language-model.ts'
+import { readEntryIds, recordEntryIds } from './entry-id-registry.ts'
 import type { PatternWorkspace } from './pattern-workspace.ts'
 import { readPatternFiles } from './read-patterns.ts'
 
@@ -33,7 +34,10 @@ export interface EncodeResult {
   /** Candidates found before merging (complete ones only). */
   found: number
   added: EncodePlan['added']
+  /** Entries this session had already written, refreshed. */
   updated: EncodePlan['updated']
+  /** Entries of an earlier (partial) encode of this session that its whole reading no longer finds. */
+  removed: EncodePlan['removed']
   superseded: EncodePlan['superseded']
   /** Domain files written (names relative to the pattern folder). */
   written: string[]
@@ -65,9 +69,20 @@ export async function encodePatterns(
   const date = request.digest.date ?? utcDay(workspace.clock.now())
   const write = async () => {
     const existing = await readPatternFiles(workspace)
-    const plan = planEncode({ existing, candidates, sessionId, date })
+    const inFiles = [...existing.values()].flatMap((file) => file.entries.map((entry) => entry.id))
+    const ids = await readEntryIds(workspace, inFiles)
+    const plan = planEncode({
+      existing,
+      candidates,
+      sessionId,
+      date,
+      issuedIds: ids.issued,
+      skip: ids.crystallized,
+    })
     const written: string[] = []
     if (!request.dryRun) {
+      // Ids first: a crash between the two leaves ids issued and unused, never one issued twice.
+      await recordEntryIds(workspace, { issued: plan.issued })
       for (const [domain, file] of plan.files) {
         await workspace.patterns.write(`${domain}.md`, renderPatternFile(file))
         written.push(`${domain}.md`)
@@ -82,6 +97,7 @@ export async function encodePatterns(
     found: candidates.length,
     added: plan.added,
     updated: plan.updated,
+    removed: plan.removed,
     superseded: plan.superseded,
     written,
     dryRun: request.dryRun === true,

@@ -99,3 +99,44 @@ function shortNote(text: string): string {
 function lowerFirst(text: string): string {
   return /^[A-Z][a-z]/.test(text) ? `${(text[0] as string).toLowerCase()}${text.slice(1)}` : text
 }
+
+/** Lines that carry no change of their own (braces, `end`, blank). */
+const TRIVIAL_LINE = /^(?:[\s{}()[\];,]*|end|do|else|\}\s*else\s*\{|<\/?\w+>)$/
+
+/** Longest line kept to say what an edit changed. */
+const CODE_CHARS = 90
+
+/**
+ * What an edit added, in its own code: the first lines of an Edit's `new_string` (or a MultiEdit's
+ * edits) that its `old_string` did not have, at most two, trimmed. '' for a whole-file Write (its
+ * doc comment says more) or an edit that only removed lines.
+ */
+export function addedCodeOf(input: Record<string, unknown>): string {
+  const pairs = Array.isArray(input.edits)
+    ? input.edits.filter(
+        (edit): edit is Record<string, unknown> => typeof edit === 'object' && edit !== null,
+      )
+    : [input]
+  const added: string[] = []
+  for (const pair of pairs) {
+    if (typeof pair.new_string !== 'string') continue
+    const before = new Set(
+      (typeof pair.old_string === 'string' ? pair.old_string : '')
+        .split('\n')
+        .map((line) => line.trim()),
+    )
+    for (const raw of pair.new_string.split('\n')) {
+      const line = raw.trim()
+      if (
+        before.has(line) ||
+        TRIVIAL_LINE.test(line) ||
+        line.startsWith('#') ||
+        line.startsWith('//')
+      )
+        continue
+      added.push(line.length > CODE_CHARS ? `${line.slice(0, CODE_CHARS - 1)}…` : line)
+      if (added.length === 2) return added.join('; ')
+    }
+  }
+  return added.join('; ')
+}

@@ -10,7 +10,7 @@ import type { DigestItem } from './session-digest.ts'
 
 /** Words that say a user prompt is a correction or a stated preference. */
 const PREFERENCE_WORDS =
-  /\b(?:don'?t|do not|never|always|instead|prefer|rather|should(?:n'?t)?|must|please|stop|wrong|why|make sure|no,|not|did you)\b/i
+  /\b(?:don'?t|do not|never|always|instead|prefer|rather|should(?:n'?t)?|must|please|stop|wrong|why|make sure|no,|not|did you|until|keep going|without (?:asking|stopping)|from now on|every time|each time)\b/i
 
 /** Commands that only look around or wait: not steps of the workflow. */
 const LOOK_AROUND =

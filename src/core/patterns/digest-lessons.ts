@@ -35,7 +35,7 @@ const ROOT_CAUSE =
   /\b(?:root cause|turn(?:s|ed) out|was caused by|the (?:real )?(?:issue|problem|bug) (?:was|is))\b/i
 /** Words that make the user's words a rule rather than a question or a remark. */
 const RULE_WORDS =
-  /\b(?:never|always|don'?t|do not|instead|prefer\w*|rather|should(?:n'?t)?|must|make sure|please|stop|avoid|only|fix)\b/i
+  /\b(?:never|always|don'?t|do not|instead|prefer\w*|rather|should(?:n'?t)?|must|make sure|please|stop|avoid|only|fix|until|keep going|without (?:asking|stopping)|from now on|every time|each time)\b/i
 
 /** The candidate entries of `digest`, each citing `sessionId` first, then its records. */
 export function lessonsFromDigest(
@@ -107,7 +107,8 @@ function decisionLesson(item: DigestItem): Lesson[] {
     {
       category: 'architectural-decision',
       title: clip(parts.choice, 100),
-      observation: sentence(parts.choice),
+      // The decision as the session stated it: the choice alone may not say what it is about.
+      observation: sentence(clip(item.text.replace(/\s+/g, ' ').trim(), 300)),
       details: why.filter(Boolean).join(' '),
       context: (domain) => {
         const named = namedIn(parts.choice) || namedIn(item.text)

@@ -75,9 +75,12 @@ Examples:
         })
         if (options.json) return printJson(io, result)
         say(
-          `${options.dryRun ? 'Would encode' : 'Encoded'} session ${result.sessionId}: ${result.added.length} new, ${result.updated.length} updated, ${result.superseded.length} superseded (${somnus.workspace.patternsDir})`,
+          `${options.dryRun ? 'Would encode' : 'Encoded'} session ${result.sessionId}: ${result.added.length} new, ${result.updated.length} updated, ${result.removed.length} removed, ${result.superseded.length} superseded (${somnus.workspace.patternsDir})`,
         )
         for (const entry of result.added) say(`  + ${entry.domain}: ${entry.title}`)
+        for (const entry of result.updated) say(`  = ${entry.domain}: ${entry.title}`)
+        for (const entry of result.removed)
+          say(`  - ${entry.domain}: ${entry.title} (no longer found in the session)`)
         for (const link of result.superseded)
           say(`  ~ ${link.domain}: ${link.old} superseded by ${link.by}`)
         const days = somnus.workspace.settings.prune_days

@@ -7,8 +7,8 @@
 
 import { utcDay } from '../../core/dates.ts'
 import type { SessionDigest } from '../../core/digest/session-digest.ts'
-import type { Unit } from '../../core/model-results.ts'
 import { lessonsFromDigest } from '../../core/patterns/digest-lessons.ts'
+import { digestUnits } from '../../core/patterns/digest-units.ts'
 import {
   type EncodePlan,
   type PatternCandidate,
@@ -46,7 +46,7 @@ export interface EncodeResult {
 
 /**
  * Encodes the session `digest` describes (read with its sub-agent files, no budget to speak of).
- * `model` with the session's `units` adds the model's own patterns.
+ * `model` (other than the offline one) adds its own patterns, read from the digest's material.
  */
 export async function encodePatterns(
   workspace: PatternWorkspace,
@@ -55,16 +55,13 @@ export async function encodePatterns(
     /** The id entries cite (default: the digest's). */
     sessionId?: string
     model?: LanguageModel
-    units?: Unit[]
     dryRun?: boolean
   },
 ): Promise<EncodeResult> {
   const sessionId = request.sessionId ?? request.digest.sessionId
   const candidates = [
     ...lessonsFromDigest(request.digest, sessionId),
-    ...(request.model && request.units
-      ? await modelPatterns(request.model, request.units, sessionId)
-      : []),
+    ...(request.model ? await modelPatterns(request.model, request.digest, sessionId) : []),
   ].filter(isCompleteEntry)
   const date = request.digest.date ?? utcDay(workspace.clock.now())
   const write = async () => {
@@ -104,12 +101,13 @@ export async function encodePatterns(
   }
 }
 
-/** The model's patterns as candidates citing the session first. */
+/** The model's patterns from the digest's material, as candidates citing the session, then its records. */
 async function modelPatterns(
   model: LanguageModel,
-  units: Unit[],
+  digest: SessionDigest,
   sessionId: string,
 ): Promise<PatternCandidate[]> {
+  const { units, sources } = digestUnits(digest)
   if (units.length === 0) return []
   const { value } = await model.extractPatterns({ units })
   return value.map((pattern: Pattern) => ({
@@ -120,7 +118,7 @@ async function modelPatterns(
     details: pattern.details,
     context: pattern.context,
     tags: pattern.tags,
-    sources: [...new Set([sessionId, ...pattern.sources])],
+    sources: [...new Set([sessionId, ...pattern.sources.flatMap((id) => sources.get(id) ?? [id])])],
   }))
 }
 

@@ -44,7 +44,8 @@ export function announcedChange(text: string): string {
     if (vague && previous !== undefined && !STATUS_ONLY.test(previous))
       return shortNote(lowerFirst(`${previous.replace(/[.!]+$/, '')}: ${step}`))
     if (GENERIC.test(step)) return ''
-    const note = step
+    // The agent's "my" is the reader's "the": the note outlives the session.
+    const note = step.replace(/\bmy\b/gi, 'the')
     return shortNote(lowerFirst(note))
   }
   return ''
@@ -111,7 +112,9 @@ const CODE_CHARS = 90
  * edits) that its `old_string` did not have, at most two, trimmed. '' for a whole-file Write (its
  * doc comment says more) or an edit that only removed lines.
  */
-export function addedCodeOf(input: Record<string, unknown>): string {
+export function addedCodeOf(input: Record<string, unknown>, about = ''): string {
+  // A whole file written: its lines about what the agent named (`default`, `ALTER TABLE`).
+  if (typeof input.content === 'string' && about !== '') return linesAbout(input.content, about)
   const pairs = Array.isArray(input.edits)
     ? input.edits.filter(
         (edit): edit is Record<string, unknown> => typeof edit === 'object' && edit !== null,
@@ -139,4 +142,35 @@ export function addedCodeOf(input: Record<string, unknown>): string {
     }
   }
   return added.join('; ')
+}
+
+/** Words of a statement worth finding in code: four letters or more, not the common ones. */
+const COMMON_WORD =
+  /^(?:this|that|with|which|when|will|would|uses?|from|into|have|does|doesn't|exist|exists|rows?|fail|first|then|them|they|there|their|auto-generated|generated)$/i
+
+/** The lines (two at most, in file order) of `content` naming the most words of `about`, trimmed. */
+function linesAbout(content: string, about: string): string {
+  const words = (about.toLowerCase().match(/[a-z_][a-z0-9_]{3,}/g) ?? []).filter(
+    (word) => !COMMON_WORD.test(word),
+  )
+  if (words.length === 0) return ''
+  const scored: { line: string; score: number; at: number }[] = []
+  for (const [at, raw] of content.split('\n').entries()) {
+    const line = raw.trim()
+    if (
+      line === '' ||
+      TRIVIAL_LINE.test(line) ||
+      /^(?:#|\/\/|\*|@moduledoc|def(?:module)?\b)/.test(line)
+    )
+      continue
+    const lower = line.toLowerCase()
+    const score = new Set(words.filter((word) => lower.includes(word))).size
+    if (score > 0) scored.push({ line, score, at })
+  }
+  return scored
+    .sort((left, right) => right.score - left.score || left.at - right.at)
+    .slice(0, 2)
+    .sort((left, right) => left.at - right.at)
+    .map(({ line }) => (line.length > CODE_CHARS ? `${line.slice(0, CODE_CHARS - 1)}…` : line))
+    .join('; ')
 }

@@ -27,6 +27,8 @@ interface Gotcha {
   text: string
   uuids: string[]
   words: Set<string>
+  /** When it happened: the compaction epoch (a summary's bullets come just before its epoch's failures). */
+  at: number
 }
 
 /** The session's gotchas, newest account first. */
@@ -49,7 +51,7 @@ export function gotchasOf(
       const text = oneLine([bullet.text, ...bullet.children].join(' '))
       if (NO_GOTCHA.test(text) || inProgress(text.split(/\.\s/)[0] ?? text)) return []
       const uuid = material.compactions[index]?.uuid ?? ''
-      return [{ text, uuids: [uuid], words: distinctiveWords(text) }]
+      return [{ text, uuids: [uuid], words: distinctiveWords(text), at: index - 0.5 }]
     }),
   )
   // The followed failures are distinct already; a summary's account joins the one it tells of.
@@ -61,7 +63,8 @@ export function gotchasOf(
     if (same === undefined) merged.push(gotcha)
     else same.uuids.push(...gotcha.uuids)
   }
-  return merged.map((gotcha) => ({
+  // In the session's order, so a budget that keeps the first keeps the earliest, not one kind.
+  return merged.sort((left, right) => left.at - right.at).map((gotcha) => ({
     text: leadingSentences(gotcha.text, GOTCHA_CHARS),
     sources: [...new Set(gotcha.uuids.filter((uuid) => uuid !== '').map(shortId))].slice(0, 4),
   }))
@@ -152,5 +155,5 @@ function chainGotcha(chain: ErrorFix[]): Gotcha {
   const words = distinctiveWords(
     chain.map((failure) => `${failure.errorLine} ${failure.cause}`).join(' '),
   )
-  return { text, uuids, words }
+  return { text, uuids, words, at: first.epoch }
 }

@@ -154,6 +154,32 @@ export class ErrorFixTracker {
   }
 
   /**
+   * The agent named a limitation of a tool before it happened ("the generated migration uses
+   * `modify`, which SQLite doesn't support") and its next edit went around it: a gotcha whose fix
+   * is that edit, though no command failed.
+   */
+  limitation(statement: string, cause: string, path: string, fix: string, sources: string[]): void {
+    const errorLine = oneLine(statement)
+    if (fix === '' || this.all.some((known) => known.errorLine === errorLine)) return
+    this.all.push({
+      key: 'limitation',
+      command: '',
+      errorLine,
+      signature: errorLine,
+      mentions: [],
+      cause,
+      changes: [],
+      edits: [path],
+      fix,
+      fixCommand: '',
+      fixed: true,
+      sources,
+      fromHook: false,
+      epoch: this.epoch,
+    })
+  }
+
+  /**
    * A compaction summary lists an error as not fixed yet ("CURRENT: cannot invoke ... inside a
    * guard"): the session's next edits fix the summary's open errors, in the order listed.
    */
@@ -280,7 +306,7 @@ export class ErrorFixTracker {
  * An edit in words: what the agent announced, with the code it added when the announcement names
  * no code itself ("fix the two errors in `a.ex`" says less than `%{index: ^index} = info`).
  */
-function changeText(path: string, note: string, added: string): string {
+export function changeText(path: string, note: string, added: string): string {
   if (added === '') return note
   const where = `${code(fileName(path))}: ${code(added)}`
   if (note === '') return where
@@ -353,7 +379,7 @@ export function symptomOf(failure: ErrorFix): string {
   const first = failure.errorLine.split('\\n')[0] as string
   const line = code(leadingSentences(first, 160).replace(/…$/, ''))
   if (failure.fromHook) return `${line} (a hook, after an edit)`
-  if (failure.command !== '' && failure.key !== failure.command && failure.key !== 'summary')
+  if (failure.command !== '' && failure.key !== failure.command)
     return `${line} in ${code(failure.key)}`
   return line
 }

@@ -23,7 +23,8 @@ import { DecisionChecks } from './decision-checks.ts'
 import { type DecisionCandidate, decisionCandidates } from './digest-decisions.ts'
 import type { DigestMaterial, Sourced, TurnTrigger } from './digest-material.ts'
 import { oneLine } from './digest-text.ts'
-import { ErrorFixTracker } from './error-fixes.ts'
+import { changeText, ErrorFixTracker } from './error-fixes.ts'
+import { limitationIn } from './limitations.ts'
 import type { SessionDigest } from './session-digest.ts'
 import {
   shellTaskEvents,
@@ -99,6 +100,8 @@ export class SessionDigestBuilder {
   private turnText: Sourced | null = null
   /** The agent's last text before the next tool call: what that call is about to do. */
   private announcement = ''
+  /** A limitation the agent just named, until its next edit (the way around it). */
+  private limitation: { statement: string; cause: string; uuid: string } | null = null
   /** Decisions waiting for the session to act on them. */
   private readonly decisionChecks = new DecisionChecks<DecisionCandidate>()
 
@@ -219,6 +222,8 @@ export class SessionDigestBuilder {
     this.announcement = text
     if (this.kind !== 'main') return
     this.material.errors.agentText(text)
+    const limitation = limitationIn(text)
+    if (limitation !== null) this.limitation = { ...limitation, uuid }
     if (text.trim() !== '') this.turnText = { text: text.trim(), uuid }
     this.addDecisions(text, uuid, 0)
   }
@@ -254,6 +259,20 @@ export class SessionDigestBuilder {
       this.material.errors.toolCalled()
     }
     const material = this.material
+    const limitation = this.limitation
+    if (!NOISE_TOOLS.has(call.name)) this.limitation = null
+    if (limitation !== null && CHANGE_TOOLS.has(call.name) && this.kind === 'main') {
+      const raw = call.input.file_path ?? call.input.notebook_path
+      const path = typeof raw === 'string' ? this.relative(raw) : ''
+      const note = announced === '' ? '' : editNote(announcedChange(announced), call.input)
+      material.errors.limitation(
+        limitation.statement,
+        limitation.cause,
+        path,
+        changeText(path, note, addedCodeOf(call.input, limitation.statement)),
+        [limitation.uuid, call.uuid],
+      )
+    }
     if (this.kind === 'main' && (CHANGE_TOOLS.has(call.name) || call.name === 'Bash'))
       this.decisionChecks.acted(call.command !== '' ? call.command : JSON.stringify(call.input))
     if (CHANGE_TOOLS.has(call.name)) {
@@ -274,14 +293,16 @@ export class SessionDigestBuilder {
 
   /** Each step of a compound command (`git add … && git commit …`) is a step of the workflow. */
   private logCommand(call: ToolCall): void {
-    const code = withoutHereDocuments(call.command)
-    for (const segment of code.split(/&&|;|\n|\|\|/)) {
-      const step = segment.trim()
-      if (step === '' || /^(?:cd|export|source|\.)\s/.test(step)) continue
-      const key = commandKey(step)
+    // Split outside quotes: the lines of a quoted commit message are no commands.
+    for (const part of commandParts(call.command)) {
+      if (part.setup) continue
       // A leftover of quoting (`)"` after a here-document) is no command.
-      if (/^[\w./]/.test(key))
-        this.material.commandLog.push({ key, form: commandForm(step, key), uuid: call.uuid })
+      if (/^[\w./]/.test(part.key))
+        this.material.commandLog.push({
+          key: part.key,
+          form: commandForm(part.text, part.key),
+          uuid: call.uuid,
+        })
     }
   }
 

@@ -24,6 +24,8 @@ interface Lesson {
   context: (domain: string) => string
   /** Extra tags (the failing command's program). */
   tags: string[]
+  /** The command or tool the lesson is about (`mix test`, `git push`), or ''. */
+  tool?: string
   sources: string[]
 }
 
@@ -85,6 +87,7 @@ function gotchaLessons(item: DigestItem): Lesson[] {
             ? `Editing ${namedIn(parts.symptom) || namedIn(parts.fix) || 'code'} in this project (a hook checks each edit).`
             : workingOn([parts.symptom, parts.cause, parts.fix], domain),
       tags: parts.command ? [parts.command.split(' ')[0] ?? ''] : [],
+      tool: parts.command || (parts.fixKind === 'command' ? commandRun(parts.fix) : ''),
       sources: item.sources,
     }
   })
@@ -196,15 +199,18 @@ function preferenceLesson(item: DigestItem): Lesson[] {
 }
 
 function workflowLesson(item: DigestItem): Lesson[] {
-  const match = /^Per piece of work \((\d+) times\): (.+?)\.?$/.exec(item.text.trim())
+  const match = /^Per piece of work \((\d+) times\): (.+?)(?:; at the end: (.+?))?\.?$/.exec(
+    item.text.trim(),
+  )
   if (!match?.[1] || !match[2]) return []
   const steps = match[2]
+  const last = match[3] ? `; at the end, run ${match[3]}` : ''
   return [
     {
       category: 'convention',
       title: `Per task: ${clip(steps, 100)}`,
       observation: `Each piece of work ran the same steps, in this order (${match[1]} times in the session).`,
-      details: `Rule: For each task, run ${steps.replace(/\.$/, '')}, in this order.`,
+      details: `Rule: For each task, run ${steps.replace(/\.$/, '')}, in this order${last}.`,
       context: () => 'Finishing each task in this project, up to its commit and push.',
       tags: ['workflow'],
       sources: item.sources,
@@ -260,10 +266,16 @@ function sentence(text: string): string {
 
 function finish(lesson: Lesson, session: string, sessionDomain: string): PatternCandidate {
   const clean = (text: string) => redactSecrets(text.replace(/\s+/g, ' ').trim())
-  const guessed = guessDomain(
-    `${lesson.title} ${lesson.observation} ${lesson.details}`,
-    lesson.tags.join(' '),
-  )
+  // The domain is the tool's the lesson is about (`mix test` is Elixir's, `git push` git's), else
+  // the technology its words name (an SQLite migration is SQLite's, not PostgreSQL's).
+  const byTool = lesson.tool ? guessDomain(lesson.tool) : 'general'
+  const guessed =
+    byTool !== 'general'
+      ? byTool
+      : guessDomain(
+          `${lesson.title} ${lesson.observation} ${lesson.details}`,
+          lesson.tags.join(' '),
+        )
   const preference = lesson.category === 'user-preference'
   const domain = domainSlug(guessed === 'general' && !preference ? sessionDomain : guessed)
   const tags = [lesson.category, ...(domain === 'general' ? [] : [domain]), ...lesson.tags]

@@ -64,10 +64,12 @@ export function gotchasOf(
     else same.uuids.push(...gotcha.uuids)
   }
   // In the session's order, so a budget that keeps the first keeps the earliest, not one kind.
-  return merged.sort((left, right) => left.at - right.at).map((gotcha) => ({
-    text: leadingSentences(gotcha.text, GOTCHA_CHARS),
-    sources: [...new Set(gotcha.uuids.filter((uuid) => uuid !== '').map(shortId))].slice(0, 4),
-  }))
+  return merged
+    .sort((left, right) => left.at - right.at)
+    .map((gotcha) => ({
+      text: leadingSentences(gotcha.text, GOTCHA_CHARS),
+      sources: [...new Set(gotcha.uuids.filter((uuid) => uuid !== '').map(shortId))].slice(0, 4),
+    }))
 }
 
 /**

@@ -33,7 +33,7 @@ import {
   taskToolEvent,
   todoWriteEvents,
 } from './task-events.ts'
-import { runsTests, testFigureOf, withoutHereDocuments } from './test-figures.ts'
+import { runsTests, testFigureOf } from './test-figures.ts'
 import {
   commandKey,
   isSummaryAnswer,

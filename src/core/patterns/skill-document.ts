@@ -72,8 +72,13 @@ export function renderSkill(
   const [observation = central.observation] = told('observation')
   const citations = [...new Set([...earlier, ...crystal.members.map(citationOf)])]
   const sessions = sessionsCited(citations)
+  // What the skill does, then when: a gotcha's fix says more than its title, which the
+  // situation repeats.
+  const [details = central.details] = told('details')
+  const fix = /\bFix: (.+)$/.exec(inlineText(details))?.[1]
+  const what = fix && GOTCHA.has(central.category) ? `Fix: ${fix}` : inlineText(title)
   const description = clip(
-    `${inlineText(title).replace(/[.!?:]+$/, '')}. Use when ${situationOf(central, observation)} (seen in ${sessions} ${sessions === 1 ? 'session' : 'sessions'}).`,
+    `${what.replace(/[.!?:]+$/, '')}. Use when ${situationOf(central, observation)} (seen in ${sessions} ${sessions === 1 ? 'session' : 'sessions'}).`,
     900,
   )
   const dates = [...new Set(crystal.members.map((member) => member.date))].join(', ')
@@ -107,6 +112,14 @@ export function renderSkill(
   ].join('\n')
 }
 
+/** Categories whose lesson is a symptom and its fix. */
+const GOTCHA: ReadonlySet<string> = new Set([
+  'gotcha',
+  'tool-failure',
+  'workaround',
+  'debugging-insight',
+])
+
 /** How many distinct sessions `citations` name (an entry is one observation; a session may give several). */
 export function sessionsCited(citations: readonly string[]): number {
   const sessions = citations.map(
@@ -133,8 +146,7 @@ function situationOf(central: PatternEntry, observation: string): string {
       )?.[1]
     return around ? `making design choices ${around}` : lowerFirst(context)
   }
-  if (['gotcha', 'tool-failure', 'workaround', 'debugging-insight'].includes(central.category))
-    return `you run into this: ${said}`
+  if (GOTCHA.has(central.category)) return `you run into this: ${said}`
   return lowerFirst(context) || `working on ${central.domain}`
 }
 

@@ -56,10 +56,12 @@ Examples:
     .addHelpText(
       'after',
       `
-Lessons come from the session's digest: gotchas as symptom, cause and the fix that resolved it;
-decisions with their reason; the user's rules in their own words; the workflow repeated per task.
-Entries are dated by the session (a session older than prune_days is pruned at the next
-consolidation).
+Lessons come from the session's digest: gotchas as symptom, cause and the fix that made the
+failing command pass afterwards (a change followed by the same failure is no fix); decisions the
+session acted on, with their reason; the user's rules in their own words; the workflow repeated
+per task. Each encode of a session replaces what earlier encodes of it wrote (+ added, = updated,
+- removed). Entries are dated by the session (a session older than prune_days is pruned at the
+next consolidation).
 
 Examples:
   somnus patterns encode session.jsonl

@@ -144,12 +144,14 @@ async function consolidate(
     for (const crystal of crystals.filter((each) => each.placement === 'claude-md'))
       for (const member of crystal.members) if (back.includes(member.id)) kept.add(member.id)
   }
+  // Recorded before the entries go: killed in between, the next run finds them crystallized
+  // already and only takes them out (their citations are in the skill once).
+  await recordEntryIds(workspace, { crystallized: [...kept] })
   for (const [domain, file] of await withoutConsolidated(workspace, patternFiles, kept)) {
     const text = renderPatternFile(file)
     result.files.push({ path: `patterns:${domain}.md`, text })
     await workspace.patterns.write(`${domain}.md`, text)
   }
-  await recordEntryIds(workspace, { crystallized: [...kept] })
   if (workspace.memory && workspace.memoryDir) {
     const memory = await memoryUpdate(workspace, settled.map(referenceOf))
     if (memory) {

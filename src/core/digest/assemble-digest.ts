@@ -25,7 +25,7 @@ import {
   sentencesOf,
   shortId,
 } from './digest-text.ts'
-import { describeErrorFix } from './error-fixes.ts'
+import { describeErrorFix } from './error-fix-text.ts'
 import type { DigestItem, SessionDigest } from './session-digest.ts'
 import { isFinishedStatus } from './task-events.ts'
 import { runsTests } from './test-figures.ts'

@@ -174,3 +174,17 @@ function linesAbout(content: string, about: string): string {
     .map(({ line }) => (line.length > CODE_CHARS ? `${line.slice(0, CODE_CHARS - 1)}…` : line))
     .join('; ')
 }
+
+/**
+ * The announced change, if it is this edit's: an announcement naming code (`` use `:auto` mode ``)
+ * that the edit does not contain was about another plan, not about what the edit did.
+ */
+export function editNote(note: string, input: Record<string, unknown>): string {
+  const spans = [...note.matchAll(/`([^`]+)`/g)].map((match) => match[1] as string)
+  if (spans.length === 0) return note
+  const written = ['old_string', 'new_string', 'content', 'edits']
+    .map((key) => (typeof input[key] === 'string' ? input[key] : JSON.stringify(input[key] ?? '')))
+    .join('\n')
+  const named = spans.filter((span) => !/\.\w{1,5}$|\//.test(span))
+  return named.length === 0 || named.some((span) => written.includes(span)) ? note : ''
+}

@@ -5,6 +5,7 @@
  * before passed, so a whole `&&` chain that passed says every part passed; after `;` or `||`
  * only the last part's result is known.
  */
+import { changesFilesOrState } from '../transcript/bash-command-effects.ts'
 import { withoutHereDocuments } from './test-figures.ts'
 import { commandKey } from './tool-call-text.ts'
 
@@ -103,4 +104,18 @@ export function argumentsOf(part: Pick<CommandPart, 'text'>): string[] {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+/** Subcommands that repair something without naming a file: formatters, installs, migrations. */
+const FIXING_SUBCOMMAND =
+  /^(?:format|fmt|fix|deps\.get|deps\.update|install|i|ci|add|migrate|[\w.]*migrate|[\w.]*codegen|generate|sync|prune|rebuild|tidy)$/
+/** Flags that make a command repair rather than check (`--fix`, `--write`, `--force`). */
+const FIXING_FLAG = /\s--(?:fix|write|force)\b/
+
+/** True when a shell part repairs state (a formatter, an install, a forced rebuild). */
+export function fixesState(part: { text: string; key: string }): boolean {
+  const sub = part.key.split(' ')[1] ?? ''
+  return (
+    changesFilesOrState(part.text) || FIXING_SUBCOMMAND.test(sub) || FIXING_FLAG.test(part.text)
+  )
 }

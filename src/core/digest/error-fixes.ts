@@ -9,6 +9,7 @@
 import { errorLineOf } from '../transcript/error-line.ts'
 import { argumentsOf } from './command-parts.ts'
 import { code, leadingSentences, oneLine, sentencesOf } from './digest-text.ts'
+import { changeText, describeChanges, shownCommand } from './error-fix-text.ts'
 
 /** Something the session did while a failure was open. */
 export interface Change {
@@ -64,9 +65,6 @@ const EMPTY_ERROR_LINE = /^(?:Exit code \d+)?$/
 /** Lines of an output that say what failed: error notations, a runner's failed test, a hook's section. */
 const SIGNATURE_LINE =
   /\b(?:error|fail\w*|exception|fatal|panic|cannot|undefined|denied|refused|not found|invalid)\b|^\s*\[[A-Z][A-Z _-]{2,}\]|^\s*\d+\) test\b/i
-
-/** At most this many changes describe a fix. */
-const MAX_CHANGES = 3
 
 /** Follows failures and fixes through a session's records. */
 export class ErrorFixTracker {
@@ -302,25 +300,6 @@ export class ErrorFixTracker {
   }
 }
 
-/**
- * An edit in words: what the agent announced, with the code it added when the announcement names
- * no code itself ("fix the two errors in `a.ex`" says less than `%{index: ^index} = info`).
- */
-export function changeText(path: string, note: string, added: string): string {
-  if (added === '') return note
-  const where = `${code(fileName(path))}: ${code(added)}`
-  if (note === '') return where
-  return /`[^`]+`\s*$|`[^`]+`[^`]*`[^`]+`/.test(note) && !/\bfix(?:es)?\b/i.test(note)
-    ? note
-    : `${note.replace(/[.:;]+$/, '')} (${where})`
-}
-
-/** The changes as a fix: the agent's words or the added code per change, in order, a few at most. */
-function describeChanges(changes: readonly Change[]): string {
-  const texts = [...new Set(changes.map((change) => change.text).filter((text) => text !== ''))]
-  return texts.slice(0, MAX_CHANGES).join('; ')
-}
-
 /** True when every change of the fix only rewrote a test's expectations. */
 export function onlyAssertionsChanged(failure: ErrorFix): boolean {
   const edits = failure.changes.filter((change) => change.kind === 'edit')
@@ -355,52 +334,8 @@ function mentioned(argument: string, output: string): boolean {
   return folder !== argument && folder.includes('/') && output.includes(folder)
 }
 
-/** A command as a reader needs it: without `2>&1` and the `| tail -5` that only trimmed its output. */
-export function shownCommand(command: string): string {
-  return oneLine(command)
-    .replace(/\s(-m|--message)\s+("(?:[^"\\]|\\.)*"|'[^']*')/g, ' $1 "…"')
-    .replace(/\s+\d?>&\d\b/g, '')
-    .replace(/(?:\s*\|\s*(?:tail|head)(?:\s+-n)?(?:\s+-?\d+)?)+\s*$/, '')
-    .trim()
-}
-
-function fileName(path: string): string {
-  return path.replace(/^.*\//, '')
-}
-
-/** A gotcha line: symptom (`error line`, where) → cause → fix. */
-export function describeErrorFix(failure: ErrorFix): string {
-  return [symptomOf(failure), ...remedyOf(failure)].join(' → ')
-}
-
-/** The real error line and where it showed. */
-export function symptomOf(failure: ErrorFix): string {
-  // Output quoted inside JSON keeps its escaped line breaks: the first line is the error.
-  const first = failure.errorLine.split('\\n')[0] as string
-  const line = code(leadingSentences(first, 160).replace(/…$/, ''))
-  if (failure.fromHook) return `${line} (a hook, after an edit)`
-  if (failure.command !== '' && failure.key !== failure.command)
-    return `${line} in ${code(failure.key)}`
-  return line
-}
-
-/** Cause and fix: the agent's explanation, then the changes or the command that fixed it. */
-export function remedyOf(failure: ErrorFix): string[] {
-  const parts: string[] = []
-  if (failure.cause !== '') parts.push(failure.cause.replace(/[.]$/, ''))
-  const fix: string[] = []
-  if (failure.fix !== '' && !failure.cause.toLowerCase().includes(failure.fix.toLowerCase()))
-    fix.push(failure.fix)
-  else if (failure.fix === '' && failure.edits.length > 0 && failure.fixCommand === '')
-    fix.push(`changed ${code(failure.edits[0] as string)}`)
-  if (failure.fixCommand !== '') fix.push(code(failure.fixCommand.replace(/\s+2>&1\b/g, '')))
-  if (fix.length > 0) parts.push(fix.join(', then '))
-  else if (failure.fixed && parts.length === 0) parts.push('passed on a rerun')
-  return parts
-}
-
 /** True when `fixed` only adds paths to `failed` (`mix test a_test.exs`): a rerun, not a fix. */
-function onlyPathsDiffer(failed: string, fixed: string): boolean {
+export function onlyPathsDiffer(failed: string, fixed: string): boolean {
   const before = new Set(failed.split(/\s+/))
   const after = fixed.split(/\s+/)
   const added = after.filter((word) => !before.has(word))

@@ -10,8 +10,8 @@ import { toolResultText } from '../transcript/tool-result-text.ts'
 import { countWindowFor } from '../transcript/transcript-analyzer.ts'
 import { CHANGE_TOOLS, isRecord, NOISE_TOOLS } from '../transcript/transcript-rules.ts'
 import { assembleDigest } from './assemble-digest.ts'
-import { addedCodeOf, announcedChange, openingDocComment } from './change-notes.ts'
-import { commandParts, failedPart, passedParts } from './command-parts.ts'
+import { addedCodeOf, announcedChange, editNote, openingDocComment } from './change-notes.ts'
+import { commandParts, failedPart, fixesState, passedParts } from './command-parts.ts'
 import { commitHashOf, commitMessageOf } from './commit-command.ts'
 import {
   compactionSections,
@@ -23,7 +23,8 @@ import { DecisionChecks } from './decision-checks.ts'
 import { type DecisionCandidate, decisionCandidates } from './digest-decisions.ts'
 import type { DigestMaterial, Sourced, TurnTrigger } from './digest-material.ts'
 import { oneLine } from './digest-text.ts'
-import { changeText, ErrorFixTracker } from './error-fixes.ts'
+import { changeText } from './error-fix-text.ts'
+import { ErrorFixTracker } from './error-fixes.ts'
 import { limitationIn } from './limitations.ts'
 import type { SessionDigest } from './session-digest.ts'
 import {
@@ -57,34 +58,6 @@ export interface DigestBuilderOptions {
 }
 
 type Json = Record<string, unknown>
-
-/** Subcommands that repair something without naming a file: formatters, installs, migrations. */
-const FIXING_SUBCOMMAND =
-  /^(?:format|fmt|fix|deps\.get|deps\.update|install|i|ci|add|migrate|[\w.]*migrate|[\w.]*codegen|generate|sync|prune|rebuild|tidy)$/
-/** Flags that make a command repair rather than check (`--fix`, `--write`, `--force`). */
-const FIXING_FLAG = /\s--(?:fix|write|force)\b/
-
-/** True when a shell part repairs state (a formatter, an install, a forced rebuild). */
-function fixesState(part: { text: string; key: string }): boolean {
-  const sub = part.key.split(' ')[1] ?? ''
-  return (
-    changesFilesOrState(part.text) || FIXING_SUBCOMMAND.test(sub) || FIXING_FLAG.test(part.text)
-  )
-}
-
-/**
- * The announced change, if it is this edit's: an announcement naming code (`` use `:auto` mode ``)
- * that the edit does not contain was about another plan, not about what the edit did.
- */
-function editNote(note: string, input: Json): string {
-  const spans = [...note.matchAll(/`([^`]+)`/g)].map((match) => match[1] as string)
-  if (spans.length === 0) return note
-  const written = ['old_string', 'new_string', 'content', 'edits']
-    .map((key) => (typeof input[key] === 'string' ? input[key] : JSON.stringify(input[key] ?? '')))
-    .join('\n')
-  const named = spans.filter((span) => !/\.\w{1,5}$|\//.test(span))
-  return named.length === 0 || named.some((span) => written.includes(span)) ? note : ''
-}
 
 /** Shell programs whose commands are recorded as commits or task updates, not as state changes. */
 const TRACKED_PROGRAMS = new Set(['git', 'bd', 'br', 'gh'])

@@ -98,22 +98,11 @@ export class ErrorFixTracker {
     // by it; those nothing was changed for (the agent only tried another spelling) stay open.
     for (const earlier of open.filter((failure) => failure.changes.length > 0))
       this.close(earlier, '', source)
-    const failure: ErrorFix = {
-      key,
+    const failure = this.record(key, errorLine, [source], {
       command,
-      errorLine,
       signature,
       mentions: argumentsOf({ text: command }).filter((argument) => mentioned(argument, text)),
-      cause: '',
-      changes: [],
-      edits: [],
-      fix: '',
-      fixCommand: '',
-      fixed: false,
-      sources: [source],
-      fromHook: false,
-      epoch: this.epoch,
-    }
+    })
     this.all.push(failure)
     this.open.set(key, [...(this.open.get(key) ?? []), failure])
     this.awaitingCause = failure
@@ -129,22 +118,7 @@ export class ErrorFixTracker {
     const errorLine = errorLineOf(body)
     if (!/error|fail|cannot|undefined|exception/i.test(errorLine)) return
     if (this.all.some((known) => known.errorLine === errorLine)) return
-    const failure: ErrorFix = {
-      key: 'hook',
-      command: '',
-      errorLine,
-      signature: errorLine,
-      mentions: [],
-      cause: '',
-      changes: [],
-      edits: [],
-      fix: '',
-      fixCommand: '',
-      fixed: false,
-      sources: [source],
-      fromHook: true,
-      epoch: this.epoch,
-    }
+    const failure = this.record('hook', errorLine, [source], { fromHook: true })
     this.all.push(failure)
     this.awaitingCause = failure
     // A hook reports what is wrong now: a newer report replaces what is still waiting.
@@ -159,22 +133,9 @@ export class ErrorFixTracker {
   limitation(statement: string, cause: string, path: string, fix: string, sources: string[]): void {
     const errorLine = oneLine(statement)
     if (fix === '' || this.all.some((known) => known.errorLine === errorLine)) return
-    this.all.push({
-      key: 'limitation',
-      command: '',
-      errorLine,
-      signature: errorLine,
-      mentions: [],
-      cause,
-      changes: [],
-      edits: [path],
-      fix,
-      fixCommand: '',
-      fixed: true,
-      sources,
-      fromHook: false,
-      epoch: this.epoch,
-    })
+    this.all.push(
+      this.record('limitation', errorLine, sources, { cause, edits: [path], fix, fixed: true }),
+    )
   }
 
   /**
@@ -184,22 +145,7 @@ export class ErrorFixTracker {
   summaryProblem(text: string, source: string): void {
     const errorLine = oneLine(text).replace(/\s*\(line \d+[^)]*\)/i, '')
     if (this.all.some((known) => known.errorLine === errorLine)) return
-    const failure: ErrorFix = {
-      key: 'summary',
-      command: '',
-      errorLine,
-      signature: errorLine,
-      mentions: [],
-      cause: '',
-      changes: [],
-      edits: [],
-      fix: '',
-      fixCommand: '',
-      fixed: false,
-      sources: [source],
-      fromHook: false,
-      epoch: this.epoch,
-    }
+    const failure = this.record('summary', errorLine, [source])
     this.all.push(failure)
     this.awaitingEdit.push(failure)
   }
@@ -272,6 +218,32 @@ export class ErrorFixTracker {
       .slice(0, 2)
       .join(' ')
     failure.cause = leadingSentences(cause, 240)
+  }
+
+  /** A new failure of `key` named by `errorLine`, nothing known of its fix yet, `fields` on top. */
+  private record(
+    key: string,
+    errorLine: string,
+    sources: string[],
+    fields: Partial<ErrorFix> = {},
+  ): ErrorFix {
+    return {
+      key,
+      command: '',
+      errorLine,
+      signature: errorLine,
+      mentions: [],
+      cause: '',
+      changes: [],
+      edits: [],
+      fix: '',
+      fixCommand: '',
+      fixed: false,
+      sources,
+      fromHook: false,
+      epoch: this.epoch,
+      ...fields,
+    }
   }
 
   /** True when the last failure of `key` was never followed by a success. */

@@ -23,6 +23,7 @@ import {
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { sha256Hex } from '../src/core/sha256-hex.ts'
 import { ensureBuilt, HOOK_ENTRY } from '../test/support/build-once.ts'
 import { HAS_SHARED, SHARED_SKIP_REASON, TRANSCRIPTS_DIR } from '../test/support/shared-data.ts'
 import { SIZES as BRAINS, createBrain } from './hook-session-start.ts'
@@ -34,7 +35,11 @@ const WARMUP = 3
 const TARGET_RATIO = 1.05
 const here = dirname(fileURLToPath(import.meta.url))
 const REPO = join(here, '..')
-const RESULTS = join(here, 'results', 'hook-baseline.json')
+const RESULTS = join(
+  here,
+  'results',
+  process.env.SOMNUS_BENCH_WORKTREE === '1' ? 'hook-baseline-worktree.json' : 'hook-baseline.json',
+)
 
 const TRANSCRIPTS = {
   large: '4d5611e5-241a-462a-8d15-5122611a9569.jsonl',
@@ -59,6 +64,51 @@ function baselineHook(): string {
   })
   execFileSync('npm', ['run', 'build'], { cwd: folder, stdio: 'pipe' })
   return entry
+}
+
+/**
+ * `SOMNUS_BENCH_WORKTREE=1`: each brain lives in a git worktree (a real `git worktree add` of a
+ * repository beside it) and a pattern folder of 40 entries exists, so SessionStart finds the
+ * project, computes its id and shows the pattern index (issue 20: the id is the main
+ * repository's, read from the worktree's `.git` file and the repository's files).
+ */
+const WORKTREE = process.env.SOMNUS_BENCH_WORKTREE === '1'
+
+/** `<dir>/project` as a worktree of the repository `<dir>/main`. */
+function worktreeAt(dir: string): void {
+  const main = join(dir, 'main')
+  mkdirSync(main)
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: main,
+      stdio: 'pipe',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'b',
+        GIT_AUTHOR_EMAIL: 'b@b',
+        GIT_COMMITTER_NAME: 'b',
+        GIT_COMMITTER_EMAIL: 'b@b',
+      },
+    })
+  git('init', '-q')
+  git('commit', '-q', '--allow-empty', '-m', 'start')
+  git('worktree', 'add', '-q', join(dir, 'project'))
+}
+
+/** The same 40 entries in the pattern folder of every id a build may compute for `project`. */
+function patternFoldersFor(home: string, project: string): void {
+  const entries = (domain: string) =>
+    Array.from(
+      { length: 10 },
+      (_, index) =>
+        `---\nid: 2026-02-1${index % 10}-${domain.slice(0, 4).padEnd(4, 'x')}${String(index).padStart(4, '0')}\ndomain: ${domain}\ndate: 2026-02-1${index % 10}\ncategory: gotcha\ntags: [${domain}]\nsources: [session-${index}]\nstatus: active\n---\n### \`${domain} run\` fails: error number ${index}\n\n- **Observation**: \`${domain} run\` fails with \`error ${index}\`\n- **Details**: Fix: change the setting ${index}.\n- **Context**: Running \`${domain} run\` in this project.\n`,
+    ).join('\n')
+  for (const root of [project, join(home, 'main')]) {
+    const folder = join(home, '.claude', 'rem', 'patterns', sha256Hex(root).slice(0, 16))
+    mkdirSync(folder, { recursive: true })
+    for (const domain of ['git', 'elixir', 'node', 'testing'])
+      writeFileSync(join(folder, `${domain}.md`), entries(domain))
+  }
 }
 
 /**
@@ -118,7 +168,9 @@ function compare(
   for (const [build, entry] of Object.entries(hooks)) {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), `somnus-bench-baseline-${build}-`)))
     made.push(dir)
+    if (WORKTREE) worktreeAt(dir)
     const project = createBrain(dir, BRAINS[size])
+    if (WORKTREE) patternFoldersFor(dir, project)
     const transcript = join(dir, 'session.jsonl')
     copyFileSync(join(TRANSCRIPTS_DIR, TRANSCRIPTS[size]), transcript)
     const sessionStart = {
@@ -197,6 +249,7 @@ async function main(): Promise<void> {
   const typical = compare('typical', hooks)
   const result = {
     revision: REVISION,
+    worktree: WORKTREE,
     runs: RUNS,
     target_ratio: TARGET_RATIO,
     large,

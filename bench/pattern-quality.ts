@@ -1,104 +1,117 @@
 /**
- * Pattern quality (seed 002): encode real Claude Code sessions into pattern files, then count the
- * developer facts of `session-facts.json` (kinds gotcha, decision, workflow) that the files keep,
- * by the dataset's own probe rule (fact-recall.py, ported in test/support/fact-recall.ts), and the
- * share of entries that are a complete Observation / Details / Context. Target: recall >= 0.5,
- * every entry complete. Probes are a floor, not a target: read the files too (`--keep`).
+ * Pattern quality (seed 002, issue 20): encode real Claude Code sessions into pattern files, then
+ * judge every entry by the rubric of bench/README.md against the lessons a reader listed from the
+ * same transcripts (bench/pattern-lessons.json): useful / marginal / noise, wrong fixes, and the
+ * share of the reader's lessons that some entry states. Targets: lesson recall >= 70 %, noise
+ * <= 10 % of the entries, no wrong fix. The dataset's own developer facts (session-facts.json,
+ * kinds gotcha, decision, workflow) are counted too, by their probe rule.
  *
- * Run: `npx tsx bench/pattern-quality.ts [--transcripts DIR] [--facts FILE] [--keep]`; other
- * sessions (not in the repository) are measured by pointing both options at them.
- * Results: bench/results/pattern-quality.json.
+ * Run: `npx tsx bench/pattern-quality.ts [--transcripts DIR] [--lessons FILE] [--facts FILE]
+ * [--keep] [--all]`; sessions that are not in the repository are measured by pointing
+ * `--transcripts` at them and `--lessons` at their reader's list. `--all` prints every verdict
+ * (default: the noise and marginal ones). Results: bench/results/pattern-quality.json.
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { isCompleteEntry, parsePatternFile } from '../src/core/patterns/pattern-entry.ts'
+import { parsePatternFile } from '../src/core/patterns/pattern-entry.ts'
 import { encodeRealSessions } from '../test/support/encode-real-sessions.ts'
 import { factRecall, readSessionFacts } from '../test/support/fact-recall.ts'
 import { TRANSCRIPTS_DIR } from '../test/support/shared-data.ts'
+import { judgeEntries, lessonRecall, readReaderLessons } from './pattern-judge.ts'
 
-const KINDS = ['gotcha', 'decision', 'workflow']
-const TARGET_RECALL = 0.5
-/** What an entry's Details must say for its category to state a lesson (a gotcha without a fix does not). */
-const LESSON_STATED: Partial<Record<string, RegExp>> = {
-  gotcha: /\bFix: \S/,
-  'tool-failure': /\bFix: \S/,
-  workaround: /\bFix: \S/,
-  'debugging-insight': /\bFix: \S/,
-  'architectural-decision': /\b(?:Why: |Chosen over )\S/,
-  'user-preference': /\bRule\b/,
-  convention: /\bRule\b/,
-  'effective-approach': /\S/,
-}
-const RESULTS = join(dirname(fileURLToPath(import.meta.url)), 'results', 'pattern-quality.json')
+const here = dirname(fileURLToPath(import.meta.url))
+const RESULTS = join(here, 'results', 'pattern-quality.json')
+const TARGET = { recall: 0.7, noise: 0.1, wrongFixes: 0 }
 
 function option(name: string): string | undefined {
   const index = process.argv.indexOf(name)
   return index === -1 ? undefined : process.argv[index + 1]
 }
 
+const percent = (part: number, whole: number) => Math.round((part / Math.max(1, whole)) * 1000) / 10
+
 /** Runs the benchmark, writes the results file and prints a table. */
 export async function main() {
   const transcripts = option('--transcripts') ?? TRANSCRIPTS_DIR
-  const factsPath = option('--facts') ?? join(transcripts, 'session-facts.json')
-  if (!existsSync(factsPath)) {
-    process.stdout.write(`pattern-quality: no facts at ${factsPath}; skipped\n`)
+  const lessonsPath = option('--lessons') ?? join(here, 'pattern-lessons.json')
+  if (!existsSync(lessonsPath) || !existsSync(transcripts)) {
+    process.stdout.write(
+      `pattern-quality: no lessons at ${lessonsPath} or no ${transcripts}; skipped\n`,
+    )
     return null
   }
-  const facts = readSessionFacts(factsPath, KINDS)
-  const sessions = [...new Set(facts.map((fact) => fact.session))]
+  const reader = readReaderLessons(lessonsPath)
+  const sessions = Object.values(reader.sessions)
   const started = performance.now()
   const encoded = await encodeRealSessions(sessions.map((id) => join(transcripts, `${id}.jsonl`)))
   const encodeMs = performance.now() - started
   const entries = Object.entries(encoded.files).flatMap(
     ([name, text]) => parsePatternFile(text, name.replace(/\.md$/, '')).entries,
   )
-  const all = Object.values(encoded.files).join('\n')
-  const recall = factRecall(facts, all)
-  const perKind = Object.fromEntries(
-    KINDS.map((kind) => {
-      const mine = facts.filter((fact) => fact.kind === kind)
-      const kept = factRecall(mine, all).kept
-      return [kind, `${kept}/${mine.length}`]
-    }),
-  )
-  const complete = entries.filter(isCompleteEntry).length
-  // Read, not probed: does each entry state its lesson (a fix, a reason, a rule, the steps)?
-  const stated = entries.filter((entry) =>
-    LESSON_STATED[entry.category]?.test(entry.details),
-  ).length
+  const verdicts = judgeEntries(entries, reader)
+  const count = (verdict: string) => verdicts.filter((item) => item.verdict === verdict).length
+  const recall = lessonRecall(verdicts, reader)
+  const wrongFixes = verdicts.filter((item) => item.wrongFix)
+  const factsPath = option('--facts') ?? join(transcripts, 'session-facts.json')
+  const facts = existsSync(factsPath)
+    ? factRecall(
+        readSessionFacts(factsPath, ['gotcha', 'decision', 'workflow']).filter((fact) =>
+          sessions.includes(fact.session),
+        ),
+        Object.values(encoded.files).join('\n'),
+      )
+    : null
+  const noise = count('noise')
   const result = {
     sessions: sessions.length,
-    facts: recall.total,
-    kept: recall.kept,
-    recall: Math.round((recall.kept / Math.max(1, recall.total)) * 1000) / 1000,
-    target_recall: TARGET_RECALL,
-    per_kind: perKind,
-    missed: recall.missed,
     entries: entries.length,
-    complete_entries: complete,
-    lesson_stated: stated,
+    useful: count('useful'),
+    marginal: count('marginal'),
+    noise,
+    noise_share: percent(noise, entries.length),
+    wrong_fixes: wrongFixes.length,
+    lessons_stated: recall.stated,
+    lessons: recall.total,
+    lesson_recall: percent(recall.stated, recall.total),
+    core_stated: recall.coreStated,
+    core_lessons: recall.coreTotal,
+    missed: recall.missed,
+    dev_facts: facts ? `${facts.kept}/${facts.total}` : null,
+    verdicts: verdicts.map((item) => ({
+      id: item.entry.id,
+      session: item.entry.sources[0],
+      category: item.entry.category,
+      title: item.entry.title,
+      verdict: item.verdict,
+      why: item.why,
+    })),
     domains: Object.keys(encoded.files).map((name) => name.replace(/\.md$/, '')),
-    pattern_chars: all.length,
     encode_ms: Math.round(encodeMs),
     within_target:
-      recall.kept / Math.max(1, recall.total) >= TARGET_RECALL && complete === entries.length,
+      recall.stated / Math.max(1, recall.total) >= TARGET.recall &&
+      noise / Math.max(1, entries.length) <= TARGET.noise &&
+      wrongFixes.length <= TARGET.wrongFixes,
     node: process.version,
     measured_at: new Date().toISOString(),
   }
   mkdirSync(dirname(RESULTS), { recursive: true })
   writeFileSync(RESULTS, `${JSON.stringify(result, null, 2)}\n`)
+  const shown = verdicts.filter(
+    (item) => process.argv.includes('--all') || item.verdict !== 'useful',
+  )
   process.stdout.write(
     [
-      '| sessions | dev facts kept | recall | entries complete | lesson stated | domains | encode |',
-      '|---|---|---|---|---|---|---|',
-      `| ${result.sessions} | ${result.kept}/${result.facts} (${Object.entries(perKind)
-        .map(([kind, kept]) => `${kind} ${kept}`)
-        .join(
-          ', ',
-        )}) | ${result.recall} (target >= ${TARGET_RECALL}) | ${complete}/${entries.length} | ${stated}/${entries.length} | ${result.domains.join(', ')} | ${result.encode_ms} ms |`,
+      '| sessions | entries | useful | marginal | noise | wrong fixes | lessons stated (core) | dev facts | encode |',
+      '|---|---|---|---|---|---|---|---|---|',
+      `| ${result.sessions} | ${result.entries} | ${result.useful} | ${result.marginal} | ${noise} (${result.noise_share} %, target <= 10 %) | ${result.wrong_fixes} (target 0) | ${recall.stated}/${recall.total} = ${result.lesson_recall} % (${recall.coreStated}/${recall.coreTotal}), target >= 70 % | ${result.dev_facts ?? '-'} | ${result.encode_ms} ms |`,
       '',
-      `missed: ${result.missed.join(', ') || 'none'}`,
+      ...shown.map(
+        (item) =>
+          `- ${item.verdict}${item.wrongFix ? ' (wrong fix)' : ''}: [${item.entry.category}] ${item.entry.title.slice(0, 110)} — ${item.why}`,
+      ),
+      '',
+      `missed: ${recall.missed.join(', ') || 'none'}`,
       process.argv.includes('--keep')
         ? `pattern files kept in ${encoded.workspace.patternsDir}`
         : '',

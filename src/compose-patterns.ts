@@ -10,11 +10,14 @@ import { findContextRoot } from './adapters/fs/find-context-root.ts'
 import { createFsFolderFiles } from './adapters/fs/fs-folder-files.ts'
 import { withPatternLock } from './adapters/fs/fs-pattern-lock.ts'
 import { createFsProjectFiles } from './adapters/fs/fs-project-files.ts'
+import { migratePatternFolders } from './adapters/fs/pattern-folder-migration.ts'
 import {
   autoMemoryDirOf,
+  mainRepositoryRootOf,
   patternProjectId,
   patternsBaseDir,
   projectRootOf,
+  worktreeRootsOf,
 } from './adapters/fs/pattern-locations.ts'
 import type { PatternWorkspace } from './app/patterns/pattern-workspace.ts'
 import { SomnusError } from './core/errors.ts'
@@ -59,15 +62,37 @@ export function findBrainFor(cwd: string, env: Record<string, string | undefined
   return env.SOMNUS_CONTEXT_DIR || findContextRoot(cwd)
 }
 
-/** The project that `cwd` is in, its seed 002 id, and its user-scope pattern folder. */
+/**
+ * The project that `cwd` is in, its id and its user-scope pattern folder. The id is the seed's
+ * hash of the main repository's root, not of the worktree's (the README says so among the
+ * departures from seed 002): every worktree of one repository shares one folder, as it shares
+ * Claude Code's auto memory, so a lesson learned in three worktrees counts three sessions.
+ */
 export function patternFolderOf(
   cwd: string,
   env: Record<string, string | undefined>,
   settings: PatternSettings,
-): { projectDir: string; projectId: string; patternsDir: string } {
+): { projectDir: string; projectId: string; patternsDir: string; repositoryRoot: string } {
   const projectDir = projectRootOf(cwd)
-  const projectId = patternProjectId(projectDir)
-  return { projectDir, projectId, patternsDir: join(patternsBaseDir(settings.dir, env), projectId) }
+  const repositoryRoot = mainRepositoryRootOf(projectDir)
+  const projectId = patternProjectId(repositoryRoot)
+  return {
+    projectDir,
+    projectId,
+    repositoryRoot,
+    patternsDir: join(patternsBaseDir(settings.dir, env), projectId),
+  }
+}
+
+/** The folders the repository's worktrees had before their folder was the repository's (one id each). */
+function worktreeFolders(
+  base: string,
+  folder: { projectDir: string; repositoryRoot: string },
+): string[] {
+  const roots = [folder.projectDir, ...worktreeRootsOf(folder.repositoryRoot)]
+  return roots
+    .filter((root) => root !== folder.repositoryRoot)
+    .map((root) => join(base, patternProjectId(root)))
 }
 
 /** The pattern workspace of the project that `cwd` is in. */
@@ -79,13 +104,16 @@ export function openPatternWorkspace(options: {
 }): PatternWorkspace {
   const settings =
     options.settings ?? readPatternSettings(findBrainFor(options.cwd, options.env), options.env)
-  const { projectDir, projectId, patternsDir } = patternFolderOf(options.cwd, options.env, settings)
+  const folder = patternFolderOf(options.cwd, options.env, settings)
+  const { projectDir, projectId, patternsDir } = folder
   const memoryDir = autoMemoryDirOf(projectDir, options.env)
+  const patterns = createFsFolderFiles(patternsDir)
+  const base = patternsBaseDir(settings.dir, options.env)
   return {
     projectDir,
     projectId,
     patternsDir,
-    patterns: createFsFolderFiles(patternsDir),
+    patterns,
     project: createFsProjectFiles(projectDir),
     memory: memoryDir === null ? null : createFsFolderFiles(memoryDir),
     memoryDir,
@@ -93,7 +121,15 @@ export function openPatternWorkspace(options: {
     clock: options.clock ?? systemClock,
     exclusive: (work) => {
       mkdirSync(patternsDir, { recursive: true })
-      return withPatternLock(join(patternsDir, '.somnus-patterns.lock'), LOCK_WAIT_MS, work)
+      return withPatternLock(join(patternsDir, '.somnus-patterns.lock'), LOCK_WAIT_MS, async () => {
+        // Folders the worktrees had before they shared the repository's: merged in, then set aside.
+        await migratePatternFolders(
+          worktreeFolders(base, folder),
+          { dir: patternsDir, files: patterns },
+          createFsFolderFiles,
+        )
+        return work()
+      })
     },
   }
 }

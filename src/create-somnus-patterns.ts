@@ -83,16 +83,14 @@ export async function createSomnusPatterns(
   return {
     workspace,
     async encode(request) {
-      const { sessionDigestFor, sessionUnitsFor } = await import('./compose-pattern-transcripts.ts')
+      const { sessionDigestFor } = await import('./compose-pattern-transcripts.ts')
       const digest = await sessionDigestFor(request.transcriptPath)
       const chosen = await model()
       // The offline model's own patterns would be a second, weaker reading of the same material.
-      const units =
-        chosen.name === 'extractive' ? undefined : await sessionUnitsFor(request.transcriptPath)
       return (await app.encode()).encodePatterns(workspace, {
         digest,
         ...(request.sessionId ? { sessionId: request.sessionId } : {}),
-        ...(units ? { model: chosen, units } : {}),
+        ...(chosen.name === 'extractive' ? {} : { model: chosen }),
         ...(request.dryRun ? { dryRun: true } : {}),
       })
     },

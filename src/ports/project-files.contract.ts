@@ -31,6 +31,16 @@ export function testProjectFiles(name: string, make: () => Promise<ProjectFilesF
       expect(await files.read('.claude/skills/other/SKILL.md')).toBeNull()
     })
 
+    it('lists the folders of a folder, sorted, and none for a missing one', async () => {
+      const { files } = await make()
+      expect(await files.folders('.claude/skills')).toEqual([])
+      await files.write('.claude/skills/zeta/SKILL.md', '# Z\n')
+      await files.write('.claude/skills/alpha/SKILL.md', '# A\n')
+      await files.write('.claude/skills/README.md', 'not a folder\n')
+      expect(await files.folders('.claude/skills')).toEqual(['alpha', 'zeta'])
+      await expect(files.folders('../x')).rejects.toMatchObject({ code: 'OUTSIDE_BRAIN' })
+    })
+
     it('refuses `..`, absolute paths and NUL bytes with OUTSIDE_BRAIN', async () => {
       const { files } = await make()
       for (const path of ['../settings.json', '.claude/../../x.json', '/etc/x.json', 'a\0b']) {

@@ -13,4 +13,6 @@ export interface ProjectFiles {
   read(path: string): Promise<string | null>
   /** Creates or replaces the file atomically, making its folders. */
   write(path: string, text: string): Promise<void>
+  /** Names of the folders directly in `path` (symlinks are not folders), sorted; [] when missing. */
+  folders(path: string): Promise<string[]>
 }

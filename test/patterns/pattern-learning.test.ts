@@ -246,7 +246,7 @@ describe('consolidate (items 5-8, 10)', () => {
     const claudeMd = (await project.read('CLAUDE.md')) ?? ''
     expect(claudeMd.startsWith('# Project\nRun mix test before committing.\n')).toBe(true)
     expect(claudeMd).toMatch(
-      /<!-- somnus:patterns:start[^\n]*-->\n## Learned rules \(Somnus\)\n\n- .*never use git commit --amend on shared branches.*<!-- consolidated from: .*2026-02-11/,
+      /<!-- somnus:patterns:start[^\n]*-->\n## Learned rules \(Somnus\)\n\n- .*never use git commit --amend on shared branches.*<!-- somnus:rule [^;]+; consolidated from: .*2026-02-11/,
     )
     expect(claudeMd).toContain('<!-- somnus:patterns:end -->')
   })
@@ -269,7 +269,7 @@ describe('consolidate (items 5-8, 10)', () => {
 })
 
 describe('read-before-act index (item 1) and prune', () => {
-  it('lists recent titles only, newest first, at most index_entries lines', async () => {
+  it('lists recent titles only, a lesson of three sessions once with its count', async () => {
     const { workspace, setDay } = memoryPatternWorkspace('2026-02-11', {
       settings: { index_entries: 2 },
     })
@@ -283,8 +283,8 @@ describe('read-before-act index (item 1) and prune', () => {
     }
     const index = await patternIndex(workspace)
     const lines = index.split('\n').filter((line) => line.startsWith('- '))
-    expect(lines).toHaveLength(2)
-    expect(lines[0]).toMatch(/^- 2026-02-14 git: /)
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/^- 2026-02-14 git: .+ \(3 sessions\)$/)
     expect(index).not.toContain('**Details**')
   })
 

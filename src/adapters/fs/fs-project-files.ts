@@ -1,5 +1,5 @@
 /** The files Somnus owns in the project folder, on disk, confined to that folder. */
-import { statSync } from 'node:fs'
+import { readdirSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { SomnusError } from '../../core/errors.ts'
 import type { ProjectFiles } from '../../ports/project-files.ts'
@@ -18,6 +18,14 @@ export function createFsProjectFiles(projectDir: string): ProjectFiles {
     },
     async write(path, text) {
       writeFileAtomicSync(confined.prepareWrite(confined.resolve(path)), text)
+    },
+    async folders(path) {
+      const real = confined.existingFolder(confined.resolve(path))
+      if (real === null) return []
+      return readdirSync(real, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort()
     },
   }
 }

@@ -18,6 +18,9 @@ function scratch() {
   const worktree = join(base, 'feature-tree')
   mkdirSync(join(worktree, 'lib'), { recursive: true })
   writeFileSync(join(worktree, '.git'), `gitdir: ${join(repo, '.git', 'worktrees', 'feature')}\n`)
+  // What `git worktree add` writes in the repository: the way back, and the common folder.
+  writeFileSync(join(repo, '.git', 'worktrees', 'feature', 'gitdir'), `${join(worktree, '.git')}\n`)
+  writeFileSync(join(repo, '.git', 'worktrees', 'feature', 'commondir'), '../..\n')
   const home = join(base, 'home')
   mkdirSync(join(home, '.claude'), { recursive: true })
   return { base, repo, worktree, home }

@@ -1,15 +1,16 @@
 /**
  * Where pattern learning reads and writes, found as seed 002 and Claude Code define it: the project
  * root is the git root (else the folder itself); patterns live in user scope under
- * `<patterns dir>/<16 hex of SHA-256(root)>/` (seed 002 item 9); auto memory is where Claude Code
+ * `<patterns dir>/<16 hex of SHA-256(main repository root)>/` (seed 002 item 9, keyed on the main
+ * repository so a repository's worktrees share one folder); auto memory is where Claude Code
  * itself looks (research/seed-systems.md 9.2): `CLAUDE_COWORK_MEMORY_PATH_OVERRIDE`, else the
  * `autoMemoryDirectory` setting of the user's or the project's local settings (never the shared
  * project settings), else `<CLAUDE_CODE_REMOTE_MEMORY_DIR or ~/.claude>/projects/<sanitized git
  * root>/memory/`. Seed 002 says that folder name is a hash; it is not (9.1).
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { dirname, isAbsolute, join, resolve } from 'node:path'
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path'
 import { sha256Hex } from '../../core/sha256-hex.ts'
 
 /** The project root for `cwd`: the nearest folder above with `.git` (a worktree's too), else `cwd`. */
@@ -22,20 +23,63 @@ export function projectRootOf(cwd: string): string {
 }
 
 /**
- * The git root Claude Code's auto memory keys on: for a worktree (`.git` is a file naming
- * `<main>/.git/worktrees/<name>`), the main repository's root, so all worktrees share one memory.
+ * The root of the main repository `projectRoot` belongs to, found as git finds its common
+ * directory, by reading files and never running git (the SessionStart hook asks for it): a
+ * worktree's `.git` file names its folder in the repository (`gitdir: <main>/.git/worktrees/<name>`),
+ * whose `commondir` leads to the repository's `.git`. Claude Code's auto memory keys on it, and so
+ * does the pattern folder, so the worktrees of one repository share both. A `.git` file that git
+ * did not write for this folder (the repository's folder for it does not name it back) is not
+ * trusted, and neither is anything else unexpected: the folder is then its own project.
  */
-export function canonicalGitRootOf(projectRoot: string): string {
+export function mainRepositoryRootOf(projectRoot: string): string {
+  const dotGit = join(projectRoot, '.git')
+  let text: string
   try {
-    const dotGit = readFileSync(join(projectRoot, '.git'), 'utf8')
-    const gitdir = /^gitdir:\s*(.+)$/m.exec(dotGit)?.[1]?.trim()
-    const main = gitdir
-      ? /^(.*)[\\/]\.git[\\/]worktrees[\\/][^\\/]+$/.exec(resolve(projectRoot, gitdir))?.[1]
-      : undefined
-    return main ? canonical(main) : projectRoot
+    text = readFileSync(dotGit, 'utf8')
   } catch {
+    // A `.git` folder (EISDIR): this is the main repository. None: no repository.
     return projectRoot
   }
+  const gitdir = /^gitdir:\s*(.+)$/m.exec(text)?.[1]?.trim()
+  if (!gitdir) return projectRoot
+  const admin = resolve(projectRoot, gitdir)
+  try {
+    const back = readFileSync(join(admin, 'gitdir'), 'utf8').trim()
+    if (canonical(resolve(admin, back)) !== canonical(dotGit)) return projectRoot
+  } catch {
+    // No way back: a submodule (its own repository) or a `.git` file pointing anywhere.
+    return projectRoot
+  }
+  let common = admin
+  try {
+    common = resolve(admin, readFileSync(join(admin, 'commondir'), 'utf8').trim())
+  } catch {
+    // An old git without `commondir`: the admin folder sits in `<common>/worktrees/<name>`.
+    common = dirname(dirname(admin))
+  }
+  return canonical(basename(common) === '.git' ? dirname(common) : common)
+}
+
+/** The roots of the repository's other worktrees that git knows (for moving their old pattern folders). */
+export function worktreeRootsOf(mainRoot: string): string[] {
+  const admin = join(mainRoot, '.git', 'worktrees')
+  let names: string[]
+  try {
+    names = readdirSync(admin)
+  } catch {
+    return []
+  }
+  return names.flatMap((name) => {
+    try {
+      const dotGit = resolve(
+        join(admin, name),
+        readFileSync(join(admin, name, 'gitdir'), 'utf8').trim(),
+      )
+      return basename(dotGit) === '.git' ? [canonical(dirname(dotGit))] : []
+    } catch {
+      return []
+    }
+  })
 }
 
 /** Seed 002's project id: the first 16 hex digits of the SHA-256 of the project root. */
@@ -98,7 +142,7 @@ export function autoMemoryDirOf(
   if (!enabled) return null
   if (directory !== null) return directory
   const base = env.CLAUDE_CODE_REMOTE_MEMORY_DIR || claudeHome
-  return join(base, 'projects', sanitizeProjectPath(canonicalGitRootOf(projectRoot)), 'memory')
+  return join(base, 'projects', sanitizeProjectPath(mainRepositoryRootOf(projectRoot)), 'memory')
 }
 
 function readJson(path: string): Record<string, unknown> {

@@ -28,6 +28,17 @@ export function createMemoryProjectFiles(initial: Record<string, string> = {}): 
       refuseEscapingPath(path, 'the project folder')
       files.set(path, text)
     },
+    folders: async (path) => {
+      refuseEscapingPath(path, 'the project folder')
+      const prefix = path === '' ? '' : `${path.replace(/\/$/, '')}/`
+      const names = new Set<string>()
+      for (const file of files.keys()) {
+        if (!file.startsWith(prefix)) continue
+        const rest = file.slice(prefix.length).split('/')
+        if (rest.length > 1 && rest[0]) names.add(rest[0])
+      }
+      return [...names].sort()
+    },
     snapshot: () => Object.fromEntries(files),
   }
 }

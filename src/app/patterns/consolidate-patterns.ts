@@ -6,6 +6,8 @@
  * entries leave the pattern files (the skill keeps their provenance); MEMORY.md gets one reference
  * line per skill, and Somnus lines of skills that are gone are removed.
  */
+
+import { claudeMdRuleOf, withClaudeMdRules } from '../../core/patterns/claude-md-rules.ts'
 import { type Crystal, censusOfPatterns, crystalsOf } from '../../core/patterns/consolidate-plan.ts'
 import {
   type SkillReference,
@@ -19,13 +21,17 @@ import {
 } from '../../core/patterns/pattern-entry.ts'
 import {
   citationsIn,
-  claudeMdRuleOf,
   isSomnusSkill,
   renderSkill,
   skillNameOf,
-  withClaudeMdRules,
 } from '../../core/patterns/skill-document.ts'
+import {
+  freeSkillName,
+  type KnownSkill,
+  skillTellingSameLesson,
+} from '../../core/patterns/skill-match.ts'
 import type { LanguageModel } from '../../ports/language-model.ts'
+import { recordEntryIds } from './entry-id-registry.ts'
 import type { PatternWorkspace } from './pattern-workspace.ts'
 import { readPatternFiles } from './read-patterns.ts'
 
@@ -100,38 +106,62 @@ async function consolidate(
     result.groups = groups.length
     crystals = crystalsOf({ groups, entries, minOccurrences: settings.min_occurrences })
   }
-  const consolidated = new Set<string>()
-  const memoryRefs: SkillReference[] = []
-  for (const crystal of crystals) {
-    for (const member of crystal.members) consolidated.add(member.id)
-    if (crystal.placement === 'claude-md') {
-      result.claudeMdRules.push(claudeMdRuleOf(crystal))
-      continue
-    }
-    const skill = await skillFor(workspace, crystal)
+  const skills = await planSkills(workspace, crystals)
+  for (const skill of skills) {
     result.skills.push(skill.written)
     result.files.push({ path: `project:${skill.written.path}`, text: skill.text })
-    memoryRefs.push({
-      name: skill.written.name,
-      path: skill.written.path,
-      description: skill.description,
-    })
   }
-  if (result.claudeMdRules.length > 0) {
-    const text = withClaudeMdRules(await workspace.project.read('CLAUDE.md'), result.claudeMdRules)
-    result.files.push({ path: 'project:CLAUDE.md', text })
-  }
-  for (const [domain, file] of await withoutConsolidated(workspace, patternFiles, consolidated)) {
-    result.files.push({ path: `patterns:${domain}.md`, text: renderPatternFile(file) })
-  }
-  if (workspace.memory && workspace.memoryDir) {
-    const memory = await memoryUpdate(workspace, memoryRefs)
-    if (memory) {
+  const rules = crystals.filter((crystal) => crystal.placement === 'claude-md').map(claudeMdRuleOf)
+  const claudeMd = rules.length > 0 ? await workspace.project.read('CLAUDE.md') : null
+  const claudeMdText = rules.length > 0 ? withClaudeMdRules(claudeMd, rules) : null
+  result.claudeMdRules = rules.map((rule) => rule.text)
+  if (claudeMdText !== null) result.files.push({ path: 'project:CLAUDE.md', text: claudeMdText })
+  if (dryRun) {
+    const consolidated = new Set(crystals.flatMap((crystal) => crystal.members.map((m) => m.id)))
+    for (const [domain, file] of await withoutConsolidated(workspace, patternFiles, consolidated))
+      result.files.push({ path: `patterns:${domain}.md`, text: renderPatternFile(file) })
+    const memory = await memoryUpdate(workspace, skills.map(referenceOf))
+    if (memory && workspace.memoryDir) {
       result.memory = { path: `${workspace.memoryDir}/MEMORY.md`, ...memory.summary }
       if (memory.text !== null) result.files.push({ path: 'memory:MEMORY.md', text: memory.text })
     }
+    return result
   }
-  if (!dryRun) await writeAll(workspace, result.files)
+  // Skills and rules first, each read back: an entry leaves the pattern files only once the file
+  // that now tells its lesson is on disk and cites it (a failed or clobbered write loses nothing).
+  const kept = new Set<string>()
+  const settled: typeof skills = []
+  for (const skill of skills) {
+    await workspace.project.write(skill.written.path, skill.text)
+    const back = (await workspace.project.read(skill.written.path)) ?? ''
+    const cited = skill.written.entries.filter((id) => back.includes(`\`${id}\``))
+    for (const id of cited) kept.add(id)
+    if (cited.length > 0) settled.push(skill)
+  }
+  if (claudeMdText !== null) {
+    await workspace.project.write('CLAUDE.md', claudeMdText)
+    const back = (await workspace.project.read('CLAUDE.md')) ?? ''
+    for (const crystal of crystals.filter((each) => each.placement === 'claude-md'))
+      for (const member of crystal.members) if (back.includes(member.id)) kept.add(member.id)
+  }
+  // Recorded before the entries go: killed in between, the next run finds them crystallized
+  // already and only takes them out (their citations are in the skill once).
+  await recordEntryIds(workspace, { crystallized: [...kept] })
+  for (const [domain, file] of await withoutConsolidated(workspace, patternFiles, kept)) {
+    const text = renderPatternFile(file)
+    result.files.push({ path: `patterns:${domain}.md`, text })
+    await workspace.patterns.write(`${domain}.md`, text)
+  }
+  if (workspace.memory && workspace.memoryDir) {
+    const memory = await memoryUpdate(workspace, settled.map(referenceOf))
+    if (memory) {
+      result.memory = { path: `${workspace.memoryDir}/MEMORY.md`, ...memory.summary }
+      if (memory.text !== null) {
+        result.files.push({ path: 'memory:MEMORY.md', text: memory.text })
+        await workspace.memory.write('MEMORY.md', memory.text)
+      }
+    }
+  }
   return result
 }
 
@@ -139,17 +169,45 @@ function unitText(entry: PatternEntry): string {
   return `${entry.title}. ${entry.observation}. ${entry.details}`
 }
 
-/** The skill for `crystal`: its name (never a user's own skill's), text and citations. */
-async function skillFor(workspace: PatternWorkspace, crystal: Crystal) {
-  const base = skillNameOf(crystal)
-  for (let attempt = 1; ; attempt += 1) {
-    const name = attempt === 1 ? base : `${base.slice(0, 60)}-${attempt}`
+/** A skill this consolidation writes: its text and what the result reports of it. */
+interface PlannedSkill {
+  text: string
+  description: string
+  written: WrittenSkill
+}
+
+function referenceOf(skill: PlannedSkill): SkillReference {
+  return { name: skill.written.name, path: skill.written.path, description: skill.description }
+}
+
+/**
+ * The skills of `crystals` placed as skills: a lesson already crystallized goes into its Somnus
+ * skill with its earlier citations kept; any other gets a name no skill has (a user's, another
+ * lesson's, one written in this same run).
+ */
+async function planSkills(
+  workspace: PatternWorkspace,
+  crystals: Crystal[],
+): Promise<PlannedSkill[]> {
+  const known = await knownSkills(workspace)
+  const taken = new Set(known.map((skill) => skill.name))
+  const targets = new Map<string, { crystal: Crystal; earlier: string[] }>()
+  for (const crystal of crystals.filter((each) => each.placement === 'skill')) {
+    const same = skillTellingSameLesson(crystal, known)
+    if (same) {
+      const already = targets.get(same.name)
+      if (already) already.crystal.members.push(...crystal.members)
+      else targets.set(same.name, { crystal, earlier: citationsIn(same.text) })
+      continue
+    }
+    const name = freeSkillName(skillNameOf(crystal), taken)
+    taken.add(name)
+    targets.set(name, { crystal, earlier: [] })
+  }
+  return [...targets].map(([name, { crystal, earlier }]) => {
     const path = `.claude/skills/${name}/SKILL.md`
-    const existing = await workspace.project.read(path)
-    if (existing !== null && !isSomnusSkill(existing)) continue
-    const earlier = existing === null ? [] : citationsIn(existing)
     const text = renderSkill(crystal, name, earlier)
-    const description = /^description: (.*)$/m.exec(text)?.[1] ?? ''
+    const description = /^description: (.*)$/m.exec(text)?.[1] ?? '""'
     return {
       text,
       description: JSON.parse(description) as string,
@@ -161,7 +219,17 @@ async function skillFor(workspace: PatternWorkspace, crystal: Crystal) {
         citations: citationsIn(text),
       },
     }
+  })
+}
+
+/** The project's skills (`.claude/skills/<name>/SKILL.md`), each with whether Somnus wrote it. */
+async function knownSkills(workspace: PatternWorkspace): Promise<KnownSkill[]> {
+  const skills: KnownSkill[] = []
+  for (const name of await workspace.project.folders('.claude/skills')) {
+    const text = await workspace.project.read(`.claude/skills/${name}/SKILL.md`)
+    if (text !== null) skills.push({ name, text, somnus: isSomnusSkill(text) })
   }
+  return skills
 }
 
 /** The pattern files without the consolidated entries (only files that change). */
@@ -195,14 +263,4 @@ async function memoryUpdate(workspace: PatternWorkspace, refs: SkillReference[])
   const update = updateMemoryIndex(before, refs, gone)
   const summary = { added: update.added, removed: update.removed, skipped: update.skipped }
   return { summary, text: update.text === (before ?? '') ? null : update.text }
-}
-
-async function writeAll(workspace: PatternWorkspace, files: { path: string; text: string }[]) {
-  for (const { path, text } of files) {
-    const [place, ...rest] = path.split(':')
-    const name = rest.join(':')
-    if (place === 'patterns') await workspace.patterns.write(name, text)
-    else if (place === 'project') await workspace.project.write(name, text)
-    else if (place === 'memory' && workspace.memory) await workspace.memory.write(name, text)
-  }
 }

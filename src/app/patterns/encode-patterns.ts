@@ -7,8 +7,8 @@
 
 import { utcDay } from '../../core/dates.ts'
 import type { SessionDigest } from '../../core/digest/session-digest.ts'
-import type { Unit } from '../../core/model-results.ts'
 import { lessonsFromDigest } from '../../core/patterns/digest-lessons.ts'
+import { digestUnits } from '../../core/patterns/digest-units.ts'
 import {
   type EncodePlan,
   type PatternCandidate,
@@ -22,6 +22,7 @@ import {
   renderPatternFile,
 } from '../../core/patterns/pattern-entry.ts'
 import type { LanguageModel, Pattern } from '../../ports/language-model.ts'
+import { readEntryIds, recordEntryIds } from './entry-id-registry.ts'
 import type { PatternWorkspace } from './pattern-workspace.ts'
 import { readPatternFiles } from './read-patterns.ts'
 
@@ -33,7 +34,10 @@ export interface EncodeResult {
   /** Candidates found before merging (complete ones only). */
   found: number
   added: EncodePlan['added']
+  /** Entries this session had already written, refreshed. */
   updated: EncodePlan['updated']
+  /** Entries of an earlier (partial) encode of this session that its whole reading no longer finds. */
+  removed: EncodePlan['removed']
   superseded: EncodePlan['superseded']
   /** Domain files written (names relative to the pattern folder). */
   written: string[]
@@ -42,7 +46,7 @@ export interface EncodeResult {
 
 /**
  * Encodes the session `digest` describes (read with its sub-agent files, no budget to speak of).
- * `model` with the session's `units` adds the model's own patterns.
+ * `model` (other than the offline one) adds its own patterns, read from the digest's material.
  */
 export async function encodePatterns(
   workspace: PatternWorkspace,
@@ -51,23 +55,31 @@ export async function encodePatterns(
     /** The id entries cite (default: the digest's). */
     sessionId?: string
     model?: LanguageModel
-    units?: Unit[]
     dryRun?: boolean
   },
 ): Promise<EncodeResult> {
   const sessionId = request.sessionId ?? request.digest.sessionId
   const candidates = [
     ...lessonsFromDigest(request.digest, sessionId),
-    ...(request.model && request.units
-      ? await modelPatterns(request.model, request.units, sessionId)
-      : []),
+    ...(request.model ? await modelPatterns(request.model, request.digest, sessionId) : []),
   ].filter(isCompleteEntry)
   const date = request.digest.date ?? utcDay(workspace.clock.now())
   const write = async () => {
     const existing = await readPatternFiles(workspace)
-    const plan = planEncode({ existing, candidates, sessionId, date })
+    const inFiles = [...existing.values()].flatMap((file) => file.entries.map((entry) => entry.id))
+    const ids = await readEntryIds(workspace, inFiles)
+    const plan = planEncode({
+      existing,
+      candidates,
+      sessionId,
+      date,
+      issuedIds: ids.issued,
+      skip: ids.crystallized,
+    })
     const written: string[] = []
     if (!request.dryRun) {
+      // Ids first: a crash between the two leaves ids issued and unused, never one issued twice.
+      await recordEntryIds(workspace, { issued: plan.issued })
       for (const [domain, file] of plan.files) {
         await workspace.patterns.write(`${domain}.md`, renderPatternFile(file))
         written.push(`${domain}.md`)
@@ -82,18 +94,20 @@ export async function encodePatterns(
     found: candidates.length,
     added: plan.added,
     updated: plan.updated,
+    removed: plan.removed,
     superseded: plan.superseded,
     written,
     dryRun: request.dryRun === true,
   }
 }
 
-/** The model's patterns as candidates citing the session first. */
+/** The model's patterns from the digest's material, as candidates citing the session, then its records. */
 async function modelPatterns(
   model: LanguageModel,
-  units: Unit[],
+  digest: SessionDigest,
   sessionId: string,
 ): Promise<PatternCandidate[]> {
+  const { units, sources } = digestUnits(digest)
   if (units.length === 0) return []
   const { value } = await model.extractPatterns({ units })
   return value.map((pattern: Pattern) => ({
@@ -104,7 +118,7 @@ async function modelPatterns(
     details: pattern.details,
     context: pattern.context,
     tags: pattern.tags,
-    sources: [...new Set([sessionId, ...pattern.sources])],
+    sources: [...new Set([sessionId, ...pattern.sources.flatMap((id) => sources.get(id) ?? [id])])],
   }))
 }
 

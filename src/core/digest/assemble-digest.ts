@@ -25,7 +25,7 @@ import {
   sentencesOf,
   shortId,
 } from './digest-text.ts'
-import { describeErrorFix } from './error-fixes.ts'
+import { describeErrorFix } from './error-fix-text.ts'
 import type { DigestItem, SessionDigest } from './session-digest.ts'
 import { isFinishedStatus } from './task-events.ts'
 import { runsTests } from './test-figures.ts'
@@ -125,9 +125,14 @@ function wrapUpRules(wrapUp: Closing | null): DigestItem[] {
     .map((sentence) => item(sentence, wrapUp.uuid))
 }
 
+/**
+ * The session's decisions: from the summaries' accounts of what was decided and solved (not their
+ * list of concepts, which names what the code uses, not what was chosen), and the choices the
+ * agent stated and acted on.
+ */
 function decisionsOf(material: DigestMaterial, sections: Array<Map<string, string>>): DigestItem[] {
   const fromSummaries = sections.flatMap((found, index) =>
-    ['problem solving', 'decisions', 'key technical concepts'].flatMap((title) =>
+    ['problem solving', 'decisions'].flatMap((title) =>
       sectionBullets(sectionNamed(found, title)).flatMap((bullet) =>
         decisionCandidates(
           [bullet.text, ...bullet.children].join('\n'),

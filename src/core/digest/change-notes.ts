@@ -44,7 +44,8 @@ export function announcedChange(text: string): string {
     if (vague && previous !== undefined && !STATUS_ONLY.test(previous))
       return shortNote(lowerFirst(`${previous.replace(/[.!]+$/, '')}: ${step}`))
     if (GENERIC.test(step)) return ''
-    const note = step
+    // The agent's "my" is the reader's "the": the note outlives the session.
+    const note = step.replace(/\bmy\b/gi, 'the')
     return shortNote(lowerFirst(note))
   }
   return ''
@@ -98,4 +99,92 @@ function shortNote(text: string): string {
 
 function lowerFirst(text: string): string {
   return /^[A-Z][a-z]/.test(text) ? `${(text[0] as string).toLowerCase()}${text.slice(1)}` : text
+}
+
+/** Lines that carry no change of their own (braces, `end`, blank). */
+const TRIVIAL_LINE = /^(?:[\s{}()[\];,]*|end|do|else|\}\s*else\s*\{|<\/?\w+>)$/
+
+/** Longest line kept to say what an edit changed. */
+const CODE_CHARS = 90
+
+/**
+ * What an edit added, in its own code: the first lines of an Edit's `new_string` (or a MultiEdit's
+ * edits) that its `old_string` did not have, at most two, trimmed. '' for a whole-file Write (its
+ * doc comment says more) or an edit that only removed lines.
+ */
+export function addedCodeOf(input: Record<string, unknown>, about = ''): string {
+  // A whole file written: its lines about what the agent named (`default`, `ALTER TABLE`).
+  if (typeof input.content === 'string' && about !== '') return linesAbout(input.content, about)
+  const pairs = Array.isArray(input.edits)
+    ? input.edits.filter(
+        (edit): edit is Record<string, unknown> => typeof edit === 'object' && edit !== null,
+      )
+    : [input]
+  const added: string[] = []
+  for (const pair of pairs) {
+    if (typeof pair.new_string !== 'string') continue
+    const before = new Set(
+      (typeof pair.old_string === 'string' ? pair.old_string : '')
+        .split('\n')
+        .map((line) => line.trim()),
+    )
+    for (const raw of pair.new_string.split('\n')) {
+      const line = raw.trim()
+      if (
+        before.has(line) ||
+        TRIVIAL_LINE.test(line) ||
+        line.startsWith('#') ||
+        line.startsWith('//')
+      )
+        continue
+      added.push(line.length > CODE_CHARS ? `${line.slice(0, CODE_CHARS - 1)}…` : line)
+      if (added.length === 2) return added.join('; ')
+    }
+  }
+  return added.join('; ')
+}
+
+/** Words of a statement worth finding in code: four letters or more, not the common ones. */
+const COMMON_WORD =
+  /^(?:this|that|with|which|when|will|would|uses?|from|into|have|does|doesn't|exist|exists|rows?|fail|first|then|them|they|there|their|auto-generated|generated)$/i
+
+/** The lines (two at most, in file order) of `content` naming the most words of `about`, trimmed. */
+function linesAbout(content: string, about: string): string {
+  const words = (about.toLowerCase().match(/[a-z_][a-z0-9_]{3,}/g) ?? []).filter(
+    (word) => !COMMON_WORD.test(word),
+  )
+  if (words.length === 0) return ''
+  const scored: { line: string; score: number; at: number }[] = []
+  for (const [at, raw] of content.split('\n').entries()) {
+    const line = raw.trim()
+    if (
+      line === '' ||
+      TRIVIAL_LINE.test(line) ||
+      /^(?:#|\/\/|\*|@moduledoc|def(?:module)?\b)/.test(line)
+    )
+      continue
+    const lower = line.toLowerCase()
+    const score = new Set(words.filter((word) => lower.includes(word))).size
+    if (score > 0) scored.push({ line, score, at })
+  }
+  return scored
+    .sort((left, right) => right.score - left.score || left.at - right.at)
+    .slice(0, 2)
+    .sort((left, right) => left.at - right.at)
+    .map(({ line }) => (line.length > CODE_CHARS ? `${line.slice(0, CODE_CHARS - 1)}…` : line))
+    .join('; ')
+}
+
+/**
+ * The announced change, if it is this edit's: an announcement naming code (`` use `:auto` mode ``)
+ * that the edit does not contain was about another plan, not about what the edit did.
+ */
+export function editNote(note: string, input: Record<string, unknown>): string {
+  const spans = [...note.matchAll(/`([^`]+)`/g)].map((match) => match[1] as string)
+  if (spans.length === 0) return note
+  const written = ['old_string', 'new_string', 'content', 'edits']
+    .map((key) => (typeof input[key] === 'string' ? input[key] : JSON.stringify(input[key] ?? '')))
+    .join('\n')
+  const named = spans.filter((span) => !/\.\w{1,5}$|\//.test(span))
+  return named.length === 0 || named.some((span) => written.includes(span)) ? note : ''
 }

@@ -9,8 +9,10 @@ import { sectionBullets, sectionNamed } from './compaction-summary.ts'
 import { distinctiveWords, overlap } from './digest-decisions.ts'
 import type { DigestMaterial } from './digest-material.ts'
 import { code, leadingSentences, oneLine, shortId } from './digest-text.ts'
-import { describeErrorFix, type ErrorFix, remedyOf } from './error-fixes.ts'
+import { describeErrorFix, remedyOf } from './error-fix-text.ts'
+import { type ErrorFix, onlyAssertionsChanged } from './error-fixes.ts'
 import type { DigestItem } from './session-digest.ts'
+import { isEditInProgress } from './touched-names.ts'
 
 /**
  * A summary's error bullet that is no gotcha: no problem at all ("expected while editing"), or one
@@ -26,6 +28,8 @@ interface Gotcha {
   text: string
   uuids: string[]
   words: Set<string>
+  /** When it happened: the compaction epoch (a summary's bullets come just before its epoch's failures). */
+  at: number
 }
 
 /** The session's gotchas, newest account first. */
@@ -33,43 +37,86 @@ export function gotchasOf(
   material: DigestMaterial,
   sections: Array<Map<string, string>>,
 ): DigestItem[] {
+  const inProgress = (symptom: string) => isEditInProgress(symptom, material.touchedNames)
   const fixed = material.errors.all.filter(
     (failure) =>
       (failure.fixed || failure.fromHook) &&
-      (failure.cause !== '' || failure.fix !== '' || failure.fixCommand !== ''),
+      (failure.cause !== '' || failure.fix !== '' || failure.fixCommand !== '') &&
+      !inProgress(failure.errorLine) &&
+      // A test whose expectation was rewritten to pass: the test was wrong, nothing to learn.
+      !onlyAssertionsChanged(failure),
   )
   const tracked = chains(unique(fixed)).map(chainGotcha)
   const summarised = sections.flatMap((found, index) =>
     sectionBullets(sectionNamed(found, 'error')).flatMap((bullet) => {
       const text = oneLine([bullet.text, ...bullet.children].join(' '))
-      if (NO_GOTCHA.test(text)) return []
+      if (NO_GOTCHA.test(text) || inProgress(text.split(/\.\s/)[0] ?? text)) return []
       const uuid = material.compactions[index]?.uuid ?? ''
-      return [{ text, uuids: [uuid], words: distinctiveWords(text) }]
+      return [{ text, uuids: [uuid], words: distinctiveWords(text), at: index - 0.5 }]
     }),
   )
-  const merged: Gotcha[] = []
-  for (const gotcha of [...tracked, ...summarised]) {
-    const same = merged.find((known) => overlap(gotcha.words, known.words) >= 0.5)
+  // The followed failures are distinct already; a summary's account joins the one it tells of.
+  const merged: Gotcha[] = [...tracked]
+  for (const gotcha of summarised) {
+    const same = merged.find(
+      (known) => overlap(gotcha.words, known.words) >= 0.5 || sharesCodeName(gotcha, known),
+    )
     if (same === undefined) merged.push(gotcha)
     else same.uuids.push(...gotcha.uuids)
   }
-  return merged.map((gotcha) => ({
-    text: leadingSentences(gotcha.text, GOTCHA_CHARS),
-    sources: [...new Set(gotcha.uuids.filter((uuid) => uuid !== '').map(shortId))].slice(0, 4),
-  }))
+  // In the session's order, so a budget that keeps the first keeps the earliest, not one kind.
+  return merged
+    .sort((left, right) => left.at - right.at)
+    .map((gotcha) => ({
+      text: leadingSentences(gotcha.text, GOTCHA_CHARS),
+      sources: [...new Set(gotcha.uuids.filter((uuid) => uuid !== '').map(shortId))].slice(0, 4),
+    }))
 }
 
-/** Each error line once (the first time it showed). */
+/**
+ * Two accounts of one problem name the same thing in code (`secret_key_base`, `lazy_html`): the
+ * session's own error line and the summary's words for it rarely share much else.
+ */
+function sharesCodeName(left: Gotcha, right: Gotcha): boolean {
+  const names = (gotcha: Gotcha) =>
+    new Set(
+      [...gotcha.words]
+        .map((word) => word.replace(/^[:./-]+|[:./-]+$/g, ''))
+        .filter((word) => CODE_NAME.test(word)),
+    )
+  const theirs = names(right)
+  return [...names(left)].some((name) => theirs.has(name))
+}
+
+/** A word that is a name in code, lower-cased: snake_case (`secret_key_base`, `lazy_html`). */
+const CODE_NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/
+
+/**
+ * Each error line once: a failure that showed again after the first was fixed (the same error of
+ * the same command, in steps: `Pre-commit validation failed` for formatting, then for dialyzer)
+ * adds its fix to the first, in order, unless the agent found another cause for it.
+ */
 function unique(failures: ErrorFix[]): ErrorFix[] {
-  const seen = new Set<string>()
-  return failures.filter((failure) => {
-    if (seen.has(failure.errorLine)) return false
-    seen.add(failure.errorLine)
-    return true
-  })
+  const first = new Map<string, ErrorFix>()
+  const kept: ErrorFix[] = []
+  for (const failure of failures) {
+    const known = first.get(`${failure.key}\n${failure.errorLine}`)
+    // The same error line with a cause of its own is another problem behind the same message.
+    if (known === undefined || (failure.cause !== '' && failure.cause !== known.cause)) {
+      const copy = { ...failure, sources: [...failure.sources] }
+      first.set(`${failure.key}\n${failure.errorLine}`, copy)
+      kept.push(copy)
+      continue
+    }
+    if (failure.fix !== '' && !known.fix.includes(failure.fix))
+      known.fix = known.fix === '' ? failure.fix : `${known.fix}; then ${failure.fix}`
+    if (known.fixCommand === '') known.fixCommand = failure.fixCommand
+    known.sources.push(...failure.sources.slice(1))
+  }
+  return kept
 }
 
-/** Failures of one command that the same successful run closed, in order: one chain each. */
+/** Failures of one command that the same run showed fixed, in order: one chain each. */
 function chains(failures: ErrorFix[]): ErrorFix[][] {
   const groups: ErrorFix[][] = []
   for (const failure of failures) {
@@ -79,6 +126,7 @@ function chains(failures: ErrorFix[]): ErrorFix[][] {
       head !== undefined &&
       !failure.fromHook &&
       !head.fromHook &&
+      head.key !== 'summary' &&
       head.key === failure.key &&
       head.sources.at(-1) === failure.sources.at(-1)
     )
@@ -106,6 +154,9 @@ function chainGotcha(chain: ErrorFix[]): Gotcha {
           .join('; ')}`
   const uuids = chain.flatMap((failure) => failure.sources.slice(0, 1))
   uuids.push(first.sources.at(-1) ?? '')
-  const words = distinctiveWords(chain.map((failure) => failure.errorLine).join(' '))
-  return { text, uuids, words }
+  // The cause tells apart two problems behind one message (`Pre-commit validation failed`).
+  const words = distinctiveWords(
+    chain.map((failure) => `${failure.errorLine} ${failure.cause}`).join(' '),
+  )
+  return { text, uuids, words, at: first.epoch }
 }

@@ -82,6 +82,8 @@ export interface DigestMaterial {
   /** The last todo list written (TodoWrite replaces the whole list). */
   todos: { events: TaskEvent[]; uuid: string } | null
   errors: ErrorFixTracker
+  /** Names the session's own edits defined, imported or removed (their compile errors are edits in progress). */
+  touchedNames: Set<string>
   /** The main conversation's shell commands, in order. */
   commandLog: LoggedCommand[]
 }

@@ -1,11 +1,26 @@
 /**
- * Error → fix pairs, followed as the session runs: a failing call opens a problem named by its
- * real error line; the agent's next words usually say the cause; files edited meanwhile and the
- * next successful run of the same command (`mix test`, `git push`) close it. A problem closed
- * later is a gotcha with its fix, never an open issue.
+ * Error → fix pairs, followed as the session runs. A failing call opens a problem named by its
+ * real error line; the agent's next words usually say the cause. What fixes it is what made the
+ * failing command pass afterwards: the changes (edits, state-changing commands) made between the
+ * failure and the next run of the same command, when that run passed or failed differently, or
+ * a different spelling of the command that passed. A change followed by the same failure fixed
+ * nothing and is forgotten; a problem closed later is a gotcha with its fix, never an open issue.
  */
 import { errorLineOf } from '../transcript/error-line.ts'
+import { argumentsOf } from './command-parts.ts'
 import { code, leadingSentences, oneLine, sentencesOf } from './digest-text.ts'
+import { changeText, describeChanges, shownCommand } from './error-fix-text.ts'
+
+/** Something the session did while a failure was open. */
+export interface Change {
+  kind: 'edit' | 'command'
+  /** The changed file (edits). */
+  path: string
+  /** The agent's words about the change, else the code it added, else the command. */
+  text: string
+  /** Lines the change added that are assertions (a test's expectation, not the code under test). */
+  assertion: boolean
+}
 
 /** A failure and, when the session fixed it, what fixed it. */
 export interface ErrorFix {
@@ -13,13 +28,19 @@ export interface ErrorFix {
   key: string
   command: string
   errorLine: string
+  /** The error line and the output's other error lines, numbers left out: the same failure again has the same. */
+  signature: string
+  /** Arguments of the command that its output named (`priv/static/assets/app.css`): a fix must touch them. */
+  mentions: string[]
   /** The agent's explanation right after the failure, when it gave one. */
   cause: string
-  /** Files edited between the failure and the success. */
+  /** What the session did between the failure and the run that showed it fixed. */
+  changes: Change[]
+  /** Files edited between the failure and the fix. */
   edits: string[]
-  /** The first change the agent announced after the failure (its fix, in the agent's words). */
+  /** What fixed it, in words ('' until fixed, or when only a command fixed it). */
   fix: string
-  /** The command that succeeded, when it differs from the failing one. */
+  /** The command that passed, when it differs from the failing one. */
   fixCommand: string
   fixed: boolean
   /** Record ids: the failing result first, then the fix. */
@@ -41,40 +62,49 @@ const TOOL_MECHANICS =
 /** Lines that name no error by themselves. */
 const EMPTY_ERROR_LINE = /^(?:Exit code \d+)?$/
 
+/** Lines of an output that say what failed: error notations, a runner's failed test, a hook's section. */
+const SIGNATURE_LINE =
+  /\b(?:error|fail\w*|exception|fatal|panic|cannot|undefined|denied|refused|not found|invalid)\b|^\s*\[[A-Z][A-Z _-]{2,}\]|^\s*\d+\) test\b/i
+
 /** Follows failures and fixes through a session's records. */
 export class ErrorFixTracker {
   readonly all: ErrorFix[] = []
   /** Compaction summaries seen so far; the builder counts them. */
   epoch = 0
-  private readonly unresolved = new Map<string, ErrorFix[]>()
+  /** The open failures of each command key, oldest first. */
+  private readonly open = new Map<string, ErrorFix[]>()
   /** The last failure, until the agent's next text gives its cause. */
   private awaitingCause: ErrorFix | null = null
-  /** The last error a hook reported, until the next edit (its fix). */
-  private hookFailure: ErrorFix | null = null
+  /** Errors a hook or a summary reported, each fixed by the next edit, in order. */
+  private readonly awaitingEdit: ErrorFix[] = []
 
   /** A call failed; returns false when the failure is tool mechanics, not worth remembering. */
   fail(key: string, command: string, output: string, source: string): boolean {
     this.awaitingCause = null
     if (TOOL_MECHANICS.test(output)) return false
-    const errorLine = errorLineOf(output)
+    const text = output.replace(/\\n/g, '\n')
+    const errorLine = errorLineOf(text)
     if (EMPTY_ERROR_LINE.test(errorLine)) return false
-    const failure: ErrorFix = {
-      key,
-      command,
-      errorLine,
-      cause: '',
-      edits: [],
-      fix: '',
-      fixCommand: '',
-      fixed: false,
-      sources: [source],
-      fromHook: false,
-      epoch: this.epoch,
+    const signature = signatureOf(errorLine, text)
+    const open = this.open.get(key) ?? []
+    const same = open.find((failure) => failure.signature === signature)
+    if (same !== undefined) {
+      // The same failure again: what was changed since fixed nothing.
+      same.changes = []
+      same.sources.push(source)
+      return true
     }
+    // Another failure of the command: the earlier ones that something was changed for are fixed
+    // by it; those nothing was changed for (the agent only tried another spelling) stay open.
+    for (const earlier of open.filter((failure) => failure.changes.length > 0))
+      this.close(earlier, '', source)
+    const failure = this.record(key, errorLine, [source], {
+      command,
+      signature,
+      mentions: argumentsOf({ text: command }).filter((argument) => mentioned(argument, text)),
+    })
     this.all.push(failure)
-    const open = this.unresolved.get(key) ?? []
-    open.push(failure)
-    this.unresolved.set(key, open)
+    this.open.set(key, [...(this.open.get(key) ?? []), failure])
     this.awaitingCause = failure
     return true
   }
@@ -88,35 +118,67 @@ export class ErrorFixTracker {
     const errorLine = errorLineOf(body)
     if (!/error|fail|cannot|undefined|exception/i.test(errorLine)) return
     if (this.all.some((known) => known.errorLine === errorLine)) return
-    const failure: ErrorFix = {
-      key: 'hook',
-      command: '',
-      errorLine,
-      cause: '',
-      edits: [],
-      fix: '',
-      fixCommand: '',
-      fixed: false,
-      sources: [source],
-      fromHook: true,
-      epoch: this.epoch,
-    }
+    const failure = this.record('hook', errorLine, [source], { fromHook: true })
     this.all.push(failure)
     this.awaitingCause = failure
-    this.hookFailure = failure
+    // A hook reports what is wrong now: a newer report replaces what is still waiting.
+    this.awaitingEdit.splice(0, this.awaitingEdit.length, failure)
   }
 
-  /** A call of `key` succeeded: every open failure of it is fixed. */
-  succeed(key: string, command: string, source: string): void {
-    const open = this.unresolved.get(key)
-    if (open === undefined) return
-    this.unresolved.delete(key)
-    for (const failure of open) {
-      failure.fixed = true
-      failure.sources.push(source)
-      if (oneLine(command) !== oneLine(failure.command) && command.length <= 160)
-        failure.fixCommand = oneLine(command)
+  /**
+   * The agent named a limitation of a tool before it happened ("the generated migration uses
+   * `modify`, which SQLite doesn't support") and its next edit went around it: a gotcha whose fix
+   * is that edit, though no command failed.
+   */
+  limitation(statement: string, cause: string, path: string, fix: string, sources: string[]): void {
+    const errorLine = oneLine(statement)
+    if (fix === '' || this.all.some((known) => known.errorLine === errorLine)) return
+    this.all.push(
+      this.record('limitation', errorLine, sources, { cause, edits: [path], fix, fixed: true }),
+    )
+  }
+
+  /**
+   * A compaction summary lists an error as not fixed yet ("CURRENT: cannot invoke ... inside a
+   * guard"): the session's next edits fix the summary's open errors, in the order listed.
+   */
+  summaryProblem(text: string, source: string): void {
+    const errorLine = oneLine(text).replace(/\s*\(line \d+[^)]*\)/i, '')
+    if (this.all.some((known) => known.errorLine === errorLine)) return
+    const failure = this.record('summary', errorLine, [source])
+    this.all.push(failure)
+    this.awaitingEdit.push(failure)
+  }
+
+  /**
+   * The part `key` of a command passed (`command` is that part, `setup` the parts run before it
+   * in the same line that it needed, e.g. `bd sync --import-only` before `bd ready`): the open
+   * failure of `key` is fixed, unless it failed on an argument this run did not touch.
+   */
+  succeed(key: string, command: string, source: string, setup = ''): void {
+    for (const open of [...(this.open.get(key) ?? [])]) {
+      if (open.mentions.length > 0 && !open.mentions.some((argument) => command.includes(argument)))
+        continue
+      // What ran before it in the same line is part of the fix only when nothing else was done:
+      // `bd sync --import-only && bd ready` after `bd ready` failed, not `git add … && git commit`
+      // after the edits that fixed the commit.
+      const sameCommand = onlyPathsDiffer(shownCommand(open.command), shownCommand(command))
+      const withSetup = setup !== '' && !(sameCommand && open.changes.length > 0)
+      const run = shownCommand(withSetup ? `${setup} && ${command}` : command)
+      this.close(open, run, source)
     }
+  }
+
+  /** A state-changing command (an install, a formatter) passed: it may be part of a fix. */
+  ranCommand(key: string, command: string): void {
+    for (const failure of [...this.open.values()].flat())
+      if (failure.key !== key)
+        failure.changes.push({
+          kind: 'command',
+          path: '',
+          text: code(shownCommand(command)),
+          assertion: false,
+        })
   }
 
   /** The agent called a tool: text after it no longer explains the last failure. */
@@ -124,78 +186,133 @@ export class ErrorFixTracker {
     this.awaitingCause = null
   }
 
-  /** A file was edited, with the change the agent announced: it may fix every open failure. */
-  edited(path: string, note = ''): void {
-    const hook = this.hookFailure
-    this.hookFailure = null
-    if (hook !== null && hook.fix === '') {
-      hook.fix = note
-      hook.edits.push(path)
+  /**
+   * A file was edited: `note` is what the agent announced, `added` the code the edit added. It is
+   * the fix of a hook's error, and part of the fix of every open failure.
+   */
+  edited(path: string, note = '', added = '', source = ''): void {
+    const text = changeText(path, note, added)
+    const waiting = this.awaitingEdit.shift()
+    if (waiting !== undefined && text !== '') {
+      waiting.fix = text
+      waiting.edits.push(path)
+      waiting.fixed = true
+      if (source !== '') waiting.sources.push(source)
     }
-    for (const open of this.unresolved.values()) {
-      for (const failure of open) {
-        if (!failure.edits.includes(path)) failure.edits.push(path)
-        if (failure.fix === '') failure.fix = note
-      }
-    }
+    const assertion = /^\s*(?:assert|refute|expect\(|should\b)/m.test(added.replace(/; /g, '\n'))
+    for (const failure of [...this.open.values()].flat())
+      failure.changes.push({ kind: 'edit', path, text, assertion })
   }
 
   /** The agent spoke: its first non-narration sentences explain the last failure. */
   agentText(text: string): void {
     const failure = this.awaitingCause
-    if (failure === null) return
+    // Claude Code writes an empty text block before a thinking block: not the agent speaking yet.
+    if (failure === null || text.trim() === '') return
     this.awaitingCause = null
+    // "The endpoint has no secret_key_base in test:" before a code block is a cause; "Let me
+    // check the config:" is narration, with or without its colon.
     const cause = sentencesOf(oneLine(text.replace(/```[\s\S]*?```/g, ' ')))
-      .filter(
-        (sentence) =>
-          !NARRATION.test(sentence) && !sentence.endsWith(':') && sentence.split(' ').length >= 4,
-      )
+      .map((sentence) => sentence.replace(/:$/, '.'))
+      .filter((sentence) => !NARRATION.test(sentence) && sentence.split(' ').length >= 4)
       .slice(0, 2)
       .join(' ')
     failure.cause = leadingSentences(cause, 240)
   }
 
+  /** A new failure of `key` named by `errorLine`, nothing known of its fix yet, `fields` on top. */
+  private record(
+    key: string,
+    errorLine: string,
+    sources: string[],
+    fields: Partial<ErrorFix> = {},
+  ): ErrorFix {
+    return {
+      key,
+      command: '',
+      errorLine,
+      signature: errorLine,
+      mentions: [],
+      cause: '',
+      changes: [],
+      edits: [],
+      fix: '',
+      fixCommand: '',
+      fixed: false,
+      sources,
+      fromHook: false,
+      epoch: this.epoch,
+      ...fields,
+    }
+  }
+
   /** True when the last failure of `key` was never followed by a success. */
   isOpen(key: string): boolean {
-    return (this.unresolved.get(key)?.length ?? 0) > 0
+    return (this.open.get(key) ?? []).length > 0
+  }
+
+  /**
+   * `failure` is over: a run passed (`run`, the command that passed) or failed differently. It
+   * was fixed by the changes since it failed, or by running a different command.
+   */
+  private close(failure: ErrorFix, run: string, source: string): void {
+    const left = (this.open.get(failure.key) ?? []).filter((other) => other !== failure)
+    if (left.length > 0) this.open.set(failure.key, left)
+    else this.open.delete(failure.key)
+    const differentCommand =
+      run !== '' &&
+      oneLine(run) !== oneLine(failure.command) &&
+      !onlyPathsDiffer(failure.command, run)
+    const edits = failure.changes.filter((change) => change.kind === 'edit')
+    failure.edits = [...new Set(edits.map((change) => change.path))]
+    failure.fix = describeChanges(failure.changes)
+    if (differentCommand && run.length <= 160) failure.fixCommand = run
+    failure.fixed = failure.changes.length > 0 || failure.fixCommand !== '' || run !== ''
+    failure.sources.push(source)
   }
 }
 
-/** A gotcha line: symptom (`error line`, where) → cause → fix. */
-export function describeErrorFix(failure: ErrorFix): string {
-  return [symptomOf(failure), ...remedyOf(failure)].join(' → ')
+/** True when every change of the fix only rewrote a test's expectations. */
+export function onlyAssertionsChanged(failure: ErrorFix): boolean {
+  const edits = failure.changes.filter((change) => change.kind === 'edit')
+  return (
+    edits.length > 0 &&
+    failure.changes.every((change) => change.kind === 'edit') &&
+    edits.every((change) => change.assertion && /test|spec/i.test(change.path))
+  )
 }
 
-/** The real error line and where it showed. */
-export function symptomOf(failure: ErrorFix): string {
-  // Output quoted inside JSON keeps its escaped line breaks: the first line is the error.
-  const first = failure.errorLine.split('\\n')[0] as string
-  const line = code(leadingSentences(first, 160).replace(/…$/, ''))
-  if (failure.fromHook) return `${line} (a hook, after an edit)`
-  if (failure.command !== '' && failure.key !== failure.command)
-    return `${line} in ${code(failure.key)}`
+/** The failure's identity: its error line and the output's other error lines, digits and ids left out. */
+function signatureOf(errorLine: string, output: string): string {
+  const lines = output
+    .split('\n')
+    .filter((line) => SIGNATURE_LINE.test(line))
+    .map(normalized)
+  return [normalized(errorLine), ...[...new Set(lines)].slice(0, 12).sort()].join('\n')
+}
+
+function normalized(line: string): string {
   return line
+    .replace(/\b[0-9a-f]{7,}\b/gi, '#')
+    .replace(/\d+(?:\.\d+)?/g, '#')
+    .replace(/\s+/g, ' ')
+    .trim()
 }
 
-/** Cause and fix: the agent's explanation, then the change or command that fixed it. */
-export function remedyOf(failure: ErrorFix): string[] {
-  const parts: string[] = []
-  if (failure.cause !== '') parts.push(failure.cause.replace(/[.]$/, ''))
-  const fix: string[] = []
-  if (failure.fix !== '' && !failure.cause.toLowerCase().includes(failure.fix.toLowerCase()))
-    fix.push(failure.fix)
-  else if (failure.fix === '' && failure.edits.length > 0 && failure.fixCommand === '')
-    fix.push(`changed ${code(failure.edits[0] as string)}`)
-  if (failure.fixCommand !== '' && !onlyPathsDiffer(failure.command, failure.fixCommand))
-    fix.push(code(failure.fixCommand.replace(/\s+2>&1\b/g, '')))
-  if (fix.length > 0) parts.push(fix.join(', then '))
-  else if (failure.fixed && parts.length === 0) parts.push('passed on a rerun')
-  return parts
+function mentioned(argument: string, output: string): boolean {
+  if (output.includes(argument)) return true
+  // "The following paths are ignored: priv/static/assets" names the folder of the argument.
+  const folder = argument.replace(/\/[^/]*$/, '')
+  return folder !== argument && folder.includes('/') && output.includes(folder)
 }
 
 /** True when `fixed` only adds paths to `failed` (`mix test a_test.exs`): a rerun, not a fix. */
-function onlyPathsDiffer(failed: string, fixed: string): boolean {
+export function onlyPathsDiffer(failed: string, fixed: string): boolean {
   const before = new Set(failed.split(/\s+/))
-  const added = fixed.split(/\s+/).filter((word) => !before.has(word))
-  return added.length > 0 && added.every((word) => /[/]|\.\w{1,5}$|^\d*>/.test(word))
+  const after = fixed.split(/\s+/)
+  const added = after.filter((word) => !before.has(word))
+  const removed = [...before].filter((word) => !after.includes(word))
+  const pathish = (word: string) =>
+    /[/]|\.\w{1,5}$|^\d*>|^2>&1$|^\|$|^tail$|^head$|^-\d+$/.test(word)
+  return added.every(pathish) && removed.every(pathish)
 }

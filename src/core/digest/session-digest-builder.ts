@@ -10,13 +10,22 @@ import { toolResultText } from '../transcript/tool-result-text.ts'
 import { countWindowFor } from '../transcript/transcript-analyzer.ts'
 import { CHANGE_TOOLS, isRecord, NOISE_TOOLS } from '../transcript/transcript-rules.ts'
 import { assembleDigest } from './assemble-digest.ts'
-import { announcedChange, openingDocComment } from './change-notes.ts'
+import { addedCodeOf, announcedChange, editNote, openingDocComment } from './change-notes.ts'
+import { commandParts, failedPart, fixesState, passedParts } from './command-parts.ts'
 import { commitHashOf, commitMessageOf } from './commit-command.ts'
-import { isCompactionText } from './compaction-summary.ts'
-import { decisionCandidates } from './digest-decisions.ts'
+import {
+  compactionSections,
+  isCompactionText,
+  sectionBullets,
+  sectionNamed,
+} from './compaction-summary.ts'
+import { DecisionChecks } from './decision-checks.ts'
+import { type DecisionCandidate, decisionCandidates } from './digest-decisions.ts'
 import type { DigestMaterial, Sourced, TurnTrigger } from './digest-material.ts'
 import { oneLine } from './digest-text.ts'
+import { changeText } from './error-fix-text.ts'
 import { ErrorFixTracker } from './error-fixes.ts'
+import { limitationIn } from './limitations.ts'
 import type { SessionDigest } from './session-digest.ts'
 import {
   shellTaskEvents,
@@ -25,7 +34,7 @@ import {
   taskToolEvent,
   todoWriteEvents,
 } from './task-events.ts'
-import { runsTests, testFigureOf, withoutHereDocuments } from './test-figures.ts'
+import { runsTests, testFigureOf } from './test-figures.ts'
 import {
   commandKey,
   isSummaryAnswer,
@@ -33,6 +42,7 @@ import {
   type ToolCall,
   userAnswerOf,
 } from './tool-call-text.ts'
+import { noteTouchedNames } from './touched-names.ts'
 import { commandForm } from './working-style.ts'
 
 /** Which kind of transcript file the records come from. */
@@ -63,6 +73,10 @@ export class SessionDigestBuilder {
   private turnText: Sourced | null = null
   /** The agent's last text before the next tool call: what that call is about to do. */
   private announcement = ''
+  /** A limitation the agent just named, until its next edit (the way around it). */
+  private limitation: { statement: string; cause: string; uuid: string } | null = null
+  /** Decisions waiting for the session to act on them. */
+  private readonly decisionChecks = new DecisionChecks<DecisionCandidate>()
 
   /** Throws USAGE when `since` is not a date. */
   constructor(options: DigestBuilderOptions) {
@@ -89,6 +103,7 @@ export class SessionDigestBuilder {
       tasks: new Map(),
       todos: null,
       errors: new ErrorFixTracker(),
+      touchedNames: new Set(),
       commandLog: [],
     }
   }
@@ -130,7 +145,11 @@ export class SessionDigestBuilder {
   /** The digest of everything fed so far. */
   build(): SessionDigest {
     this.closeTurn()
-    return assembleDigest(this.material, this.options.maxTokens ?? 2500)
+    this.decisionChecks.settle()
+    const decisions = this.material.decisions.filter(
+      (decision) => !this.decisionChecks.isDropped(decision),
+    )
+    return assembleDigest({ ...this.material, decisions }, this.options.maxTokens ?? 2500)
   }
 
   private noteEnvelope(record: Json): void {
@@ -176,12 +195,16 @@ export class SessionDigestBuilder {
     this.announcement = text
     if (this.kind !== 'main') return
     this.material.errors.agentText(text)
+    const limitation = limitationIn(text)
+    if (limitation !== null) this.limitation = { ...limitation, uuid }
     if (text.trim() !== '') this.turnText = { text: text.trim(), uuid }
     this.addDecisions(text, uuid, 0)
   }
 
   private addDecisions(text: string, uuid: string, bonus: number): void {
-    this.material.decisions.push(...decisionCandidates(text, uuid, bonus))
+    for (const candidate of decisionCandidates(text, uuid, bonus))
+      if (this.decisionChecks.admit(candidate, candidate.text, bonus < 0))
+        this.material.decisions.push(candidate)
   }
 
   private registerCall(block: Json, uuid: string): ToolCall | null {
@@ -202,14 +225,31 @@ export class SessionDigestBuilder {
 
   private addToolUse(call: ToolCall): void {
     const announced = this.announcement
-    this.announcement = ''
+    // "Let me fix X." → Read → Edit: looking at the file first does not spend the announcement.
+    if (!NOISE_TOOLS.has(call.name)) this.announcement = ''
     if (this.kind === 'main') {
       this.turnText = null
       this.material.errors.toolCalled()
     }
     const material = this.material
+    const limitation = this.limitation
+    if (!NOISE_TOOLS.has(call.name)) this.limitation = null
+    if (limitation !== null && CHANGE_TOOLS.has(call.name) && this.kind === 'main') {
+      const raw = call.input.file_path ?? call.input.notebook_path
+      const path = typeof raw === 'string' ? this.relative(raw) : ''
+      const note = announced === '' ? '' : editNote(announcedChange(announced), call.input)
+      material.errors.limitation(
+        limitation.statement,
+        limitation.cause,
+        path,
+        changeText(path, note, addedCodeOf(call.input, limitation.statement)),
+        [limitation.uuid, call.uuid],
+      )
+    }
+    if (this.kind === 'main' && (CHANGE_TOOLS.has(call.name) || call.name === 'Bash'))
+      this.decisionChecks.acted(call.command !== '' ? call.command : JSON.stringify(call.input))
     if (CHANGE_TOOLS.has(call.name)) {
-      this.addChange(call, announced === '' ? '' : announcedChange(announced))
+      this.addChange(call, announced === '' ? '' : editNote(announcedChange(announced), call.input))
       return
     }
     if (call.name === 'Read' && typeof call.input.file_path === 'string')
@@ -226,14 +266,16 @@ export class SessionDigestBuilder {
 
   /** Each step of a compound command (`git add … && git commit …`) is a step of the workflow. */
   private logCommand(call: ToolCall): void {
-    const code = withoutHereDocuments(call.command)
-    for (const segment of code.split(/&&|;|\n|\|\|/)) {
-      const step = segment.trim()
-      if (step === '' || /^(?:cd|export|source|\.)\s/.test(step)) continue
-      const key = commandKey(step)
+    // Split outside quotes: the lines of a quoted commit message are no commands.
+    for (const part of commandParts(call.command)) {
+      if (part.setup) continue
       // A leftover of quoting (`)"` after a here-document) is no command.
-      if (/^[\w./]/.test(key))
-        this.material.commandLog.push({ key, form: commandForm(step, key), uuid: call.uuid })
+      if (/^[\w./]/.test(part.key))
+        this.material.commandLog.push({
+          key: part.key,
+          form: commandForm(part.text, part.key),
+          uuid: call.uuid,
+        })
     }
   }
 
@@ -251,7 +293,8 @@ export class SessionDigestBuilder {
     if (note !== '' && !file.notes.includes(note)) file.notes.push(note)
     if (call.name === 'Write' && file.doc === '' && typeof call.input.content === 'string')
       file.doc = openingDocComment(path, call.input.content)
-    material.errors.edited(path, note)
+    material.errors.edited(path, note, addedCodeOf(call.input), call.uuid)
+    noteTouchedNames(material.touchedNames, call.input)
   }
 
   private addUser(record: Json, message: Json, uuid: string): void {
@@ -281,12 +324,17 @@ export class SessionDigestBuilder {
       this.startTurn('compaction')
       this.material.compactions.push({ text, uuid })
       this.material.errors.epoch++
+      // The summary's errors not fixed yet are fixed (or not) by what the session does next.
+      for (const bullet of sectionBullets(sectionNamed(compactionSections(text), 'error')))
+        if (/^(?:current|pending|open)\b/i.test(bullet.text))
+          this.material.errors.summaryProblem(bullet.text.replace(/^\w+\W+/, ''), uuid)
       return
     }
     const human = isHumanPrompt(
       text,
       blocks.some((block) => block.type === 'image'),
     )
+    if (human) this.decisionChecks.settle()
     this.startTurn(human ? 'human' : 'notice')
     if (human && text.trim() !== '') this.material.prompts.push({ text: text.trim(), uuid })
   }
@@ -307,9 +355,12 @@ export class SessionDigestBuilder {
       return
     }
     const mainOrShell = call.kind === 'main' || call.name === 'Bash'
+    const parts = call.name === 'Bash' ? commandParts(call.command) : []
     if (isError) {
       if (!mainOrShell || NOISE_TOOLS.has(call.name) || CHANGE_TOOLS.has(call.name)) return
-      material.errors.fail(call.key, call.command, output, uuid)
+      // A compound line failed in one of its parts: the one the output names, else the last.
+      const part = failedPart(parts, output)
+      material.errors.fail(part?.key ?? call.key, part?.text ?? call.command, output, uuid)
       if (runsTests(call.command))
         material.testRuns.push({
           command: call.command,
@@ -319,7 +370,8 @@ export class SessionDigestBuilder {
         })
       return
     }
-    material.errors.succeed(call.key, call.command, uuid)
+    if (call.name === 'Bash') this.shellPassed(parts, uuid)
+    else material.errors.succeed(call.key, call.command, uuid)
     if (call.name === 'TaskCreate' || call.name === 'TaskUpdate') {
       const event = taskToolEvent(call.name, call.input, output)
       if (event !== null) this.applyTaskEvents([event], uuid)
@@ -327,6 +379,22 @@ export class SessionDigestBuilder {
     }
     if (call.name !== 'Bash') return
     this.addShellResult(call, output, uuid)
+  }
+
+  /** A shell line passed: each part it proves passed, with the parts it ran before it. */
+  private shellPassed(parts: ReturnType<typeof commandParts>, uuid: string): void {
+    const errors = this.material.errors
+    const passed = new Set(passedParts(parts))
+    const before: string[] = []
+    for (const part of parts) {
+      if (passed.has(part)) {
+        // Staging, committing and task updates are bookkeeping around a fix, never the fix.
+        if (fixesState(part) && !TRACKED_PROGRAMS.has(part.key.split(' ')[0] ?? ''))
+          errors.ranCommand(part.key, part.text)
+        errors.succeed(part.key, part.text, uuid, before.join(' && '))
+      }
+      before.push(part.text)
+    }
   }
 
   /** Claude Code says whether a Write created the file or replaced one that was there. */

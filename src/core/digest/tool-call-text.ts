@@ -16,6 +16,9 @@ export interface ToolCall {
   kind: 'main' | 'subagent' | 'compaction'
 }
 
+/** Subcommands that run another command or script, named by the next word. */
+const RUNNERS = new Set(['run', 'exec', 'x', 'dlx'])
+
 /** Program and subcommand of a shell command, after `cd dir &&`, variables and wrappers. */
 export function commandKey(command: string): string {
   const segments = command.split(/&&|;|\n/).map((segment) => segment.trim())
@@ -30,9 +33,15 @@ export function commandKey(command: string): string {
     words.shift()
   if (/^\d/.test(words[0] ?? '')) words.shift()
   const program = (words[0] ?? '').replace(/^.*\//, '')
-  const sub = words.slice(1).find((word) => !word.startsWith('-')) ?? ''
+  const rest = words.slice(1).filter((word) => !word.startsWith('-'))
+  const sub = rest[0] ?? ''
   const subName = sub.includes('/') ? sub.replace(/^.*\//, '') : sub
-  return subName === '' || subName.length > 30 ? program : `${program} ${subName}`
+  if (subName === '' || subName.length > 30) return program
+  // `npm run lint` and `npm run build` are two commands; so are `bundle exec rspec` and `… rake`.
+  const target = RUNNERS.has(subName) ? (rest[1] ?? '').replace(/^.*\//, '') : ''
+  return target !== '' && target.length <= 30 && !target.includes('=')
+    ? `${program} ${subName} ${target}`
+    : `${program} ${subName}`
 }
 
 /** The answer text of an AskUserQuestion result: `"question"="answer"` pairs. */

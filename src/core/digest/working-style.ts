@@ -10,7 +10,7 @@ import type { DigestItem } from './session-digest.ts'
 
 /** Words that say a user prompt is a correction or a stated preference. */
 const PREFERENCE_WORDS =
-  /\b(?:don'?t|do not|never|always|instead|prefer|rather|should(?:n'?t)?|must|please|stop|wrong|why|make sure|no,|not|did you)\b/i
+  /\b(?:don'?t|do not|never|always|instead|prefer|rather|should(?:n'?t)?|must|please|stop|wrong|why|make sure|no,|not|did you|until|keep going|without (?:asking|stopping)|from now on|every time|each time)\b/i
 
 /** Commands that only look around or wait: not steps of the workflow. */
 const LOOK_AROUND =
@@ -64,26 +64,75 @@ function promptStyle(material: DigestMaterial): DigestItem | null {
   )
 }
 
+/** Commands that close a task in the usual trackers (`bd close`, `br close`). */
+const TASK_CLOSE = /^(?:bd|br|tk|task) (?:close|done|complete)$/
+
 /**
  * The per-task command sequence: the session's shell commands cut into pieces of work at each
- * commit (with the push or sync that follows it), then the steps that ran in at least half of
- * the pieces, in their usual order. With fewer than two pieces there is no repetition to report.
+ * commit that went through (with the push or sync that follows it), or, when the session
+ * committed once at the end, at each task it closed; then the steps that ran in most pieces, in
+ * their usual order, and what ran once after the last piece (the final commit and push). With
+ * fewer than two pieces there is no repetition to report.
  */
 export function workflowOf(log: LoggedCommand[], commits: ReadonlySet<string>): DigestItem[] {
-  const pieces: LoggedCommand[][] = [[]]
-  for (const command of log) {
-    if (LOOK_AROUND.test(command.key)) continue
-    const current = pieces.at(-1) as LoggedCommand[]
-    const afterCommit = current.some((step) => step.key === 'git commit')
-    if (afterCommit && !AFTER_COMMIT.test(command.key) && command.key !== 'git commit')
-      pieces.push([command])
-    else current.push(command)
+  const steps = log.filter((command) => !LOOK_AROUND.test(command.key))
+  const committed = (step: LoggedCommand) => step.key === 'git commit' && commits.has(step.uuid)
+  let pieces = cut(steps, committed, (step) => AFTER_COMMIT.test(step.key))
+  let tail: LoggedCommand[] = []
+  if (pieces.finished.length < 2) {
+    // One commit for the whole session: the pieces of work are the tasks it closed.
+    pieces = cut(
+      steps,
+      (step) => TASK_CLOSE.test(step.key),
+      (step) => TASK_CLOSE.test(step.key),
+    )
+    tail = pieces.rest.filter((step) => /^git (?:add|commit|push)$|^(?:bd|br) sync$/.test(step.key))
   }
-  // A commit a hook rejected is no finished piece: only commits that went through count.
-  const finished = pieces.filter((piece) =>
-    piece.some((step) => step.key === 'git commit' && commits.has(step.uuid)),
-  )
+  const finished = pieces.finished
   if (finished.length < 2) return []
+  const sequence = usualSteps(finished)
+  if (sequence.length < 2) return []
+  const sourceOf = (piece: LoggedCommand[]) =>
+    (piece.find(committed) ?? piece.find((step) => TASK_CLOSE.test(step.key)))?.uuid ?? ''
+  const closing = [...new Set(tail.map((step) => step.form))]
+  return [
+    item(
+      `Per piece of work (${finished.length} times): ${sequence.map(code).join(' → ')}${closing.length > 0 ? `; at the end: ${closing.map(code).join(' → ')}` : ''}.`,
+      ...finished.slice(-2).map(sourceOf),
+    ),
+  ]
+}
+
+/**
+ * `steps` cut after each step `ends` (and the steps `follows` right after it): the finished pieces,
+ * and what came after the last one.
+ */
+function cut(
+  steps: LoggedCommand[],
+  ends: (step: LoggedCommand) => boolean,
+  follows: (step: LoggedCommand) => boolean,
+): { finished: LoggedCommand[][]; rest: LoggedCommand[] } {
+  const finished: LoggedCommand[][] = []
+  let current: LoggedCommand[] = []
+  let closed = false
+  for (const step of steps) {
+    if (closed && !follows(step)) {
+      finished.push(current)
+      current = []
+      closed = false
+    }
+    current.push(step)
+    if (ends(step)) closed = true
+  }
+  if (closed) {
+    finished.push(current)
+    current = []
+  }
+  return { finished, rest: current }
+}
+
+/** The steps most pieces ran (at least two, more than half), in their usual order, spelt as most did. */
+function usualSteps(finished: LoggedCommand[][]): string[] {
   const stats = new Map<string, { pieces: number; position: number; forms: Map<string, number> }>()
   for (const piece of finished) {
     const seen = new Set<string>()
@@ -98,18 +147,11 @@ export function workflowOf(log: LoggedCommand[], commits: ReadonlySet<string>): 
       stats.set(step.key, stat)
     }
   }
-  const steps = [...stats]
-    .filter(([, stat]) => stat.pieces >= Math.max(2, finished.length / 2))
+  const needed = finished.length <= 2 ? 2 : Math.floor(finished.length / 2) + 1
+  return [...stats]
+    .filter(([, stat]) => stat.pieces >= needed)
     .sort((a, b) => a[1].position / a[1].pieces - b[1].position / b[1].pieces)
     .map(([, stat]) => mostCommon(stat.forms))
-  if (steps.length < 2) return []
-  const sources = finished.slice(-2).map((piece) => piece.find((step) => step.key === 'git commit'))
-  return [
-    item(
-      `Per piece of work (${finished.length} times): ${steps.map(code).join(' → ')}.`,
-      ...sources.map((step) => step?.uuid ?? ''),
-    ),
-  ]
 }
 
 /**

@@ -67,7 +67,9 @@ export const DOMAINS: readonly [string, RegExp][] = [
     'elixir',
     /\b(elixir|mix (?:test|compile|credo|format|deps\.\w+|ecto\.\w+|phx\.\w+|ash\.\w+|dialyzer)|mix\.exs|phoenix|liveview|live_view|ecto|ash\.\w+|credo|dialyzer|genserver|exunit|heex|\w+\.exs?)\b/gi,
   ],
-  ['postgres', /\b(postgres(?:ql)?|psql|pg|sql|query|queries|migrations?|pglite)\b/gi],
+  // Named databases only: a migration or a query is not PostgreSQL's unless it says so.
+  ['sqlite', /\b(sqlite3?|ash_?sqlite|ecto_sqlite3|exqlite|\w+\.sqlite3?|\w+\.db)\b/gi],
+  ['postgres', /\b(postgres(?:ql)?|psql|pg|pglite|pg_\w+|postgrex|ash_postgres)\b/gi],
   [
     'git',
     /\b(git|commits?|rebase|branch(?:es)?|merge conflict|cherry-pick|stash|pull request|pr)\b/gi,

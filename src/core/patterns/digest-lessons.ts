@@ -24,6 +24,8 @@ interface Lesson {
   context: (domain: string) => string
   /** Extra tags (the failing command's program). */
   tags: string[]
+  /** The command or tool the lesson is about (`mix test`, `git push`), or ''. */
+  tool?: string
   sources: string[]
 }
 
@@ -35,7 +37,7 @@ const ROOT_CAUSE =
   /\b(?:root cause|turn(?:s|ed) out|was caused by|the (?:real )?(?:issue|problem|bug) (?:was|is))\b/i
 /** Words that make the user's words a rule rather than a question or a remark. */
 const RULE_WORDS =
-  /\b(?:never|always|don'?t|do not|instead|prefer\w*|rather|should(?:n'?t)?|must|make sure|please|stop|avoid|only|fix)\b/i
+  /\b(?:never|always|don'?t|do not|instead|prefer\w*|rather|should(?:n'?t)?|must|make sure|please|stop|avoid|only|fix|until|keep going|without (?:asking|stopping)|from now on|every time|each time)\b/i
 
 /** The candidate entries of `digest`, each citing `sessionId` first, then its records. */
 export function lessonsFromDigest(
@@ -85,6 +87,7 @@ function gotchaLessons(item: DigestItem): Lesson[] {
             ? `Editing ${namedIn(parts.symptom) || namedIn(parts.fix) || 'code'} in this project (a hook checks each edit).`
             : workingOn([parts.symptom, parts.cause, parts.fix], domain),
       tags: parts.command ? [parts.command.split(' ')[0] ?? ''] : [],
+      tool: parts.command || (parts.fixKind === 'command' ? commandRun(parts.fix) : ''),
       sources: item.sources,
     }
   })
@@ -107,7 +110,8 @@ function decisionLesson(item: DigestItem): Lesson[] {
     {
       category: 'architectural-decision',
       title: clip(parts.choice, 100),
-      observation: sentence(parts.choice),
+      // The decision as the session stated it: the choice alone may not say what it is about.
+      observation: sentence(clip(item.text.replace(/\s+/g, ' ').trim(), 300)),
       details: why.filter(Boolean).join(' '),
       context: (domain) => {
         const named = namedIn(parts.choice) || namedIn(item.text)
@@ -195,15 +199,18 @@ function preferenceLesson(item: DigestItem): Lesson[] {
 }
 
 function workflowLesson(item: DigestItem): Lesson[] {
-  const match = /^Per piece of work \((\d+) times\): (.+?)\.?$/.exec(item.text.trim())
+  const match = /^Per piece of work \((\d+) times\): (.+?)(?:; at the end: (.+?))?\.?$/.exec(
+    item.text.trim(),
+  )
   if (!match?.[1] || !match[2]) return []
   const steps = match[2]
+  const last = match[3] ? `; at the end, run ${match[3]}` : ''
   return [
     {
       category: 'convention',
       title: `Per task: ${clip(steps, 100)}`,
       observation: `Each piece of work ran the same steps, in this order (${match[1]} times in the session).`,
-      details: `Rule: For each task, run ${steps.replace(/\.$/, '')}, in this order.`,
+      details: `Rule: For each task, run ${steps.replace(/\.$/, '')}, in this order${last}.`,
       context: () => 'Finishing each task in this project, up to its commit and push.',
       tags: ['workflow'],
       sources: item.sources,
@@ -259,10 +266,16 @@ function sentence(text: string): string {
 
 function finish(lesson: Lesson, session: string, sessionDomain: string): PatternCandidate {
   const clean = (text: string) => redactSecrets(text.replace(/\s+/g, ' ').trim())
-  const guessed = guessDomain(
-    `${lesson.title} ${lesson.observation} ${lesson.details}`,
-    lesson.tags.join(' '),
-  )
+  // The domain is the tool's the lesson is about (`mix test` is Elixir's, `git push` git's), else
+  // the technology its words name (an SQLite migration is SQLite's, not PostgreSQL's).
+  const byTool = lesson.tool ? guessDomain(lesson.tool) : 'general'
+  const guessed =
+    byTool !== 'general'
+      ? byTool
+      : guessDomain(
+          `${lesson.title} ${lesson.observation} ${lesson.details}`,
+          lesson.tags.join(' '),
+        )
   const preference = lesson.category === 'user-preference'
   const domain = domainSlug(guessed === 'general' && !preference ? sessionDomain : guessed)
   const tags = [lesson.category, ...(domain === 'general' ? [] : [domain]), ...lesson.tags]

@@ -1,9 +1,12 @@
 /**
- * Folding one session's new patterns into the domain files (seed 002 items 3 and 7): an entry the
- * same session already wrote is updated, not repeated (Stop may encode a session before SessionEnd
- * does); the same lesson from another session is a new entry, since occurrences are what
- * consolidation counts; and an entry the new one contradicts is kept, marked superseded and
- * linked both ways, so two entries that disagree are never both active.
+ * Folding one session's patterns into the domain files (seed 002 items 3 and 7). Each encode of a
+ * session reads its whole transcript, so its candidates are the session's lessons, all of them:
+ * they replace what earlier (partial) encodes of the same session wrote, an entry keeping its id
+ * when it tells the same lesson again, and no two candidates are ever merged into one entry (two
+ * lessons stay two, whatever else the folder holds). The same lesson from another session is a
+ * new entry, since occurrences are what consolidation counts; an entry the new one contradicts is
+ * kept, marked superseded and linked both ways, so two entries that disagree are never both
+ * active. Ids are never issued twice in a folder (`issuedIds`), even after their entry is gone.
  */
 import { contentStems } from '../extractive/text.ts'
 import { cosine, inverseDocumentFrequency, tfIdfVector } from '../extractive/tfidf.ts'
@@ -22,11 +25,15 @@ export interface EncodePlan {
   added: PatternEntry[]
   /** Entries this session had already written, refreshed. */
   updated: PatternEntry[]
+  /** Entries of earlier encodes of this session that its whole reading no longer finds. */
+  removed: PatternEntry[]
   /** Old entries a new one contradicted: `{ old, by }` ids. */
   superseded: { old: string; by: string; domain: string }[]
+  /** Ids issued by this plan (to record, so they are never issued again). */
+  issued: string[]
 }
 
-/** Same session, at least this similar: the same entry again. */
+/** An earlier entry of the same session at least this similar (and of its category) is the same lesson. */
 const SAME_ENTRY_SIMILARITY = 0.5
 /** About the same thing: a disagreement between these is a contradiction. */
 const SAME_SUBJECT_SIMILARITY = 0.3
@@ -53,17 +60,29 @@ const CLAIMS: ReadonlySet<PatternEntry['category']> = new Set([
 const NEGATION = /\b(not|never|no|cannot|can't|doesn't|don't|isn't|won't|didn't|fails?|without)\b/i
 
 /**
- * Plans how `candidates` from session `sessionId` on `date` join `existing` (domain → file).
- * Pure: the caller reads the files before and writes `files` after, under one lock.
+ * Plans how `candidates`, all the lessons of session `sessionId` on `date`, join `existing`
+ * (domain → file). Pure: the caller reads the files and the issued ids before, and writes `files`
+ * and records `issued` after, under one lock. `skip` holds ids whose lesson already left the
+ * files for a skill: that lesson is not written again.
  */
 export function planEncode(input: {
   existing: ReadonlyMap<string, PatternFile>
   candidates: readonly PatternCandidate[]
   sessionId: string
   date: string
+  issuedIds?: ReadonlySet<string>
+  skip?: ReadonlySet<string>
 }): EncodePlan {
+  const issuedIds = new Set(input.issuedIds ?? [])
   const files = new Map<string, PatternFile>()
-  const plan: EncodePlan = { files, added: [], updated: [], superseded: [] }
+  const plan: EncodePlan = {
+    files,
+    added: [],
+    updated: [],
+    removed: [],
+    superseded: [],
+    issued: [],
+  }
   const fileOf = (domain: string): PatternFile => {
     let file = files.get(domain)
     if (!file) {
@@ -73,41 +92,46 @@ export function planEncode(input: {
     }
     return file
   }
-  const allTexts = [...input.existing.values()].flatMap((file) => file.entries.map(textOf))
-  const idf = inverseDocumentFrequency(
-    [...allTexts, ...input.candidates.map(textOf)].map(contentStems),
+  const candidates = distinct(input.candidates)
+  const earlier = [...input.existing.values()].flatMap((file) =>
+    file.entries.filter((entry) => entry.sources[0] === input.sessionId),
   )
+  const claims = matchEarlier(earlier, candidates)
+  // Contradictions are judged against the folder's vocabulary: they are about other sessions.
+  const allTexts = [...input.existing.values()].flatMap((file) => file.entries.map(textOf))
+  const idf = inverseDocumentFrequency([...allTexts, ...candidates.map(textOf)].map(contentStems))
   const vectorOf = (item: PatternCandidate | PatternEntry) =>
     tfIdfVector(contentStems(textOf(item)), idf)
-  for (const candidate of input.candidates) {
-    const file = fileOf(candidate.domain)
-    const vector = vectorOf(candidate)
-    const mine = file.entries.find(
-      (entry) =>
-        entry.sources[0] === input.sessionId &&
-        entry.status === 'active' &&
-        entry.category === candidate.category &&
-        cosine(vectorOf(entry), vector) >= SAME_ENTRY_SIMILARITY,
-    )
+  for (const [index, candidate] of candidates.entries()) {
+    const mine = claims.get(index)
     if (mine) {
       const refreshed: PatternEntry = {
         ...mine,
         ...candidate,
         tags: union(mine.tags, candidate.tags),
-        sources: union(mine.sources, candidate.sources),
+        sources: union(candidate.sources, mine.sources),
         id: mine.id,
         date: mine.date,
       }
-      file.entries[file.entries.indexOf(mine)] = refreshed
+      // The lesson may now belong to another domain: it moves there, in its place otherwise.
+      const from = fileOf(mine.domain)
+      const at = from.entries.findIndex((entry) => entry.id === mine.id)
+      if (mine.domain === candidate.domain && at !== -1) from.entries[at] = refreshed
+      else {
+        from.entries = from.entries.filter((entry) => entry.id !== mine.id)
+        fileOf(candidate.domain).entries.push(refreshed)
+      }
       plan.updated.push(refreshed)
       continue
     }
-    const entry: PatternEntry = {
-      ...candidate,
-      id: uniqueId(entryId(input.date, candidate.title, candidate.observation), file.entries),
-      date: input.date,
-      status: 'active',
-    }
+    const natural = entryId(input.date, candidate.title, candidate.observation, input.sessionId)
+    if (input.skip?.has(natural)) continue
+    const id = freshId(natural, issuedIds)
+    issuedIds.add(id)
+    plan.issued.push(id)
+    const file = fileOf(candidate.domain)
+    const entry: PatternEntry = { ...candidate, id, date: input.date, status: 'active' }
+    const vector = vectorOf(candidate)
     const contradicted = file.entries.filter(
       (other) =>
         other.status === 'active' &&
@@ -126,7 +150,88 @@ export function planEncode(input: {
     file.entries.push(entry)
     plan.added.push(entry)
   }
+  // What an earlier, partial encode wrote and the whole session no longer says goes.
+  const kept = new Set([...claims.values()].map((entry) => entry.id))
+  for (const entry of earlier) {
+    if (kept.has(entry.id) || entry.status !== 'active') continue
+    const file = fileOf(entry.domain)
+    file.entries = file.entries.filter((other) => other.id !== entry.id)
+    plan.removed.push(entry)
+  }
+  for (const [domain, file] of files) {
+    const before = input.existing.get(domain)
+    if (before && sameEntries(before.entries, file.entries)) files.delete(domain)
+  }
   return plan
+}
+
+/** Candidates without exact repeats (the same lesson told twice in one reading). */
+function distinct(candidates: readonly PatternCandidate[]): PatternCandidate[] {
+  const seen = new Set<string>()
+  return candidates.filter((candidate) => {
+    const key = `${candidate.category}\n${textOf(candidate)}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
+/**
+ * Which earlier entry of the session each candidate tells again: the same title and observation,
+ * else the most similar one of its category (similarity over the session's own texts only, so
+ * the folder's other entries never change the answer). One earlier entry per candidate at most.
+ */
+function matchEarlier(
+  earlier: readonly PatternEntry[],
+  candidates: readonly PatternCandidate[],
+): Map<number, PatternEntry> {
+  const claims = new Map<number, PatternEntry>()
+  const taken = new Set<string>()
+  const active = earlier.filter((entry) => entry.status === 'active')
+  candidates.forEach((candidate, index) => {
+    const same = active.find(
+      (entry) =>
+        !taken.has(entry.id) &&
+        entry.title === candidate.title &&
+        entry.observation === candidate.observation,
+    )
+    if (same) {
+      claims.set(index, same)
+      taken.add(same.id)
+    }
+  })
+  const idf = inverseDocumentFrequency(
+    [...active.map(textOf), ...candidates.map(textOf)].map(contentStems),
+  )
+  const vectorOf = (item: PatternCandidate | PatternEntry) =>
+    tfIdfVector(contentStems(textOf(item)), idf)
+  const pairs: { index: number; entry: PatternEntry; score: number }[] = []
+  candidates.forEach((candidate, index) => {
+    if (claims.has(index)) return
+    const vector = vectorOf(candidate)
+    for (const entry of active) {
+      if (taken.has(entry.id) || entry.category !== candidate.category) continue
+      const score = cosine(vectorOf(entry), vector)
+      if (score >= SAME_ENTRY_SIMILARITY) pairs.push({ index, entry, score })
+    }
+  })
+  for (const pair of pairs.sort((left, right) => right.score - left.score)) {
+    if (claims.has(pair.index) || taken.has(pair.entry.id)) continue
+    claims.set(pair.index, pair.entry)
+    taken.add(pair.entry.id)
+  }
+  return claims
+}
+
+/** `natural`, or with the first `-<n>` suffix never issued before. */
+function freshId(natural: string, issued: ReadonlySet<string>): string {
+  let candidate = natural
+  for (let suffix = 2; issued.has(candidate); suffix += 1) candidate = `${natural}-${suffix}`
+  return candidate
+}
+
+function sameEntries(left: readonly PatternEntry[], right: readonly PatternEntry[]): boolean {
+  return JSON.stringify(left) === JSON.stringify(right)
 }
 
 /**
@@ -157,11 +262,4 @@ function textOf(item: Pick<PatternEntry, 'title' | 'observation' | 'details'>): 
 
 function union(left: readonly string[], right: readonly string[]): string[] {
   return [...new Set([...left, ...right])]
-}
-
-function uniqueId(id: string, entries: readonly PatternEntry[]): string {
-  let candidate = id
-  for (let suffix = 2; entries.some((entry) => entry.id === candidate); suffix += 1)
-    candidate = `${id}-${suffix}`
-  return candidate
 }

@@ -87,6 +87,9 @@ function trackedParts(segment: string): GotchaParts | null {
  */
 function fixKindOf(fix: string): { kind: 'command' | 'change'; bare: boolean } | null {
   if (/^`[^`]+`$/.test(fix)) return { kind: 'command', bare: false }
+  // What the edits added, in their own code (`` `a.ex`: `import X` ``), and commands run with them.
+  if (/`[^`\s]+`:\s*`[^`]+`/.test(fix)) return { kind: 'change', bare: false }
+  if (/^`[^`]+`(?:;\s*(?:then\s+)?`[^`]+`)+$/.test(fix)) return { kind: 'command', bare: false }
   if (/^changed `[^`]+`$/.test(fix)) return { kind: 'change', bare: true }
   if (/, then `[^`]+`$/.test(fix) || FIX_STATEMENT.test(fix)) return { kind: 'change', bare: false }
   return null

@@ -73,6 +73,18 @@ export function tagSlug(text: string): string {
     .slice(0, 40)
 }
 
+/**
+ * A source as the frontmatter list holds it: session ids and record ids keep their case (a
+ * session id with capitals is another session than its lower-case spelling), only characters
+ * the list cannot hold are replaced.
+ */
+export function sourceSlug(text: string): string {
+  return text
+    .replace(/[^A-Za-z0-9+._:-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80)
+}
+
 /** FNV-1a over `text`, as 8 hex digits: a short stable id part (core does no crypto). */
 export function shortHash(text: string): string {
   let hash = 0x811c9dc5
@@ -83,9 +95,13 @@ export function shortHash(text: string): string {
   return hash.toString(16).padStart(8, '0')
 }
 
-/** The id an entry gets from its day and what it says. */
-export function entryId(date: string, title: string, observation: string): string {
-  return `${date}-${shortHash(`${title}\n${observation}`)}`
+/**
+ * The id an entry gets from its day, what it says and the session it came from: the same lesson
+ * of the same session has the same id (a session encoded again updates its entries); the same
+ * lesson of another session, a different one.
+ */
+export function entryId(date: string, title: string, observation: string, session = ''): string {
+  return `${date}-${shortHash(`${session}\n${title}\n${observation}`)}`
 }
 
 /** Parses a domain file; blocks that are not entries stay in the preamble or are skipped. */
@@ -166,7 +182,7 @@ export function renderPatternEntry(entry: PatternEntry): string {
     `date: ${entry.date}`,
     `category: ${entry.category}`,
     `tags: ${list(entry.tags.map(tagSlug).filter(Boolean))}`,
-    `sources: ${list(entry.sources.map(tagSlug).filter(Boolean))}`,
+    `sources: ${list(entry.sources.map(sourceSlug).filter(Boolean))}`,
     `status: ${entry.status}`,
     ...(entry.supersededBy ? [`superseded_by: ${entry.supersededBy}`] : []),
     ...(entry.supersedes ? [`supersedes: ${entry.supersedes}`] : []),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseFrontmatter } from '../frontmatter.ts'
+import { withClaudeMdRules } from './claude-md-rules.ts'
 import { placementOf } from './consolidate-plan.ts'
 import { contradicts } from './encode-plan.ts'
 import { generalizedText } from './generalize-text.ts'
@@ -7,7 +8,6 @@ import { MEMORY_MAX_BYTES, MEMORY_MAX_LINES, updateMemoryIndex } from './memory-
 import { type PatternEntry, parsePatternFile, renderPatternFile } from './pattern-entry.ts'
 import { resolvePatternSettings } from './pattern-settings.ts'
 import { createRandomGate } from './random-gate.ts'
-import { withClaudeMdRules } from './skill-document.ts'
 
 const ENTRY: PatternEntry = {
   id: '2026-02-02-0badc0de',
@@ -109,10 +109,15 @@ describe('placement (item 10)', () => {
   })
 
   it('CLAUDE.md: only the marked section changes, a rule is never added twice', () => {
-    const rule =
-      '- Always return Result: services never raise <!-- consolidated from: general.md 2026-02-01 x -->'
+    const rule = {
+      subject: 'always-return-result',
+      text: 'Always return Result: services never raise',
+      sources: ['general.md 2026-02-01 x'],
+    }
     const once = withClaudeMdRules('# Mine\nkeep me\n', [rule])
-    const twice = withClaudeMdRules(`${once}\nafter\n`, [rule.replace('x -->', 'y -->')])
+    const twice = withClaudeMdRules(`${once}\nafter\n`, [
+      { ...rule, sources: ['general.md 2026-02-02 y'] },
+    ])
     expect(twice.startsWith('# Mine\nkeep me\n\n<!-- somnus:patterns:start')).toBe(true)
     expect(twice.match(/Always return Result/g)).toHaveLength(1)
     expect(twice.endsWith('<!-- somnus:patterns:end -->\n\nafter\n')).toBe(true)

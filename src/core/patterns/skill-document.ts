@@ -71,9 +71,14 @@ export function renderSkill(
   const [title = central.title] = told('title')
   const [observation = central.observation] = told('observation')
   const citations = [...new Set([...earlier, ...crystal.members.map(citationOf)])]
-  const occurrences = citations.length
+  const sessions = sessionsCited(citations)
+  // What the skill does, then when: a gotcha's fix says more than its title, which the
+  // situation repeats.
+  const [details = central.details] = told('details')
+  const fix = /\bFix: (.+)$/.exec(inlineText(details))?.[1]
+  const what = fix && GOTCHA.has(central.category) ? `Fix: ${fix}` : inlineText(title)
   const description = clip(
-    `${capitalize(crystal.domain)} ${central.category.replace(/-/g, ' ')} seen in ${occurrences} sessions: ${inlineText(title).replace(/[.!?]+$/, '')}. Use when ${lowerFirst(inlineText(central.context)) || `working on ${crystal.domain}`}`,
+    `${what.replace(/[.!?:]+$/, '')}. Use when ${situationOf(central, observation)} (seen in ${sessions} ${sessions === 1 ? 'session' : 'sessions'}).`,
     900,
   )
   const dates = [...new Set(crystal.members.map((member) => member.date))].join(', ')
@@ -107,57 +112,44 @@ export function renderSkill(
   ].join('\n')
 }
 
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1)
+/** Categories whose lesson is a symptom and its fix. */
+const GOTCHA: ReadonlySet<string> = new Set([
+  'gotcha',
+  'tool-failure',
+  'workaround',
+  'debugging-insight',
+])
+
+/** How many distinct sessions `citations` name (an entry is one observation; a session may give several). */
+export function sessionsCited(citations: readonly string[]): number {
+  const sessions = citations.map(
+    (citation) => /\(session ([^)]+)\)/.exec(citation)?.[1] ?? citation,
+  )
+  return new Set(sessions).size
+}
+
+/**
+ * The situation a skill is for, as Claude Code reads it to decide when to load the skill: the
+ * tool and its symptom for a failure (`` `git push` fails with `… no upstream branch.` ``), what
+ * a hook reports after an edit, where a decision applies, else the lesson's context.
+ */
+function situationOf(central: PatternEntry, observation: string): string {
+  const said = inlineText(observation).replace(/[.!]+$/, '')
+  if (/^`[^`]+` fails with /.test(said)) return said
+  const hook = /^After an edit, a hook reports (.+)$/.exec(said)?.[1]
+  if (hook) return `a hook reports ${hook} after an edit`
+  const context = inlineText(central.context).replace(/[.!]+$/, '')
+  if (central.category === 'architectural-decision') {
+    const around =
+      /^Design choices (around .+? in this project|in this project(?: \([^)]*\))?)/.exec(
+        context,
+      )?.[1]
+    return around ? `making design choices ${around}` : lowerFirst(context)
+  }
+  if (GOTCHA.has(central.category)) return `you run into this: ${said}`
+  return lowerFirst(context) || `working on ${central.domain}`
 }
 
 function lowerFirst(text: string): string {
   return /^[A-Z][a-z]/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text
-}
-
-/** The marked CLAUDE.md section Somnus owns (item 10's every-task rules). */
-export const CLAUDE_MD_START =
-  '<!-- somnus:patterns:start (rules learned by `somnus patterns consolidate`; edit outside these markers) -->'
-/** Where that section ends. */
-export const CLAUDE_MD_END = '<!-- somnus:patterns:end -->'
-
-/** One CLAUDE.md rule for a crystal: the rule, then its sources in a comment. */
-export function claudeMdRuleOf(crystal: Crystal): string {
-  const [central] = crystal.members
-  const general = (part: 'title' | 'details') =>
-    generalizedText(crystal.members.map((member) => member[part])) ?? central?.[part] ?? ''
-  // An entry that states its rule ("Rule: …") is that rule; others read as "title: details".
-  const stated = /^Rule: (.+)$/.exec(general('details'))?.[1]
-  const rule = inlineText(
-    central ? (stated ?? `${general('title')}: ${general('details')}`) : crystal.label,
-  )
-  const sources = crystal.members
-    .map((member) => `${member.domain}.md ${member.date} ${member.id}`)
-    .join(', ')
-  return `- ${clip(rule, 300)} <!-- consolidated from: ${sources} -->`
-}
-
-/**
- * `claudeMd` with the Somnus section holding `rules` (new rules after the ones already there,
- * none twice); the rest of the file is left exactly as it was. A file without the section gets
- * it at the end.
- */
-export function withClaudeMdRules(claudeMd: string | null, rules: readonly string[]): string {
-  const text = claudeMd ?? ''
-  const start = text.indexOf(CLAUDE_MD_START)
-  const end = text.indexOf(CLAUDE_MD_END)
-  const inside = start !== -1 && end > start ? text.slice(start + CLAUDE_MD_START.length, end) : ''
-  const existing = inside.split('\n').filter((line) => line.startsWith('- '))
-  const ruleText = (line: string) => line.replace(/ <!-- consolidated from:.*-->$/, '')
-  const known = new Set(existing.map(ruleText))
-  const merged = [...existing, ...rules.filter((rule) => !known.has(ruleText(rule)))]
-  const section = [CLAUDE_MD_START, '## Learned rules (Somnus)', '', ...merged, CLAUDE_MD_END].join(
-    '\n',
-  )
-  if (start !== -1 && end > start) {
-    return `${text.slice(0, start)}${section}${text.slice(end + CLAUDE_MD_END.length)}`
-  }
-  const separator =
-    text === '' ? '' : text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n'
-  return `${text}${separator}${section}\n`
 }

@@ -56,10 +56,12 @@ Examples:
     .addHelpText(
       'after',
       `
-Lessons come from the session's digest: gotchas as symptom, cause and the fix that resolved it;
-decisions with their reason; the user's rules in their own words; the workflow repeated per task.
-Entries are dated by the session (a session older than prune_days is pruned at the next
-consolidation).
+Lessons come from the session's digest: gotchas as symptom, cause and the fix that made the
+failing command pass afterwards (a change followed by the same failure is no fix); decisions the
+session acted on, with their reason; the user's rules in their own words; the workflow repeated
+per task. Each encode of a session replaces what earlier encodes of it wrote (+ added, = updated,
+- removed). Entries are dated by the session (a session older than prune_days is pruned at the
+next consolidation).
 
 Examples:
   somnus patterns encode session.jsonl
@@ -75,9 +77,12 @@ Examples:
         })
         if (options.json) return printJson(io, result)
         say(
-          `${options.dryRun ? 'Would encode' : 'Encoded'} session ${result.sessionId}: ${result.added.length} new, ${result.updated.length} updated, ${result.superseded.length} superseded (${somnus.workspace.patternsDir})`,
+          `${options.dryRun ? 'Would encode' : 'Encoded'} session ${result.sessionId}: ${result.added.length} new, ${result.updated.length} updated, ${result.removed.length} removed, ${result.superseded.length} superseded (${somnus.workspace.patternsDir})`,
         )
         for (const entry of result.added) say(`  + ${entry.domain}: ${entry.title}`)
+        for (const entry of result.updated) say(`  = ${entry.domain}: ${entry.title}`)
+        for (const entry of result.removed)
+          say(`  - ${entry.domain}: ${entry.title} (no longer found in the session)`)
         for (const link of result.superseded)
           say(`  ~ ${link.domain}: ${link.old} superseded by ${link.by}`)
         const days = somnus.workspace.settings.prune_days

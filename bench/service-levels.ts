@@ -39,7 +39,9 @@ interface SessionLevels {
 }
 
 const levels: SessionLevels[] = []
-const questions: { evidence: string[] }[] = []
+const questions: { evidence: string[]; split: 'tune' | 'holdout' }[] = []
+/** Conversations the salience rules may be looked at on; the rest are held out. */
+const TUNE = new Set(['26', '30', '41'])
 const keptBy = new Map<string, SessionLevels>()
 for (const file of readdirSync(LOCOMO_DIR)
   .filter((name) => name.endsWith('.json'))
@@ -80,16 +82,20 @@ for (const file of readdirSync(LOCOMO_DIR)
     for (const unit of session.units) keptBy.set(`${prefix}:${unit.id}`, entry)
   }
   for (const question of conversation.questions)
-    questions.push({ evidence: question.evidence.map((id) => `${prefix}:${id}`) })
+    questions.push({
+      evidence: question.evidence.map((id) => `${prefix}:${id}`),
+      split: TUNE.has(prefix) ? 'tune' : 'holdout',
+    })
 }
 
 /** Evidence turns a level cites, and questions with all their evidence cited. */
-function kept(level: 'summary' | 'quickRef') {
+function kept(level: 'summary' | 'quickRef', split?: 'tune' | 'holdout') {
   let turns = 0
   let turnsKept = 0
   let whole = 0
   let scored = 0
   for (const question of questions) {
+    if (split && question.split !== split) continue
     const known = question.evidence.filter((id) => keptBy.has(id))
     if (known.length === 0) continue
     scored += 1
@@ -128,6 +134,14 @@ process.stdout.write(
     '|---|---|---|---|',
     `| summary | ${(sum((entry) => entry.tokens.summary) / full).toFixed(3)} | ${percent(summary.turns)} | ${percent(summary.questions)} |`,
     `| quick_ref | ${(sum((entry) => entry.tokens.quickRef) / full).toFixed(3)} | ${percent(quickRef.turns)} | ${percent(quickRef.questions)} |`,
+    '',
+    '| split (conversations) | summary: evidence turns cited | quick_ref: evidence turns cited | quick_ref: questions with all evidence |',
+    '|---|---|---|---|',
+    ...(['tune', 'holdout'] as const).map((split) => {
+      const [summaryKept, quickKept] = [kept('summary', split), kept('quickRef', split)]
+      const names = split === 'tune' ? '26, 30, 41' : '42, 43'
+      return `| ${split} (${names}) | ${percent(summaryKept.turns)} | ${percent(quickKept.turns)} | ${percent(quickKept.questions)} |`
+    }),
     '',
     '| ages | tokens saved |',
     '|---|---|',

@@ -61,9 +61,13 @@ export interface LanguageModel {
    * independent calls may keep this many in flight. Absent: one at a time.
    */
   readonly concurrency?: number
-  /** Summarizes `units` in at most `budgetTokens` tokens (counted by `core/tokens.ts`). */
+  /**
+   * Summarizes `units` in at most `budgetTokens` tokens (counted by `core/tokens.ts`). `terse`: a
+   * reference rather than a summary (the service's quick ref): the salient clause of a few units
+   * (what was done, planned, named, dated); a model may treat it as a plain summary.
+   */
   summarize(
-    request: { units: Unit[]; budgetTokens: number } & ModelRequestOptions,
+    request: { units: Unit[]; budgetTokens: number; terse?: boolean } & ModelRequestOptions,
   ): Promise<ModelCall<Summary>>
   /** Distils prioritized observations from one session's units. */
   extractObservations(
@@ -71,7 +75,8 @@ export interface LanguageModel {
   ): Promise<ModelCall<Observation[]>>
   /**
    * Optional: summaries of `units` at each of `budgets` in turn, each made from the units the one
-   * before kept (all of them when it kept none): the service's full → summary → quick ref. A model
+   * before kept (all of them when it kept none): the service's full → summary → quick ref, every
+   * level after the first terse (as `summarize` with `terse`). A model
    * that has it prepares the text once for every level and counts each level's tokens (with
    * `core/tokens.ts`); callers without it call `summarize` per level.
    */

@@ -67,10 +67,10 @@ export function createExtractiveLanguageModel(options: ExtractiveModelOptions = 
     name: EXTRACTIVE_MODEL_NAME,
     // Each skill is one synchronous pass that cannot be interrupted: the signal is checked before
     // it starts, which is as early as an abort can be seen.
-    summarize: async ({ units, budgetTokens, signal }) => {
+    summarize: async ({ units, budgetTokens, terse = false, signal }) => {
       const budget = checkedBudget(budgetTokens)
       throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
-      return call(SummarySchema, summarizeUnits(checked(units), budget))
+      return call(SummarySchema, summarizeUnits(checked(units), budget, terse))
     },
     summarizeLevels: async ({ units, budgets, signal }) => {
       const checkedBudgets = budgets.map(checkedBudget)
@@ -132,18 +132,27 @@ function threadedModel(
   work: () => Promise<CpuWork>,
   threads: number,
 ): LanguageModel {
-  const levels = async (units: Unit[], budgets: number[], signal: AbortSignal | undefined) => {
+  const levels = async (
+    units: Unit[],
+    budgets: number[],
+    signal: AbortSignal | undefined,
+    terseFrom = 1,
+  ) => {
     const checkedBudgets = budgets.map(checkedBudget)
     const checkedInput = checked(units)
     throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
-    return (await work()).run(MODEL_LANE, 'summarizeLevels', [checkedInput, checkedBudgets])
+    return (await work()).run(MODEL_LANE, 'summarizeLevels', [
+      checkedInput,
+      checkedBudgets,
+      terseFrom,
+    ])
   }
   return {
     ...model,
     // Two calls per thread keep every thread busy while answers travel back.
     concurrency: threads * 2,
-    summarize: async ({ units, budgetTokens, signal }) => {
-      const [summary] = await levels(units, [budgetTokens], signal)
+    summarize: async ({ units, budgetTokens, terse = false, signal }) => {
+      const [summary] = await levels(units, [budgetTokens], signal, terse ? 0 : 1)
       return call(SummarySchema, summary)
     },
     summarizeLevels: async ({ units, budgets, signal }) =>

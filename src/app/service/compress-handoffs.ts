@@ -103,17 +103,22 @@ export async function makeLevels(
     }))
     return { summary: summary ?? null, quickRef: quickRef ?? null }
   }
-  const level = async (from: typeof units, budgetTokens: number): Promise<MadeLevel> => {
-    const { value } = await model.summarize({ units: from, budgetTokens, signal })
+  const level = async (
+    from: typeof units,
+    budgetTokens: number,
+    terse: boolean,
+  ): Promise<MadeLevel> => {
+    const { value } = await model.summarize({ units: from, budgetTokens, terse, signal })
     return { text: value.text, sources: value.sources, tokens: countTokens(value.text) }
   }
-  const summary = step.needsSummary ? await level(units, config.summary_budget_tokens) : null
+  const summary = step.needsSummary ? await level(units, config.summary_budget_tokens, false) : null
   if (!step.needsQuickRef) return { summary, quickRef: null }
   const kept = new Set(summary?.sources ?? handoff.summary_sources)
   const narrowed = units.filter((unit) => kept.has(unit.id))
   const quickRef = await level(
     narrowed.length > 0 ? narrowed : units,
     config.quick_ref_budget_tokens,
+    true,
   )
   return { summary, quickRef }
 }

@@ -56,10 +56,16 @@ const DATE_WORDS =
 const NUMBERS =
   /\b(\d+(?:[.,:/]\d+)*%?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|hundred|thousand|million|dozen|first|second|third)\b/gi
 const GREETING =
-  /^(?:hi|hey|hello|hiya|yo|good (?:morning|afternoon|evening|night)|bye|goodbye|see you|see ya|talk (?:to you )?(?:soon|later)|take care|thanks?|thank you|ty|cheers|congrats|congratulations|welcome|nice to|great to|good to|glad to|haha|hehe|lol|wow|whoa|aw+|omg|yay)\b/i
+  /^(?:let['’]s (?:talk|chat|catch up|speak)|hi|hey|hello|hiya|yo|good (?:morning|afternoon|evening|night)|bye|goodbye|see you|see ya|talk (?:to you )?(?:soon|later)|take care|thanks?|thank you|ty|cheers|congrats|congratulations|welcome|nice to|great to|good to|glad to|haha|hehe|lol|wow|whoa|aw+|omg|yay)\b/i
 const MONTH_OR_DAY =
   /^(?:jan(?:uary)?|feb(?:ruary)?|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i
 const FIRST_PERSON = /\b(i|i'm|i've|i'd|i'll|my|me|we|we're|we've|our|us)\b/i
+/**
+ * Something the speaker did or will do: "I" or "we" (with a helper or an adverb or two) before a
+ * past-tense verb, or a plan ("I'm going to", "we're thinking about", "I'll").
+ */
+const FIRST_PERSON_EVENT =
+  /\b(?:i|we)(?:['’](?:ve|ll|d|m|re)|\s+(?:have|had|will|am|are|was|were))?(?:\s+(?:just|finally|recently|also|actually|already|even|first|then|went\s+and|got\s+to))*\s+(?:[a-z]+ed|ate|became|began|bought|brought|built|came|caught|chose|did|drew|drove|fell|felt|flew|found|gave|got|grew|had|heard|held|kept|knew|led|left|lost|made|met|paid|put|ran|rode|sang|sat|saw|sent|set|sold|spent|spoke|stood|swam|taught|thought|told|took|went|won|woke|wore|wrote|going\s+to|gonna|planning|thinking\s+(?:about|of)|hoping|signing\s+up|starting|getting|moving|taking|trying|visiting|joining)\b/i
 
 /**
  * The weights of the summary scorer. A sentence's gain = the normalized TF-IDF weight (0-1 per
@@ -96,6 +102,11 @@ export const WEIGHTS = {
   } satisfies Record<CueKind, number>,
   /** A statement about the speaker's own life or work ("I", "my", "we"): where facts live. */
   firstPerson: 0.3,
+  /**
+   * A first-person event or plan, in the terse levels only (quick refs): there the budget holds a
+   * handful of clauses and what the speaker did or will do is what later questions ask about.
+   */
+  terseEvent: 3.0,
   /** A question: it asks rather than tells. */
   question: -1.0,
   /** Greetings, thanks, laughter, praise: no facts. */
@@ -122,6 +133,8 @@ export interface SentenceFeatures {
   question: boolean
   chatter: boolean
   firstPerson: boolean
+  /** The speaker tells what they did or will do (FIRST_PERSON_EVENT). */
+  event: boolean
   /** Words that are not stop words. */
   contentWords: number
 }
@@ -166,12 +179,13 @@ export function sentenceFeatures(
     question: /\?\s*$/.test(sentence),
     chatter,
     firstPerson: FIRST_PERSON.test(sentence),
+    event: FIRST_PERSON_EVENT.test(sentence),
     contentWords,
   }
 }
 
-/** The additive bonus (or penalty) the features earn, per WEIGHTS. */
-export function featureBonus(features: SentenceFeatures): number {
+/** The additive bonus (or penalty) the features earn, per WEIGHTS; `terse` for the quick ref's. */
+export function featureBonus(features: SentenceFeatures, terse = false): number {
   let bonus = WEIGHTS.name * Math.min(features.names.length, WEIGHTS.maxNames)
   bonus += WEIGHTS.number * Math.min(features.numbers, 2)
   bonus += WEIGHTS.date * Math.min(features.dates, 2)
@@ -179,6 +193,7 @@ export function featureBonus(features: SentenceFeatures): number {
   if (features.firstPerson && !features.question) bonus += WEIGHTS.firstPerson
   if (features.question) bonus += WEIGHTS.question
   if (features.chatter) bonus += WEIGHTS.chatter
+  if (terse && features.event && !features.question) bonus += WEIGHTS.terseEvent
   return bonus
 }
 

@@ -68,6 +68,7 @@ export function selectSentences(
     costs: records.map((record) => countTokens(` ${record.text}`)),
     overheads: unitOverheads(units),
   },
+  onePerUnit = false,
 ): SentenceRecord[] {
   const count = records.length
   const index = sentenceTerms(records.map((record) => record.stems))
@@ -96,7 +97,7 @@ export function selectSentences(
   for (let at = 0; at < count; at += 1) {
     const record = records[at] as SentenceRecord
     baseCost[at] = counted.costs[at] ?? 0
-    bonus[at] = featureBonus(record.features)
+    bonus[at] = featureBonus(record.features, onePerUnit)
     let fresh = 0
     for (let entry = rowStart[at] as number; entry < (rowStart[at + 1] as number); entry += 1)
       fresh += termWeight[terms[entry] as number] as number
@@ -202,8 +203,10 @@ export function selectSentences(
     }
     compared[at] = chosen.length
   }
+  const unitTaken = new Uint8Array(unitCount)
   const take = (at: number) => {
     taken[at] = 1
+    unitTaken[unitOf[at] as number] = 1
     for (let entry = rowStart[at] as number; entry < (rowStart[at + 1] as number); entry += 1) {
       const term = terms[entry] as number
       if (coveredAt[term] === 0) {
@@ -222,6 +225,7 @@ export function selectSentences(
   for (let entry = queue.pop(); entry; entry = queue.pop()) {
     const { at } = entry
     if (taken[at] || entry.version !== version[at]) continue
+    if (onePerUnit && unitTaken[unitOf[at] as number]) continue
     const cost = costOf(at)
     // Spending only grows, so it stays out until its cost falls (its unit or date opens).
     if (spent + cost > budget) continue

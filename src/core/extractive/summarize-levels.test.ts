@@ -12,11 +12,14 @@ import { countTokens } from '../tokens.ts'
 import type { TextUnit } from './sentences.ts'
 import { summarizeLevels, summarizeUnits } from './summarize.ts'
 
-/** The levels one `summarizeUnits` call per budget gives, each from the units the one before kept. */
+/**
+ * The levels one `summarizeUnits` call per budget gives, each from the units the one before kept,
+ * every one after the first terse.
+ */
 function levelsOneByOne(units: readonly TextUnit[], budgets: readonly number[]) {
   let from = units
-  return budgets.map((budget) => {
-    const summary = summarizeUnits(from, budget)
+  return budgets.map((budget, level) => {
+    const summary = summarizeUnits(from, budget, level > 0)
     const kept = new Set(summary.sources)
     const narrowed = from.filter((unit) => kept.has(unit.id))
     if (narrowed.length > 0) from = narrowed

@@ -5,6 +5,7 @@
  * header. Never exceeds the budget as counted by `countTokens` of the returned text.
  */
 import { countTokens } from '../tokens.ts'
+import { explodeClauses } from './clauses.ts'
 import { selectSentences, type UnitOverheads, unitOverheads } from './select-sentences.ts'
 import { explodeUnits, type SentenceRecord, speakerNameSet, type TextUnit } from './sentences.ts'
 import { parseTimestamp } from './timestamps.ts'
@@ -38,13 +39,23 @@ export interface PreparedUnits {
   records: SentenceRecord[]
   /** Tokens of ` <sentence>` per record, counted the first time a selection needs them. */
   costs: (number | undefined)[]
+  /** Clauses rather than sentences, at most one per unit: a terse reference. */
+  terse?: boolean
 }
 
-/** Prepares `units` for `summarizePrepared`. */
-export function prepareUnits(units: readonly TextUnit[]): PreparedUnits {
+/** Prepares `units` for `summarizePrepared`; `terse` for a reference told in clauses. */
+export function prepareUnits(units: readonly TextUnit[], terse = false): PreparedUnits {
   const kept = units.filter((unit) => unit.text.trim().length > 0)
   const records = explodeUnits(kept)
-  return { units: kept, records, costs: new Array(records.length) }
+  if (!terse) return { units: kept, records, costs: new Array(records.length) }
+  return terseOf({ units: kept, records, costs: [] })
+}
+
+/** `prepared` told in clauses, at most one chosen per unit (clauses.ts). */
+function terseOf(prepared: PreparedUnits): PreparedUnits {
+  if (prepared.terse) return prepared
+  const records = explodeClauses(prepared.units, prepared.records)
+  return { units: prepared.units, records, costs: new Array(records.length), terse: true }
 }
 
 /**
@@ -61,7 +72,7 @@ export function narrowPrepared(prepared: PreparedUnits, ids: ReadonlySet<string>
     units.push(unit)
   })
   if (speakerNameSet(units).size !== speakerNameSet(prepared.units).size) {
-    return prepareUnits(units)
+    return prepareUnits(units, prepared.terse)
   }
   const records: SentenceRecord[] = []
   const costs: (number | undefined)[] = []
@@ -71,28 +82,34 @@ export function narrowPrepared(prepared: PreparedUnits, ids: ReadonlySet<string>
     records.push({ ...record, index: records.length, unitIndex })
     costs.push(prepared.costs[at])
   })
-  return { units, records, costs }
+  return prepared.terse ? { units, records, costs, terse: true } : { units, records, costs }
 }
 
-/** Summarizes `units` in at most `budgetTokens` tokens; everything when it all fits. */
+/**
+ * Summarizes `units` in at most `budgetTokens` tokens; everything when it all fits. `terse`: a
+ * reference rather than a summary, the salient clause of at most one sentence per unit.
+ */
 export function summarizeUnits(
   units: readonly TextUnit[],
   budgetTokens: number,
+  terse = false,
 ): ExtractiveSummary {
-  const { text, sources } = summarizePrepared(prepareUnits(units), budgetTokens)
+  const { text, sources } = summarizePrepared(prepareUnits(units, terse), budgetTokens)
   return { text, sources }
 }
 
 /**
  * Summaries of `units` at each budget in turn, each made from the units the one before kept (all
  * of them when it kept none): the service's progression full → summary → quick ref, with the
- * text prepared once.
+ * text prepared once. Levels from `terseFrom` on (after the first, by default) are terse
+ * references (`summarizeUnits`).
  */
 export function summarizeLevels(
   units: readonly TextUnit[],
   budgets: readonly number[],
+  terseFrom = 1,
 ): MeasuredSummary[] {
-  let prepared = prepareUnits(units)
+  let prepared = prepareUnits(units, terseFrom <= 0)
   const summaries: MeasuredSummary[] = []
   for (const [at, budget] of budgets.entries()) {
     const summary = summarizePrepared(prepared, budget)
@@ -100,7 +117,8 @@ export function summarizeLevels(
     if (at === budgets.length - 1) break
     const kept = new Set(summary.sources)
     const narrowed = narrowPrepared(prepared, kept)
-    if (narrowed.units.length > 0) prepared = narrowed
+    const next = narrowed.units.length > 0 ? narrowed : prepared
+    prepared = at + 1 >= terseFrom ? terseOf(next) : next
   }
   return summaries
 }
@@ -117,7 +135,7 @@ export function summarizePrepared(prepared: PreparedUnits, budgetTokens: number)
     if (tokens <= budgetTokens)
       return { text: full, sources: unique(units.map((unit) => unit.id)), tokens }
   }
-  let chosen = selectSentences(records, units, budgetTokens, { costs, overheads })
+  let chosen = selectSentences(records, units, budgetTokens, { costs, overheads }, prepared.terse)
   let text = renderSelection(chosen, units)
   let tokens = countTokens(text)
   // Token counts of pieces don't always add up exactly under BPE: drop the last choices until it fits.

@@ -34,9 +34,13 @@ export interface LabelledStatement {
   theme: string | null
 }
 
-/** The labelled statements of `split` ('all' for both). */
-export function labelledStatements(split: 'tune' | 'holdout' | 'all'): LabelledStatement[] {
-  const file = join(here, '..', 'test', 'fixtures', 'becoming-statements.json')
+/** A split: tune and holdout of the first set, `varied` the second set (other domains), `all` the first set whole. */
+export type Split = 'tune' | 'holdout' | 'varied' | 'all'
+
+/** The labelled statements of `split`. */
+export function labelledStatements(split: Split): LabelledStatement[] {
+  const name = split === 'varied' ? 'becoming-statements-varied.json' : 'becoming-statements.json'
+  const file = join(here, '..', 'test', 'fixtures', name)
   const labelled = JSON.parse(readFileSync(file, 'utf8')) as Labelled
   const statements: LabelledStatement[] = []
   for (const theme of labelled.themes) {
@@ -110,7 +114,7 @@ const isMain = process.argv[1] === fileURLToPath(import.meta.url)
 if (isMain) {
   const chosen = DEFAULT_SERVICE_CONFIG.identity_similarity_threshold
   const rows: string[] = []
-  for (const split of ['tune', 'holdout', 'all'] as const) {
+  for (const split of ['tune', 'holdout', 'varied', 'all'] as const) {
     const statements = labelledStatements(split)
     const units = statements.map(({ id, text }) => ({ id, text }))
     const thresholds = [...new Set([0.06, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, chosen])].sort()

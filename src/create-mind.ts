@@ -32,6 +32,7 @@ import type { RecallHit } from './core/mind/recall.ts'
 import type { Priority } from './core/model-results.ts'
 import { type Clock, systemClock } from './ports/clock.ts'
 import type { ConsolidationModel } from './ports/consolidation-model.ts'
+import type { CpuWork } from './ports/cpu-work.ts'
 import type { IdGenerator } from './ports/id-generator.ts'
 import type { MindStore } from './ports/mind-store.ts'
 import type { RecallShelf } from './ports/recall-sources.ts'
@@ -56,6 +57,8 @@ export interface MindOptions {
   config?: Partial<MindConfig>
   /** The consolidating mind. @default the offline extractive mind */
   model?: ConsolidationModel
+  /** Where the offline mind does its work: a server's CPU threads, in the creature's lane. */
+  cpu?: { work: CpuWork; lane: string }
   /** Or any chat model: asked with the seed's prompt, answers parsed strictly. */
   transport?: ChatTransport
   /** The chat model's name, stamped on its dreams. @default `chat` */
@@ -118,7 +121,7 @@ export function createMind(options: MindOptions = {}): Mind {
           name: options.modelName ?? 'chat',
           transport: options.transport,
         })
-      : createExtractiveConsolidationModel(config.observationShare))
+      : createExtractiveConsolidationModel(config.observationShare, options.cpu))
   const deps: MindDeps = {
     store,
     model,
@@ -205,6 +208,8 @@ export interface OpenMindFolderOptions {
   model?: string | undefined
   env?: Record<string, string | undefined>
   clock?: Clock
+  /** Where the offline mind does its work (MindOptions.cpu). */
+  cpu?: { work: CpuWork; lane: string }
 }
 
 const SettingsSchema = z.looseObject({ model: z.string().optional() })
@@ -248,6 +253,7 @@ export async function openMindFolder(options: OpenMindFolderOptions): Promise<Mi
     ...(options.clock ? { clock: options.clock } : {}),
     config: config as Partial<MindConfig>,
     ...(transport ? { transport, modelName: spec } : {}),
+    ...(options.cpu ? { cpu: options.cpu } : {}),
   })
 }
 

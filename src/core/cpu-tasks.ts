@@ -4,10 +4,11 @@
  */
 import { groupSimilar } from './extractive/grouping.ts'
 import { summarizeLevels } from './extractive/summarize.ts'
+import { extractiveConsolidation } from './mind/extractive-consolidation.ts'
 import { handoffRecord } from './service/handoff-record.ts'
 
 /** Every task, by name. Arguments and results must survive structured cloning (plain data). */
-export const CPU_TASKS = { summarizeLevels, groupSimilar, handoffRecord }
+export const CPU_TASKS = { summarizeLevels, groupSimilar, handoffRecord, extractiveConsolidation }
 
 /** The tasks' table type. */
 export type CpuTasks = typeof CPU_TASKS

@@ -222,6 +222,39 @@ for (const engine of ENGINES) {
         expect((await post('acme', { learned: 'small' })).status).toBe(201)
       })
 
+      it('puts a creature with a long cycle to sleep off the thread that answers requests', async () => {
+        // Ordinary sentences, a few hundred kB of them: seconds of extractive consolidation.
+        const content = (seed: number) =>
+          Array.from(
+            { length: 400 },
+            (_, index) =>
+              `On day ${index} I walked to place${(index * seed) % 997} with friend${index % 113} and we talked about topic${(index * 7 + seed) % 311}.`,
+          ).join(' ')
+        // Twelve messages: more than a light (short-cycle) dream takes.
+        const events = Array.from({ length: 12 }, (_, seed) => ({
+          type: 'message',
+          role: 'user',
+          content: content(seed + 1),
+        }))
+        const logged = await send('/api/v1/mind/events', json(keys.acme ?? '', { events }))
+        expect(logged.status).toBe(200)
+        const before = threadCpu(server.child.pid)
+        const order: string[] = []
+        const sleep = track(
+          order,
+          'sleep',
+          send('/api/v1/mind/sleep', json(keys.acme ?? '', { seconds: 60 })),
+        )
+        await pause(300)
+        const health = await track(order, 'health', send('/health'))
+        expect(health.status).toBe(200)
+        const slept = await sleep
+        expect(slept.status).toBe(200)
+        expect(slept.body.consolidation).toBe('full')
+        expect(order[0]).toBe('health')
+        expectWorkOffMainThread(before, threadCpu(server.child.pid))
+      })
+
       it("consolidates a tenant's big handoffs off the thread that answers requests", async () => {
         const before = threadCpu(server.child.pid)
         const order: string[] = []

@@ -6,6 +6,7 @@
 import { renderConsolidation } from '../../core/mind/consolidation-format.ts'
 import { extractiveConsolidation } from '../../core/mind/extractive-consolidation.ts'
 import type { ConsolidationModel } from '../../ports/consolidation-model.ts'
+import type { CpuWork } from '../../ports/cpu-work.ts'
 import { throwIfAborted } from './aborted-error.ts'
 import type { ChatTransport } from './chat-transport.ts'
 import { transportFailure } from './chat-transport.ts'
@@ -14,8 +15,14 @@ import { EXTRACTIVE_MODEL_NAME } from './extractive-language-model.ts'
 /** Reply tokens a consolidation may use. */
 const CONSOLIDATION_MAX_TOKENS = 4096
 
-/** The offline mind: `share` of the cycle's tokens for observations (default 0.24). */
-export function createExtractiveConsolidationModel(share = 0.24): ConsolidationModel {
+/**
+ * The offline mind: `share` of the cycle's tokens for observations (default 0.24). With `cpu`,
+ * the work runs on its threads in `cpu.lane` (a server's: a cycle of a few MB takes seconds).
+ */
+export function createExtractiveConsolidationModel(
+  share = 0.24,
+  cpu?: { work: CpuWork; lane: string },
+): ConsolidationModel {
   return {
     name: EXTRACTIVE_MODEL_NAME,
     consolidate: async ({ activity, signal }) => {
@@ -26,8 +33,11 @@ export function createExtractiveConsolidationModel(share = 0.24): ConsolidationM
         speaker: item.speaker,
         timestamp: item.t,
       }))
+      const parsed = cpu
+        ? await cpu.work.run(cpu.lane, 'extractiveConsolidation', [units, share])
+        : extractiveConsolidation(units, share)
       return {
-        text: renderConsolidation(extractiveConsolidation(units, share)),
+        text: renderConsolidation(parsed),
         usage: { input_tokens: 0, output_tokens: 0 },
       }
     },

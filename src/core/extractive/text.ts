@@ -127,7 +127,11 @@ function lastSpaceEnd(window: string): number {
 
 /** Shortens `text` to at most `maxChars` characters at a word boundary, adding `…` when cut. */
 export function shorten(text: string, maxChars: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
+  // Only the head can show: a megabyte of text is not flattened to keep its first 100 characters.
+  const head = text.length > 4 * maxChars + 64 ? text.slice(0, 4 * maxChars + 64) : text
+  const flatHead = head.replace(/\s+/g, ' ').trim()
+  const flat =
+    head === text || flatHead.length <= maxChars ? text.replace(/\s+/g, ' ').trim() : flatHead
   if (flat.length <= maxChars) return flat
   const cut = flat.slice(0, Math.max(1, maxChars - 1))
   const space = cut.lastIndexOf(' ')

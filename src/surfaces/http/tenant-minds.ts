@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { SomnusError } from '../../core/errors.ts'
 import { createMind, type Mind, openMindFolder } from '../../create-mind.ts'
 import type { Clock } from '../../ports/clock.ts'
+import type { CpuWork } from '../../ports/cpu-work.ts'
 
 /** The creature of each tenant. */
 export interface TenantMinds {
@@ -27,6 +28,11 @@ export interface TenantMindsOptions {
   model?: string | undefined
   env?: Record<string, string | undefined>
   clock?: Clock
+  /**
+   * The server's CPU threads: an offline creature consolidates there, in its tenant's lane (the
+   * one its big handoffs use), never on the event loop that answers requests.
+   */
+  cpu?: CpuWork
 }
 
 /** The model specs a creature can consolidate with. */
@@ -47,8 +53,13 @@ export function tenantMinds(options: TenantMindsOptions): TenantMinds {
         details: { field: 'tenant_id' },
       })
     }
+    const cpu = options.cpu ? { cpu: { work: options.cpu, lane: `tenant:${tenantId}` } } : {}
     if (options.folder === null) {
-      return createMind({ memory: true, ...(options.clock ? { clock: options.clock } : {}) })
+      return createMind({
+        memory: true,
+        ...(options.clock ? { clock: options.clock } : {}),
+        ...cpu,
+      })
     }
     return openMindFolder({
       folder: join(options.folder, tenantId),
@@ -57,6 +68,7 @@ export function tenantMinds(options: TenantMindsOptions): TenantMinds {
       model: options.model,
       env: options.env ?? {},
       ...(options.clock ? { clock: options.clock } : {}),
+      ...cpu,
     })
   }
   return {

@@ -131,6 +131,7 @@ async function serve(io: CliIo, options: ServeOptions): Promise<void> {
     folder: await mindsFolder(io, options),
     model: mindModel,
     env: io.env,
+    cpu: service.dependencies.cpu,
   })
   io.stdout(`somnus serve: minds: ${minds.description} (one creature per tenant)\n`)
   const app = createHttpApp({

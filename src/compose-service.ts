@@ -11,6 +11,7 @@ import {
 } from './adapters/llm/extractive-language-model.ts'
 import { createCpuThreadPool } from './adapters/node/cpu-thread-pool.ts'
 import { serviceIds } from './adapters/node/random-ids.ts'
+import { createMiniSearchRecallIndex } from './adapters/search/minisearch-recall-index.ts'
 import { parseDatabaseLocation } from './adapters/sql/open-service-database.ts'
 import { openSqlServiceStores } from './adapters/sql/sql-service-stores.ts'
 import { createHandoffs } from './app/service/create-handoffs.ts'
@@ -23,12 +24,14 @@ import {
 import type { JobTally } from './app/service/job-context.ts'
 import { getConsolidationStats, listConsolidationJobs } from './app/service/read-consolidation.ts'
 import { runConsolidation } from './app/service/run-consolidation.ts'
+import { searchHandoffs } from './app/service/search-handoffs.ts'
 import type { ServiceDependencies } from './app/service/service-dependencies.ts'
 import { type WorkJobsOptions, workJobs } from './app/service/work-jobs.ts'
 import { composeLanguageModel } from './compose-model.ts'
 import { resolveConfig } from './core/config.ts'
 import type { ConsolidationJob, RunJobType } from './core/service/consolidation-job.ts'
 import type { Handoff, HandoffInput } from './core/service/handoff.ts'
+import type { HandoffSearchHit, HandoffSearchQuery } from './core/service/handoff-search.ts'
 import { resolveServiceConfig, type ServiceConfig } from './core/service/service-config.ts'
 import type { Clock } from './ports/clock.ts'
 import { systemClock } from './ports/clock.ts'
@@ -70,6 +73,8 @@ export interface SomnusService {
     inputs: readonly HandoffInput[],
     options?: ImportOptions,
   ): Promise<ImportResult>
+  /** The units of the tenant's handoffs that best match the query (see search-handoffs.ts). */
+  searchHandoffs(tenantId: string, query: HandoffSearchQuery): Promise<HandoffSearchHit[]>
   runConsolidation(request: {
     tenantId: string
     jobType: RunJobType
@@ -156,6 +161,8 @@ export async function composeSomnusService(
     createHandoffs: (tenantId, inputs) => createHandoffs(dependencies, tenantId, inputs),
     importHandoffs: (tenantId, inputs, importOptions) =>
       importHandoffs(dependencies, tenantId, inputs, importOptions),
+    searchHandoffs: (tenantId, query) =>
+      searchHandoffs(dependencies, createMiniSearchRecallIndex, tenantId, query),
     runConsolidation: (request) => runConsolidation(dependencies, { ...request, workerId }),
     stats: (tenantId) => getConsolidationStats(dependencies, tenantId),
     jobs: (tenantId, query) => listConsolidationJobs(dependencies, tenantId, query),

@@ -11,6 +11,7 @@ import type {
 } from '../core/service/consolidation-job.ts'
 import type { Decision, DecisionKind, DecisionStatus } from '../core/service/decision.ts'
 import type { CompressionLevel, Handoff } from '../core/service/handoff.ts'
+import type { SearchLevel } from '../core/service/handoff-search.ts'
 import type { ApiKey, Tenant } from '../core/service/tenant.ts'
 
 /** A page of items and the cursor of the next page (null on the last). */
@@ -52,6 +53,8 @@ export interface LevelBudgets {
   quick_ref: number
 }
 
+export type { SearchLevel } from '../core/service/handoff-search.ts'
+
 /** Session handoffs: inserted whole, then only gain levels. */
 export interface HandoffStore {
   /** Inserts new handoffs; an existing id is an error (`INVALID_INPUT`) and nothing is inserted. */
@@ -67,6 +70,17 @@ export interface HandoffStore {
     tenantId: string,
     request: PageRequest & { level?: CompressionLevel | undefined },
   ): Promise<Page<Handoff>>
+  /**
+   * The tenant's handoffs that share a word (in any form: `tests` finds `test`) with `text` at
+   * `level` (the original fields and turns, the summary, the quick reference; every level when
+   * absent), best first by the database's own full-text rank, at most `limit`: the candidates a
+   * search ranks by unit. Kept in step with every write (create, compression, delete); any
+   * characters are words, never query syntax; a text without a searchable word finds none.
+   */
+  search(
+    tenantId: string,
+    request: { text: string; level?: SearchLevel | undefined; limit: number },
+  ): Promise<Handoff[]>
   /**
    * Handoffs whose age has outgrown their level or that lack a level their age needs, in id order
    * after `afterId`: the work list of one compression batch. Past the integration cutoff, only a

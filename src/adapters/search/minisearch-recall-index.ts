@@ -50,7 +50,13 @@ interface Serialized {
   index: AsPlainObject
 }
 
-function options() {
+/** How a fresh index weighs its fields. */
+export interface MiniSearchRecallOptions {
+  /** A context word's weight against a text word's (default 0.4). */
+  contextBoost?: number | undefined
+}
+
+function options(contextBoost = CONTEXT_BOOST) {
   return {
     fields: FIELDS,
     idField: 'id',
@@ -61,13 +67,15 @@ function options() {
         ? (entry.context ?? '')
         : ((entry as unknown as Record<string, string>)[field] ?? ''),
     autoVacuum: false,
-    searchOptions: { boost: { text: 1, context: CONTEXT_BOOST } },
+    searchOptions: { boost: { text: 1, context: contextBoost } },
   }
 }
 
 /** A fresh, empty index. */
-export function createMiniSearchRecallIndex(): SerializableRecallIndex {
-  return wrap(new MiniSearch<RecallEntry>(options()), new Map())
+export function createMiniSearchRecallIndex(
+  settings: MiniSearchRecallOptions = {},
+): SerializableRecallIndex {
+  return wrap(new MiniSearch<RecallEntry>(options(settings.contextBoost)), new Map())
 }
 
 /**

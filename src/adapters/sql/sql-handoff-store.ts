@@ -2,7 +2,7 @@
 import { type Kysely, type Selectable, sql } from 'kysely'
 import { SomnusError } from '../../core/errors.ts'
 import type { CompressionLevel, Handoff, HandoffTurn } from '../../core/service/handoff.ts'
-import type { CompressionUpdate, HandoffStore } from '../../ports/service-stores.ts'
+import type { CompressionUpdate, HandoffStore, SearchLevel } from '../../ports/service-stores.ts'
 import type { ServiceDatabase, SessionHandoffsTable } from './database-schema.ts'
 import {
   decodeCursor,
@@ -17,6 +17,42 @@ import {
 
 /** Rows per INSERT: 26 columns each keeps a statement far below PostgreSQL's 65,535 parameters. */
 const INSERT_CHUNK = 500
+
+/**
+ * The columns a handoff is read from: every one but `search_vector` (migration 006), which only
+ * the database reads, so a list or get never carries it over the wire.
+ */
+const HANDOFF_COLUMNS = [
+  'handoff_id',
+  'tenant_id',
+  'session_id',
+  'with_whom',
+  'experienced',
+  'noticed',
+  'learned',
+  'story',
+  'becoming',
+  'remember',
+  'significance',
+  'tags',
+  'created_at',
+  'sources',
+  'turns',
+  'compression_level',
+  'summary',
+  'summary_sources',
+  'quick_ref',
+  'quick_ref_sources',
+  'integrated_into',
+  'consolidated_at',
+  'parent_handoff_id',
+  'full_tokens',
+  'summary_tokens',
+  'quick_ref_tokens',
+] as const satisfies readonly (keyof SessionHandoffsTable)[]
+
+/** The weight migration 006 gives each level's words in `search_vector`. */
+const LEVEL_WEIGHTS: Record<SearchLevel, string> = { full: 'D', summary: 'B', quick_ref: 'A' }
 
 /** The handoff a row holds. */
 export function handoffFromRow(row: Selectable<SessionHandoffsTable>): Handoff {
@@ -87,7 +123,7 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
     async get(tenantId, handoffId) {
       const row = await db
         .selectFrom('session_handoffs')
-        .selectAll()
+        .select(HANDOFF_COLUMNS)
         .where('tenant_id', '=', tenantId)
         .where('handoff_id', '=', handoffId)
         .executeTakeFirst()
@@ -97,7 +133,7 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
     async list(tenantId, { limit, cursor, level }) {
       let query = db
         .selectFrom('session_handoffs')
-        .selectAll()
+        .select(HANDOFF_COLUMNS)
         .where('tenant_id', '=', tenantId)
         .orderBy('created_at', 'desc')
         .orderBy('handoff_id', 'desc')
@@ -113,10 +149,26 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
       return pageOf(rows, limit, (item) => ({ createdAt: item.created_at, id: item.handoff_id }))
     },
 
+    async search(tenantId, { text, level, limit }) {
+      // The query's words as the database stems them, OR-ed (any shared word makes a candidate;
+      // the caller ranks), each quoted so that no character is ever tsquery syntax.
+      const weight = level === undefined ? '' : `:${LEVEL_WEIGHTS[level]}`
+      const columns = sql.join(HANDOFF_COLUMNS.map((column) => sql.ref(column)))
+      const result = await sql<Selectable<SessionHandoffsTable>>`
+        WITH query AS (
+          SELECT string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''' || ${weight}, ' | ')::tsquery AS terms
+          FROM unnest(tsvector_to_array(to_tsvector('english'::regconfig, ${text}))) AS lexeme)
+        SELECT ${columns} FROM session_handoffs, query
+        WHERE tenant_id = ${tenantId} AND search_vector @@ query.terms
+        ORDER BY ts_rank('{1, 1, 1, 1}', search_vector, query.terms, 1) DESC, created_at DESC, handoff_id
+        LIMIT ${limit}`.execute(db)
+      return result.rows.map(handoffFromRow)
+    },
+
     async findCompressible(tenantId, { cutoffs, budgets, afterId, limit }) {
       const rows = await db
         .selectFrom('session_handoffs')
-        .selectAll()
+        .select(HANDOFF_COLUMNS)
         .where('tenant_id', '=', tenantId)
         .where('handoff_id', '>', afterId ?? '')
         .where(sql<boolean>`created_at < ${cutoffs.summary}::timestamptz`)
@@ -191,7 +243,7 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
         .deleteFrom('session_handoffs')
         .where('tenant_id', '=', tenantId)
         .where('handoff_id', '=', handoffId)
-        .returningAll()
+        .returning(HANDOFF_COLUMNS)
         .executeTakeFirst()
       return row ? handoffFromRow(row) : null
     },

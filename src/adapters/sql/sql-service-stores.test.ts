@@ -11,6 +11,7 @@ import {
   POSTGRES_SKIP_REASON,
   type TestDatabase,
 } from '../../../test/support/service-database.ts'
+import { handoffSearchContract } from '../../ports/handoff-search.contract.ts'
 import { sampleHandoff, serviceStoresContract } from '../../ports/service-stores.contract.ts'
 import { migrateToLatest } from './open-service-database.ts'
 
@@ -25,6 +26,7 @@ for (const engine of ENGINES) {
     })
 
     serviceStoresContract(async () => test.stores)
+    handoffSearchContract(async () => test.stores)
 
     it("runs the seed's monitoring queries unchanged", async () => {
       await test.stores.handoffs.insert([

@@ -16,6 +16,7 @@ import { addConsolidationRoutes, CONSOLIDATION_ROUTES } from './routes/consolida
 import { addDecisionRoutes, DECISION_ROUTES } from './routes/decision-routes.ts'
 import { addHandoffRoutes, HANDOFF_ROUTES } from './routes/handoff-routes.ts'
 import { addMindRoutes, MIND_ROUTES } from './routes/mind-routes.ts'
+import { addSearchRoutes, SEARCH_ROUTES } from './routes/search-routes.ts'
 import { addServerRoutes, SERVER_ROUTES } from './routes/server-routes.ts'
 import type { ServiceApi } from './service-api.ts'
 import { isLoopbackHost } from './start-http-server.ts'
@@ -79,6 +80,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<ApiEnv> {
     ...SERVER_ROUTES,
     ...CONSOLIDATION_ROUTES,
     ...HANDOFF_ROUTES,
+    ...SEARCH_ROUTES,
     ...DECISION_ROUTES,
     ...(options.minds ? MIND_ROUTES : []),
   ]
@@ -126,6 +128,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<ApiEnv> {
   )
   addConsolidationRoutes(app, service)
   addHandoffRoutes(app, service)
+  addSearchRoutes(app, service)
   addDecisionRoutes(app, service)
   if (options.minds) addMindRoutes(app, service, options.minds)
   return app

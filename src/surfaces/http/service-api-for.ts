@@ -43,7 +43,7 @@ export interface ServiceApiOptions {
 
 /** A ServiceApi on `service`, and `drain()` to wait for inserts in flight (before closing). */
 export function serviceApiFor(
-  service: Pick<SomnusService, 'stores' | 'dependencies' | 'stats' | 'jobs'>,
+  service: Pick<SomnusService, 'stores' | 'dependencies' | 'stats' | 'jobs' | 'searchHandoffs'>,
   options: ServiceApiOptions = {},
 ): ServiceApi & { drain(): Promise<void> } {
   const { stores, dependencies } = service
@@ -82,6 +82,7 @@ export function serviceApiFor(
     getHandoff: (tenantId, handoffId) => stores.handoffs.get(tenantId, handoffId),
     deleteHandoff: async (tenantId, handoffId) =>
       (await deleteHandoff(dependencies, tenantId, handoffId)) !== null,
+    searchHandoffs: (tenantId, query) => service.searchHandoffs(tenantId, query),
     createDecision: async (tenantId, input) => {
       const now = dependencies.clock.now().toISOString()
       const decision: Decision = {

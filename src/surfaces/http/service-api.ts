@@ -13,6 +13,7 @@ import type {
 } from '../../core/service/consolidation-job.ts'
 import type { Decision, DecisionInput, DecisionStatus } from '../../core/service/decision.ts'
 import type { Handoff, HandoffInput } from '../../core/service/handoff.ts'
+import type { HandoffSearchHit, HandoffSearchQuery } from '../../core/service/handoff-search.ts'
 import type { Page, PageRequest } from '../../ports/service-stores.ts'
 
 /** The use cases the HTTP API serves. Every method sees only `tenantId`'s rows. */
@@ -26,6 +27,8 @@ export interface ServiceApi {
   getHandoff(tenantId: string, handoffId: string): Promise<Handoff | null>
   /** Deletes a handoff (and its id from what cites it); false if the tenant has none by that id. */
   deleteHandoff(tenantId: string, handoffId: string): Promise<boolean>
+  /** The units of the tenant's handoffs that best match the query, best first. */
+  searchHandoffs(tenantId: string, query: HandoffSearchQuery): Promise<HandoffSearchHit[]>
   createDecision(tenantId: string, input: DecisionInput): Promise<Decision>
   listDecisions(
     tenantId: string,

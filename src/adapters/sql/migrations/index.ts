@@ -5,6 +5,7 @@ import * as consolidation from './002-consolidation.ts'
 import * as decisions from './003-decisions.ts'
 import * as tenantScopedIds from './004-tenant-scoped-ids.ts'
 import * as jobAttempts from './005-job-attempts.ts'
+import * as handoffSearch from './006-handoff-search.ts'
 
 /** Migration name → migration; Kysely runs them in name order. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -13,4 +14,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '003-decisions': decisions,
   '004-tenant-scoped-ids': tenantScopedIds,
   '005-job-attempts': jobAttempts,
+  '006-handoff-search': handoffSearch,
 }

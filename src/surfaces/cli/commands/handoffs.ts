@@ -1,4 +1,4 @@
-/** `somnus handoffs import|export|list`: feed the consolidation service and read every level back. */
+/** `somnus handoffs import|export|list|search`: feed the consolidation service and read every level back. */
 import { basename } from 'node:path'
 import type { Command } from 'commander'
 import { SomnusError } from '../../../core/errors.ts'
@@ -10,6 +10,7 @@ import {
   withServiceOptions,
 } from '../open-service.ts'
 import { register as registerPush } from './handoffs-push.ts'
+import { register as registerSearch } from './handoffs-search.ts'
 import { readInput } from './read-input.ts'
 
 const FORMATS = ['json', 'jsonl', 'locomo']
@@ -19,7 +20,9 @@ const LEVELS = ['full', 'summary', 'quick_ref', 'integrated']
 export function register(program: Command, io: CliIo): void {
   const handoffs = program
     .command('handoffs')
-    .description('Session handoffs in the consolidation service: import, export, list, push')
+    .description(
+      'Session handoffs in the consolidation service: import, export, list, search, push',
+    )
 
   withServiceOptions(
     handoffs
@@ -194,6 +197,7 @@ Examples:
         }
       },
     )
+  registerSearch(handoffs, io)
   // `push` (handoffs-push.ts) sends a project's sessions to a running service over HTTP.
   registerPush(program, io)
 }

@@ -1,0 +1,46 @@
+/**
+ * Search over a tenant's handoffs, by unit (core/service/handoff-search.ts). The database finds
+ * the handoffs that share a word with the query (its own full-text index, kept in step with every
+ * write); their units are then ranked together by BM25 in a recall index made for this one
+ * search, so a turn is weighed against the other turns, not against whole handoffs.
+ */
+import {
+  type HandoffSearchHit,
+  type HandoffSearchQuery,
+  searchUnits,
+} from '../../core/service/handoff-search.ts'
+import type { RecallIndex } from '../../ports/recall.ts'
+import { requireTenant } from './create-handoffs.ts'
+import type { ServiceDependencies } from './service-dependencies.ts'
+
+/**
+ * Handoffs the database hands over to be ranked: enough that the units of a long conversation
+ * (a LoCoMo conversation has 19-32 sessions) are all weighed, few enough to keep one search cheap.
+ */
+export const SEARCH_CANDIDATES = 200
+
+/** The units of the tenant's handoffs that best match `query`, best first. */
+export async function searchHandoffs(
+  dependencies: Pick<ServiceDependencies, 'stores'>,
+  newIndex: () => RecallIndex,
+  tenantId: string,
+  query: HandoffSearchQuery,
+): Promise<HandoffSearchHit[]> {
+  await requireTenant(dependencies, tenantId)
+  const text = query.text.replace(/\0/g, ' ')
+  const candidates = await dependencies.stores.handoffs.search(tenantId, {
+    text,
+    level: query.level,
+    limit: SEARCH_CANDIDATES,
+  })
+  if (candidates.length === 0) return []
+  const units = searchUnits(candidates, query.level)
+  const byId = new Map(units.map((unit) => [unit.entry.id, unit.hit]))
+  const index = newIndex()
+  await index.put(units.map((unit) => unit.entry))
+  const hits = await index.search({ text, limit: query.limit })
+  return hits.flatMap((hit) => {
+    const unit = byId.get(hit.id)
+    return unit === undefined ? [] : [{ ...unit, snippet: hit.snippet, score: hit.score }]
+  })
+}

@@ -173,6 +173,8 @@ function lineCounter() {
  */
 function lineSlices() {
   const ends = new Map<string, { line: number; offset: number }>()
+  // One read buffer for every slice: a megabyte per call would wait for a GC to be given back.
+  const chunk = Buffer.alloc(1 << 20)
   return {
     read(path: string, start: number, count: number): string[] {
       if (count <= 0) return []
@@ -192,7 +194,6 @@ function lineSlices() {
         }
         const lines: string[] = []
         let partial: Buffer[] = []
-        const chunk = Buffer.alloc(1 << 20)
         let at = offset
         reading: while (at < size) {
           const read = readSync(fd, chunk, 0, Math.min(chunk.length, size - at), at)

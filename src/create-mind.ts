@@ -30,6 +30,7 @@ import { type MindConfig, resolveMindConfig } from './core/mind/mind-config.ts'
 import type { DreamEntry } from './core/mind/mind-state.ts'
 import type { RecallHit } from './core/mind/recall.ts'
 import type { Priority } from './core/model-results.ts'
+import { MIND_RECALL_FILE } from './create-mind-recall.ts'
 import { type Clock, systemClock } from './ports/clock.ts'
 import type { ConsolidationModel } from './ports/consolidation-model.ts'
 import type { CpuWork } from './ports/cpu-work.ts'
@@ -40,8 +41,7 @@ import type { RecallShelf } from './ports/recall-sources.ts'
 /** The creature folder when none is named. */
 export const DEFAULT_MIND_FOLDER = '.self'
 
-/** The creature's recall index, beside its files (derived: deleting it only costs a rebuild). */
-export const MIND_RECALL_FILE = '.recall-index.json'
+export { MIND_RECALL_FILE }
 
 /** How to open a creature. */
 export interface MindOptions {

@@ -23,6 +23,7 @@ const ALLOWED: Record<string, string[]> = {
     'create-somnus-hooks.ts',
     'create-somnus-patterns.ts',
     'create-mind.ts',
+    'create-mind-recall.ts',
   ],
 }
 
@@ -157,6 +158,7 @@ const FRONT_DOOR = [
   'create-somnus-hooks.ts',
   'create-somnus-patterns.ts',
   'create-mind.ts',
+  'create-mind-recall.ts',
 ]
 
 /** The imports of `files` that break the front-door rule, as `file → target`. */

@@ -27,6 +27,28 @@ export function testMindStore(name: string, make: () => Promise<MindStore>): voi
       expect(await store.files.countLines('conversation')).toBe(4)
     })
 
+    it('reads a slice of a log, in any order, and what was appended since', async () => {
+      const store = await make()
+      const line = (n: number) => `{"n":${n},"text":"ünïcode ${'x'.repeat(n % 7)}"}`
+      await store.exclusive((files) =>
+        files.appendLog(
+          'conversation',
+          Array.from({ length: 10 }, (_, n) => line(n)),
+        ),
+      )
+      const slice = (start: number, count: number) =>
+        store.files.readLogLines('conversation', start, count)
+      expect(await slice(0, 3)).toEqual([line(0), line(1), line(2)])
+      expect(await slice(3, 3)).toEqual([line(3), line(4), line(5)])
+      expect(await slice(8, 5)).toEqual([line(8), line(9)])
+      expect(await slice(1, 2)).toEqual([line(1), line(2)])
+      expect(await slice(10, 2)).toEqual([])
+      expect(await slice(2, 0)).toEqual([])
+      expect(await store.files.readLogLines('dreams', 0, 5)).toEqual([])
+      await store.exclusive((files) => files.appendLog('conversation', [line(10)]))
+      expect(await slice(9, 5)).toEqual([line(9), line(10)])
+    })
+
     it('replaces the state and documents whole, appends to documents', async () => {
       const store = await make()
       await store.exclusive(async (files) => {

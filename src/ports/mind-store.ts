@@ -23,6 +23,11 @@ export interface MindFiles {
   appendLog(log: MindLog, lines: readonly string[]): Promise<void>
   /** Every line of the log, in order (line n is item n - 1); [] when missing. */
   readLog(log: MindLog): Promise<string[]>
+  /**
+   * Lines `start` to `start + count - 1` of the log (fewer at its end): what recall indexes a
+   * chunk at a time, so a 200,000-line log is never held whole.
+   */
+  readLogLines(log: MindLog, start: number, count: number): Promise<string[]>
   /** How many lines `readLog` would return, without reading them all (the log only grows). */
   countLines(log: MindLog): Promise<number>
   /** The document's text, or null when missing. */

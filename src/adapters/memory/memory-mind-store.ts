@@ -16,6 +16,8 @@ export function createMemoryMindStore(): MindStore {
       logs.set(log, [...(logs.get(log) ?? []), ...lines])
     },
     readLog: async (log) => [...(logs.get(log) ?? [])],
+    readLogLines: async (log, start, count) =>
+      (logs.get(log) ?? []).slice(Math.max(0, start), Math.max(0, start) + Math.max(0, count)),
     countLines: async (log) => logs.get(log)?.length ?? 0,
     readDocument: async (document) => documents.get(document) ?? null,
     writeDocument: async (document, text) => {

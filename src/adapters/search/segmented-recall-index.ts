@@ -36,8 +36,14 @@ export interface Segment {
 
 /** Entries put are written into a segment once this many wait (a map of terms each, until then). */
 const FLUSH_DOCUMENTS = 20_000
-/** More segments than this are merged (all but a dominant large one). */
+/** More small segments than this are merged into one. */
 const MAX_SEGMENTS = 4
+/**
+ * A segment this large (live documents) is never merged with others, only rewritten when many of
+ * its documents are dead: merging costs the merged bytes in memory, so a 200,000-line creature
+ * keeps ten segments of 20,000 rather than paying for one of 200,000 at every merge.
+ */
+const LARGE_SEGMENT = FLUSH_DOCUMENTS / 2
 /** A segment with this share of dead documents is rewritten without them. */
 const MAX_DEAD_SHARE = 0.3
 
@@ -126,13 +132,10 @@ export function createSegmentedRecallIndex(segments: Segment[] = []) {
         if (segment.dead.size > 0 && segment.dead.size >= segment.reader.count * MAX_DEAD_SHARE)
           merge([segment])
       }
-      if (segments.length > MAX_SEGMENTS) {
-        const bySize = [...segments].sort((a, b) => b.reader.count - a.reader.count)
-        const total = bySize.reduce((sum, segment) => sum + segment.reader.count, 0)
-        const largest = bySize[0]
-        // A dominant segment is kept as it is: merging it on every few additions would cost its whole size.
-        merge(largest && largest.reader.count * 2 > total ? bySize.slice(1) : bySize)
-      }
+      const small = segments.filter(
+        (segment) => segment.reader.count - segment.dead.size < LARGE_SEGMENT,
+      )
+      if (small.length > MAX_SEGMENTS) merge(small)
     },
     async search(query) {
       flush()

@@ -19,15 +19,6 @@ const DOCUMENTS: MindDocument[] = ['observations', 'archive', 'priorities', 'dia
 
 /** The recall sources of the creature in `store`. */
 export function mindRecallSources(store: MindStore): RecallSources {
-  /** Each log's lines, read once per refresh (a chunk needs only its slice). */
-  const logLines = new Map<MindLog, { count: number; lines: string[] }>()
-  const linesOf = async (log: MindLog, count: number) => {
-    const cached = logLines.get(log)
-    if (cached && cached.count === count) return cached.lines
-    const lines = await store.files.readLog(log)
-    logLines.set(log, { count: lines.length, lines })
-    return lines
-  }
   const documentText = async (document: MindDocument) =>
     (await store.files.readDocument(document)) ?? ''
 
@@ -52,10 +43,7 @@ export function mindRecallSources(store: MindStore): RecallSources {
       if (start !== undefined) {
         const log = name as MindLog
         const first = Number(start)
-        const lines = (await linesOf(log, first + Number(source.stamp))).slice(
-          first,
-          first + CHUNK_LINES,
-        )
+        const lines = await store.files.readLogLines(log, first, CHUNK_LINES)
         const file = store.fileName(log)
         return lines.flatMap((raw, index): RecallEntry[] => {
           const { text, t } = searchable(log, raw)

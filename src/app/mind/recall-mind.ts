@@ -16,7 +16,7 @@ const HIT_CHARS = 300
 
 /** The best `limit` lines for `query`, each naming its file and line. */
 export async function recallMind(
-  deps: MindDeps & { recallShelf: RecallShelf },
+  deps: Pick<MindDeps, 'store'> & { recallShelf: RecallShelf },
   request: { query: string; limit?: number },
 ): Promise<RecallHit[]> {
   const sources = mindRecallSources(deps.store)

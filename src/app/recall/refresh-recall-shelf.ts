@@ -4,6 +4,13 @@
  */
 import type { RecallShelf, RecallSources } from '../../ports/recall-sources.ts'
 
+/**
+ * Entries indexed between two saves: a first build of a large store (a 200,000-line creature)
+ * writes its segments as it goes, so its memory is bounded by this many entries, not the store.
+ * A refresh killed midway keeps what was saved; the rest is indexed next time.
+ */
+const CHECKPOINT_ENTRIES = 20_000
+
 /** What one refresh did. */
 export interface RefreshReport {
   /** Sources indexed (new or changed). */
@@ -27,6 +34,7 @@ export async function refreshRecallShelf(
   const seen = new Set<string>()
   let indexed = 0
   let removed = 0
+  let unsaved = 0
   for (const source of listed) {
     seen.add(source.key)
     const known = shelf.stamps.get(source.key)
@@ -42,6 +50,11 @@ export async function refreshRecallShelf(
     await shelf.index.put(entries)
     shelf.stamps.set(source.key, { stamp: source.stamp, ids: entries.map((entry) => entry.id) })
     indexed += 1
+    unsaved += entries.length
+    if (unsaved >= CHECKPOINT_ENTRIES) {
+      await shelf.save()
+      unsaved = 0
+    }
   }
   for (const [key, known] of shelf.stamps) {
     if (seen.has(key)) continue

@@ -3,7 +3,7 @@
  * inter-process lock (a `mkdir` lock folder, `.mind.lock`), logs grow by appends, the state and
  * the documents are replaced by atomic rename: a killed process leaves every file readable.
  */
-import { appendFileSync, closeSync, openSync, readSync, statSync } from 'node:fs'
+import { appendFileSync, closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { SomnusError } from '../../../core/errors.ts'
 import { MIND_FILE_NAMES, type MindFiles, type MindStore } from '../../../ports/mind-store.ts'
@@ -36,6 +36,7 @@ export function createFsMindStore(options: FsMindStoreOptions): MindStore {
   const ensureFolder = () => confined.prepareFolder(folder)
   const writable = (name: keyof typeof MIND_FILE_NAMES) => confined.prepareWrite(path(name))
   const counter = lineCounter()
+  const slices = lineSlices()
   const files: MindFiles = {
     readState: async () => confined.readText(path('state')),
     writeState: async (text) => {
@@ -54,6 +55,7 @@ export function createFsMindStore(options: FsMindStoreOptions): MindStore {
       if (lines.at(-1) === '') lines.pop()
       return lines
     },
+    readLogLines: async (log, start, count) => slices.read(path(log), start, count),
     countLines: async (log) => counter.count(writable(log)),
     readDocument: async (document) => confined.readText(path(document)),
     writeDocument: async (document, text) => {
@@ -160,6 +162,66 @@ function lineCounter() {
         known.set(path, { size, newlines })
       }
       return newlines + (endsTorn(path) ? 1 : 0)
+    },
+  }
+}
+
+/**
+ * Reads a slice of a log's lines without reading the log whole. Where the last slice ended (a line
+ * number and its byte offset) is remembered, so reading a log chunk after chunk reads each byte
+ * once; an earlier line, or a file that shrank, starts from the top.
+ */
+function lineSlices() {
+  const ends = new Map<string, { line: number; offset: number }>()
+  // One read buffer for every slice: a megabyte per call would wait for a GC to be given back.
+  const chunk = Buffer.alloc(1 << 20)
+  return {
+    read(path: string, start: number, count: number): string[] {
+      if (count <= 0) return []
+      let fd: number
+      try {
+        fd = openSync(path, 'r')
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+        throw error
+      }
+      try {
+        const size = fstatSync(fd).size
+        let { line, offset } = ends.get(path) ?? { line: 0, offset: 0 }
+        if (line > start || offset > size) {
+          line = 0
+          offset = 0
+        }
+        const lines: string[] = []
+        let partial: Buffer[] = []
+        let at = offset
+        reading: while (at < size) {
+          const read = readSync(fd, chunk, 0, Math.min(chunk.length, size - at), at)
+          if (read === 0) break
+          let from = 0
+          for (let index = 0; index < read; index += 1) {
+            if (chunk[index] !== 0x0a) continue
+            if (line >= start) {
+              partial.push(chunk.subarray(from, index))
+              lines.push(Buffer.concat(partial).toString('utf8'))
+            }
+            partial = []
+            line += 1
+            from = index + 1
+            offset = at + from
+            if (lines.length === count) break reading
+          }
+          if (line >= start && from < read) partial.push(Buffer.from(chunk.subarray(from, read)))
+          at += read
+        }
+        // A torn last line is a line, as readLog gives it; the next slice starts before it.
+        if (lines.length < count && partial.length > 0)
+          lines.push(Buffer.concat(partial).toString('utf8'))
+        ends.set(path, { line, offset })
+        return lines
+      } finally {
+        closeSync(fd)
+      }
     },
   }
 }

@@ -252,7 +252,13 @@ Examples (a bash-driven agent loop):
     )
     .action(async (words: string[], options: { limit: string }, command: Command) => {
       const opts = optionsOf(command)
-      const hits = await (await open(opts)).recall(words.join(' '), positive(options.limit))
+      // Only the search: the creature's model and token counter are not loaded for a question.
+      const { createMindRecall } = await import('../../../create-mind-recall.ts')
+      const given = opts.dir ?? io.env.SOMNUS_MIND_DIR ?? '.self'
+      const hits = await createMindRecall({
+        folder: resolve(io.cwd, given),
+        location: given,
+      }).recall(words.join(' '), positive(options.limit))
       if (opts.json) return printJson(io, hits)
       say(
         hits.length === 0

@@ -27,6 +27,7 @@ import { shownLines } from './core/recall/prompt-recall.ts'
 import { withSomnusCommand } from './core/somnus-command.ts'
 import { openSomnusBrain, type SomnusOptions } from './open-somnus-brain.ts'
 
+export { appendLogFile } from './adapters/fs/log-file.ts'
 export { claimStopPatternJob, patternSettingsOrOff } from './compose-pattern-hooks.ts'
 export { locateBrain } from './locate-brain.ts'
 export type { SomnusOptions } from './open-somnus-brain.ts'

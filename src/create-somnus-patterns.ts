@@ -12,6 +12,7 @@ import type { PatternEntry } from './core/patterns/pattern-entry.ts'
 import type { Clock } from './ports/clock.ts'
 import type { LanguageModel } from './ports/language-model.ts'
 
+export { appendLogFile } from './adapters/fs/log-file.ts'
 /** Where and how pattern learning runs. */
 export interface SomnusPatternsOptions {
   /** A folder of the project (default: the current folder); its git root is the project. */

@@ -10,6 +10,7 @@ import type { SomnusHooks } from './create-somnus-hooks.ts'
 import type { SomnusOptions } from './open-somnus-brain.ts'
 import type { LanguageModel } from './ports/language-model.ts'
 
+export { recordInstall } from './adapters/fs/user-settings.ts'
 export type { BrainRecall, MemoryHit } from './compose-recall.ts'
 export type { SomnusService, SomnusServiceOptions } from './compose-service.ts'
 export { transcriptFiles } from './compose-transcripts.ts'

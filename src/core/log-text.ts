@@ -19,3 +19,15 @@ export function escapeLogText(text: string): string {
       : `\\u${code.toString(16).padStart(4, '0')}`
   })
 }
+
+/**
+ * `text` as inert log text: control characters escaped (escapeLogText), and what a shell would
+ * run if the log were ever sourced (`$(`, `${`, a backquote) escaped too, so attacker text that
+ * reaches a log line (a repository's settings, a transcript path) stays text wherever it lands.
+ */
+export function inertLogText(text: string): string {
+  return escapeLogText(text)
+    .replaceAll('`', '\\x60')
+    .replaceAll('$(', '$\\x28')
+    .replaceAll('${', '$\\x7b')
+}

@@ -2,8 +2,9 @@
  * Keeps every file Somnus touches inside the folder it owns. A path is refused by its text first
  * (`..`, absolute, NUL), then by where it really leads: folders are resolved with realpath
  * (symlinks included) and must stay below the owned folder's own realpath, checked before any
- * folder is made or any byte written. A symlink that stays inside is followed; one that leads out
- * is refused with OUTSIDE_BRAIN.
+ * folder is made or any byte written. A read may follow a symlink that stays inside; one that
+ * leads out is refused with OUTSIDE_BRAIN. A write goes through real folders to a plain file only:
+ * a symlinked folder below the root or a symlink in the file's place is refused, even inside.
  * Reads are on the hook path (SessionStart reads ~125 files in a handful of folders): each folder
  * is resolved once per process and the file is opened with O_NOFOLLOW, so a plain file costs no
  * more than before; only a symlinked file (ELOOP) pays for a realpath.
@@ -36,7 +37,10 @@ export interface ConfinedFolder {
 
 // O_NOFOLLOW does not exist on Windows; there the folder checks still apply. Node takes numeric
 // flags wherever it takes string ones; its types only list the strings.
-const READ_NO_FOLLOW = (constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0)) as unknown as string
+// O_NONBLOCK: a FIFO planted under a brain file's name reads as empty instead of hanging a hook.
+const READ_NO_FOLLOW = (constants.O_RDONLY |
+  (constants.O_NOFOLLOW ?? 0) |
+  (constants.O_NONBLOCK ?? 0)) as unknown as string
 
 /** The owned folder `root` (it need not exist yet: `init` creates it through here). */
 export function confineTo(root: string): ConfinedFolder {
@@ -106,6 +110,17 @@ export function confineTo(root: string): ConfinedFolder {
     insideFolders.delete(folder)
     const real = checkedFolder(folder)
     if (real === null) throw new Error(`${folder} vanished while it was being made`)
+    // Every folder below the root must be a real folder: a symlink among them, even one that
+    // stays inside, makes the path mean something other than its text.
+    const spelt = join(realRoot(), relative(resolvedRoot, resolvePath(folder)))
+    if (real !== spelt) {
+      insideFolders.delete(folder)
+      throw new SomnusError(
+        'OUTSIDE_BRAIN',
+        `Refused ${folder}: a folder on the way is a symlink (it leads to ${real}). Somnus writes only through real folders inside ${root}: replace the symlink with a folder.`,
+        { details: { path: folder, target: real } },
+      )
+    }
     return real
   }
 
@@ -149,14 +164,13 @@ export function confineTo(root: string): ConfinedFolder {
       const target = join(folder, basename(absolute))
       if (!isSymlink(target)) return target
       const real = realpathOrNull(target)
-      if (real === null) {
-        throw new SomnusError(
-          'OUTSIDE_BRAIN',
-          `Refused ${absolute}: it is a symlink to a file that does not exist, so where it leads cannot be checked. Remove the symlink.`,
-          { details: { path: absolute } },
-        )
-      }
-      return refuseUnlessInside(absolute, real)
+      if (real !== null) refuseUnlessInside(absolute, real)
+      // Never written through, even when it stays inside: the writers open without following.
+      throw new SomnusError(
+        'OUTSIDE_BRAIN',
+        `Refused ${absolute}: it is a symlink${real === null ? ' to a file that does not exist' : ` (to ${real})`}. Somnus writes only plain files: remove the symlink.`,
+        { details: { path: absolute } },
+      )
     },
     prepareFolder,
     existingFolder(absolute) {

@@ -1,4 +1,12 @@
-import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { mkdtemp, readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -67,15 +75,23 @@ describe('fs brain paths confinement (under every BrainFiles document)', () => {
     expect(await readdir(outside)).toEqual(['bashrc'])
   })
 
-  it('follows a symlink whose target stays inside the brain, and keeps the link', async () => {
+  it('reads through a symlink that stays inside, but never writes through one', async () => {
     const { root, files } = await brainWithOutside()
     await files.write('knowledge/real.md', 'one\n')
     symlinkSync(join(root, 'knowledge/real.md'), join(root, 'core/alias.md'))
     expect(await files.read('core/alias.md')).toBe('one\n')
-    await files.write('core/alias.md', 'two\n')
-    expect(readFileSync(join(root, 'knowledge/real.md'), 'utf8')).toBe('two\n')
+    await expect(files.write('core/alias.md', 'two\n')).rejects.toMatchObject({
+      code: 'OUTSIDE_BRAIN',
+    })
+    expect(readFileSync(join(root, 'knowledge/real.md'), 'utf8')).toBe('one\n')
+    // A symlinked folder inside the brain is refused for writes too.
+    symlinkSync(join(root, 'knowledge'), join(root, 'aliased'))
+    await expect(files.write('aliased/new.md', 'x')).rejects.toMatchObject({
+      code: 'OUTSIDE_BRAIN',
+    })
+    expect(existsSync(join(root, 'knowledge/new.md'))).toBe(false)
     await files.remove('core/alias.md')
-    expect(await files.read('knowledge/real.md')).toBe('two\n')
+    expect(await files.read('knowledge/real.md')).toBe('one\n')
   })
 })
 

@@ -8,7 +8,7 @@
  * writes it back: file calls are synchronous (each async call is a thread-pool round trip), and
  * the ledger is checked in one pass that copies nothing it need not (zod only words a problem).
  */
-import { closeSync, constants, lstatSync, openSync, renameSync, writeSync } from 'node:fs'
+import { closeSync, constants, lstatSync, renameSync, writeSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { SomnusError } from '../../core/errors.ts'
 import type { SleepHistoryEntry, SleepState } from '../../core/sleep-state.ts'
@@ -28,6 +28,7 @@ import {
   validHistoryEntry,
   validState,
 } from './ledger-files.ts'
+import { openPlainFileNoFollow } from './no-follow-file.ts'
 import { digitsInPlace, patchedFile, patchLedgerTriggers } from './patch-ledger-triggers.ts'
 import { sameJson } from './same-json.ts'
 import { sweepTemporaryFiles } from './sweep-temporary-files.ts'
@@ -277,7 +278,7 @@ function writeState(
 /** Writes `change.bytes` over the file at `change.offset`, leaving every other byte as it is. */
 function overwrite(path: string, change: { offset: number; bytes: Buffer }): void {
   // No following a link: `path` was checked, and a link swapped in since must not be written.
-  const fd = openSync(path, constants.O_RDWR | (constants.O_NOFOLLOW ?? 0))
+  const fd = openPlainFileNoFollow(path, constants.O_RDWR)
   try {
     let written = 0
     while (written < change.bytes.length) {

@@ -86,7 +86,8 @@ export function resolvePatternSettings(
       if (!check) {
         throw new SomnusError(
           'INVALID_INPUT',
-          `${filePath}: "patterns.${key}" is not a setting; known: ${Object.keys(CHECKS).join(', ')}.`,
+          // The key is the repository's text: named only when it is a plain word.
+          `${filePath}: ${/^[A-Za-z_]{1,40}$/.test(key) ? `"patterns.${key}" is not a setting` : '"patterns" holds a key that is not a setting'}; known: ${Object.keys(CHECKS).join(', ')}.`,
         )
       }
       if (!check[0](item)) {

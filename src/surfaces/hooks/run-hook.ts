@@ -3,14 +3,18 @@
  * return what to print. A hook never blocks the agent (DESIGN principle 5): every problem (bad
  * stdin, no brain, broken transcript, a bug) becomes one log line and an empty answer, exit 0.
  */
-import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { CONTEXT_DIR_NAME } from '../../app/brain.ts'
 import { SOMNUS_HOOKS } from '../../core/claude-settings.ts'
 import { environmentFault } from '../../core/environment-fault.ts'
 import { isSomnusError } from '../../core/errors.ts'
+import { inertLogText } from '../../core/log-text.ts'
 import type { SomnusHooks } from '../../create-somnus-hooks.ts'
-import { claimStopPatternJob, patternSettingsOrOff } from '../../create-somnus-hooks.ts'
+import {
+  appendLogFile,
+  claimStopPatternJob,
+  patternSettingsOrOff,
+} from '../../create-somnus-hooks.ts'
 import { fixedClock } from '../../ports/clock.ts'
 import { defaultHookDependencies, type HookDependencies } from './hook-dependencies.ts'
 import {
@@ -80,7 +84,9 @@ export async function runHook(
   const clockNow = () => context.now ?? new Date()
   const log: string[] = []
   const note = (message: string) => {
-    log.push(`${clockNow().toISOString()} ${event || '(none)'} ${oneLine(message)}`)
+    log.push(
+      `${clockNow().toISOString()} ${inertLogText(event || '(none)')} ${inertLogText(oneLine(message))}`,
+    )
   }
   let root: string | null = null
   let stdout = ''
@@ -251,32 +257,25 @@ function writeLog(
   const homeLog = homeLogPath(env)
   if (root !== null) {
     const brainLog = join(root, ...BRAIN_HOOK_LOG.split('/'))
-    const problem = appendLog(brainLog, lines)
+    const problem = appendLog(brainLog, lines, root)
     if (problem === null) return
     note(`could not write the hook log ${brainLog} (${problem}); wrote to ${homeLog} instead`)
   }
-  const problem = appendLog(homeLog, lines)
+  const problem = appendLog(homeLog, lines, null)
   // Nowhere left to write: the lines stay in the result, so a caller (or test) still sees them.
   if (problem !== null) note(`could not write the hook log ${homeLog}: ${problem}`)
 }
 
-/** Appends `lines` to the log at `path`, rotating a large one; null, or what went wrong. */
-function appendLog(path: string, lines: string[]): string | null {
+/**
+ * Appends `lines` to the log at `path` (inside the brain `within`, or the home log when null),
+ * never through a symlink, FIFO or hard link; null, or what went wrong.
+ */
+function appendLog(path: string, lines: string[], within: string | null): string | null {
   try {
-    mkdirSync(dirname(path), { recursive: true })
-    if (sizeOf(path) > LOG_ROTATE_BYTES) renameSync(path, `${path}.1`)
-    appendFileSync(path, `${lines.join('\n')}\n`)
+    appendLogFile({ path, text: `${lines.join('\n')}\n`, within, rotateBytes: LOG_ROTATE_BYTES })
     return null
   } catch (error) {
     return describeError(error)
-  }
-}
-
-function sizeOf(path: string): number {
-  try {
-    return statSync(path).size
-  } catch {
-    return 0
   }
 }
 

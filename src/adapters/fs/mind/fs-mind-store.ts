@@ -3,13 +3,14 @@
  * inter-process lock (a `mkdir` lock folder, `.mind.lock`), logs grow by appends, the state and
  * the documents are replaced by atomic rename: a killed process leaves every file readable.
  */
-import { appendFileSync, closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { SomnusError } from '../../../core/errors.ts'
 import { MIND_FILE_NAMES, type MindFiles, type MindStore } from '../../../ports/mind-store.ts'
 import { writeFileAtomicSync } from '../atomic-write.ts'
 import { confineTo } from '../confined-path.ts'
 import { type HeldLock, takeLock } from '../fs-lock.ts'
+import { appendFileNoFollowSync } from '../no-follow-file.ts'
 
 /** How long `exclusive` waits for another process's change before giving up. */
 const LOCK_WAIT_MS = 30_000
@@ -47,7 +48,7 @@ export function createFsMindStore(options: FsMindStoreOptions): MindStore {
       const target = writable(log)
       const separator = endsTorn(target) ? '\n' : ''
       // One write call: concurrent readers see whole lines or none of the new ones.
-      appendFileSync(target, `${separator}${lines.map((line) => `${line}\n`).join('')}`)
+      appendFileNoFollowSync(target, `${separator}${lines.map((line) => `${line}\n`).join('')}`)
     },
     readLog: async (log) => {
       const text = confined.readText(path(log)) ?? ''
@@ -62,7 +63,7 @@ export function createFsMindStore(options: FsMindStoreOptions): MindStore {
       writeFileAtomicSync(writable(document), text)
     },
     appendDocument: async (document, text) => {
-      appendFileSync(writable(document), text)
+      appendFileNoFollowSync(writable(document), text)
     },
   }
   const waitMs = options.lockWaitMs ?? LOCK_WAIT_MS

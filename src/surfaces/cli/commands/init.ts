@@ -10,7 +10,7 @@ import { SOMNUS_HOOKS, type SomnusHookEvent } from '../../../core/claude-setting
 import { SomnusError } from '../../../core/errors.ts'
 import type { McpServerCommand } from '../../../core/mcp-config.ts'
 import { shellQuote, somnusCliCommand } from '../../../core/somnus-command.ts'
-import { locateBrain } from '../../../create-somnus.ts'
+import { locateBrain, recordInstall } from '../../../create-somnus.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { openSomnus } from '../open-somnus.ts'
 
@@ -76,14 +76,39 @@ Examples:
           )
         }
         const pluginDir = join(packageRoot, 'plugin')
+        const recorded = options.plugin
+          ? recordThisInstall(io.env, packageRoot, result.warnings)
+          : null
         if (options.json) {
-          printJson(io, { ...result, plugin: options.plugin ? pluginDir : null })
+          printJson(io, { ...result, plugin: options.plugin ? pluginDir : null, recorded })
           return
         }
         io.stdout(describe(result, somnus.brain.projectDir, options.plugin ? pluginDir : null))
+        if (recorded) io.stdout(`Recorded this install for the plugin's scripts in ${recorded}.\n`)
         for (const warning of result.warnings) io.stderr(`somnus: ${warning}\n`)
       },
     )
+}
+
+/**
+ * Records this install (node and package folder, absolute) in `~/.somnus/install`, where the
+ * plugin's scripts look for Somnus once the plugin is copied into Claude Code's plugin cache: they
+ * never run the project's `node_modules/.bin/somnus` (plugin/scripts/find-somnus). Returns the
+ * file, or null (with a warning) when the home folder cannot take it.
+ */
+function recordThisInstall(
+  env: Record<string, string | undefined>,
+  packageRoot: string,
+  warnings: string[],
+): string | null {
+  try {
+    return recordInstall(env, { node: process.execPath, packageRoot: resolve(packageRoot) })
+  } catch (error) {
+    warnings.push(
+      `could not record this install in ~/.somnus/install (${(error as Error).message}): the plugin's scripts will look for somnus on PATH or $SOMNUS_BIN.`,
+    )
+    return null
+  }
 }
 
 /** A brain in a folder above would be found first by hooks run there: ask for --force. */

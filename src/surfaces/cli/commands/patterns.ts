@@ -1,10 +1,10 @@
 /** `somnus patterns`: pattern learning (seed 002): encode sessions, consolidate into skills. */
-import { appendFileSync, mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import type { Command } from 'commander'
 import { daysSince } from '../../../core/dates.ts'
+import { inertLogText } from '../../../core/log-text.ts'
 import type { PatternEntry } from '../../../core/patterns/pattern-entry.ts'
-import { createSomnusPatterns } from '../../../create-somnus-patterns.ts'
+import { appendLogFile, createSomnusPatterns } from '../../../create-somnus-patterns.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 
 /** Adds `patterns` and its verbs to the program. */
@@ -254,11 +254,13 @@ async function asHookJob(
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error)
     try {
-      mkdirSync(dirname(log), { recursive: true })
-      appendFileSync(
-        log,
-        `${new Date().toISOString()} ${what} failed: ${message.replace(/\s+/g, ' ')}\n`,
-      )
+      // The hook's log, `<brain>/state/.somnus-hook.log`: written as the hook writes it.
+      appendLogFile({
+        path: log,
+        text: `${new Date().toISOString()} ${what} failed: ${inertLogText(message.replace(/\s+/g, ' '))}\n`,
+        within: dirname(dirname(log)),
+        rotateBytes: 1024 * 1024,
+      })
     } catch {
       // Nowhere to write: the detached run has no one else to tell.
     }

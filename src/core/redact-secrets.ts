@@ -26,7 +26,7 @@ export function redactionMarker(kind: string): string {
  * as long to compile, and every hook compiles it afresh.
  */
 const MIGHT_HOLD_A_SECRET =
-  /sk-|sk_live|rk_live|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|aiza|eyj|-----begin|:\/\/[^\s/@]*:[^\s/@]*@|key|token|secret|passw|passp|(?:pass|pwd|auth|credential)[\w.-]*["']?[ \t]*[:=]|bearer/
+  /sk-|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|:\/\/[^\s/@]*:\S*@|key|token|secret|passw|passp|(?:pass|pwd|auth|credential)[\w.-]*["']?[ \t]*[:=]|bearer|basic|twilio/
 
 /** A fixed-format secret: its pattern (global) and the marker's kind. */
 interface FormatRule {
@@ -67,8 +67,24 @@ const FORMAT_RULES: readonly FormatRule[] = [
     pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
   },
   { kind: 'slack token', pattern: new RegExp(`${START}xox[abprs]-[A-Za-z0-9-]{10,}${END}`, 'g') },
+  {
+    kind: 'slack webhook',
+    pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{20,}/g,
+  },
   { kind: 'google api key', pattern: new RegExp(`${START}AIza[0-9A-Za-z_-]{35}${END}`, 'g') },
-  { kind: 'stripe key', pattern: new RegExp(`${START}[sr]k_live_[0-9A-Za-z]{16,}${END}`, 'g') },
+  {
+    kind: 'stripe key',
+    pattern: new RegExp(`${START}(?:[sr]k_(?:live|test)_|whsec_)[0-9A-Za-z]{16,}${END}`, 'g'),
+  },
+  { kind: 'somnus key', pattern: new RegExp(`${START}smn_[A-Za-z0-9_-]{32,}${END}`, 'g') },
+  { kind: 'npm token', pattern: new RegExp(`${START}npm_[A-Za-z0-9]{36}${END}`, 'g') },
+  { kind: 'gitlab token', pattern: new RegExp(`${START}glpat-[A-Za-z0-9_-]{20,}${END}`, 'g') },
+  { kind: 'hugging face token', pattern: new RegExp(`${START}hf_[A-Za-z0-9]{30,}${END}`, 'g') },
+  {
+    kind: 'sendgrid key',
+    pattern: new RegExp(`${START}SG\\.[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{16,}${END}`, 'g'),
+  },
+  { kind: 'twilio key', pattern: new RegExp(`${START}SK[0-9a-f]{32}${END}`, 'g') },
   {
     kind: 'jwt',
     pattern: new RegExp(
@@ -80,14 +96,27 @@ const FORMAT_RULES: readonly FormatRule[] = [
 
 /** What every match of a format rule starts with (they are all case-sensitive). */
 const FORMAT_PREFIX =
-  /-----BEGIN|sk-|[sr]k_live_|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|AIza|eyJ/
+  /-----BEGIN|sk-|[sr]k_(?:live|test)_|whsec_|smn_|npm_|glpat-|hf_|SG\.|SK[0-9a-f]|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|hooks\.slack|AIza|eyJ/
 
 /** `aws_secret_access_key = <40 chars>` and its spellings, in config files and in prose. */
 const AWS_SECRET =
   /(aws[\w -]{0,20}?secret[\w -]{0,20}?["']?\s*(?:[:=]|\bis\b)\s*["']?)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi
 
-/** `scheme://user:password@host`: the password goes, the user and host stay. */
-const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s/@]+)@/gi
+/**
+ * A 40-character AWS secret key a few words after "secret" or "aws" ("configured AKIA… with
+ * secret wJalr…"): mixed case and digits, so a 40-hex git SHA is never one.
+ */
+const AWS_SECRET_NEAR =
+  /((?:secret|aws)[^\n]{0,40}?)(?<![A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi
+
+/**
+ * `scheme://user:password@host`: the password goes, the user and host stay. The password runs to
+ * the last `@` of the URL, since an unescaped one (`p@ss/w0rd`) is common in hand-written URLs.
+ */
+const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@"'`<>]+:)([^\s"'`<>]*)@/gi
+
+/** `Authorization: Basic <base64 of user:password>`. */
+const BASIC_AUTH = /\b(basic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/gi
 
 /** `Authorization: Bearer <token>` and the like. */
 const BEARER = /\b(bearer\s+)([A-Za-z0-9._~+/-]{16,}=*)/gi
@@ -121,10 +150,20 @@ export function redactSecrets(text: string): string {
     for (const rule of FORMAT_RULES) out = out.replace(rule.pattern, redactionMarker(rule.kind))
   if (/aws/i.test(out))
     out = out.replace(AWS_SECRET, (_, lead) => `${lead}${redactionMarker('aws secret access key')}`)
+  if (/aws|secret/i.test(out))
+    out = out.replace(AWS_SECRET_NEAR, (match, lead: string, value: string) =>
+      /[A-Z]/.test(value) && /[a-z]/.test(value) && /[0-9]/.test(value)
+        ? `${lead}${redactionMarker('aws secret access key')}`
+        : match,
+    )
   if (out.includes('://'))
     out = out.replace(URL_CREDENTIALS, (match, lead: string, password: string) =>
-      isPlaceholder(password) ? match : `${lead}${redactionMarker('password')}@`,
+      // `host:8080/a@b` is a port and a path, not a user and a password.
+      isPlaceholder(password) || /^\d{1,5}(?:\/|$)/.test(password)
+        ? match
+        : `${lead}${redactionMarker('password')}@`,
     )
+  if (/basic/i.test(out)) out = out.replace(BASIC_AUTH, redactBasicAuth)
   if (/bearer/i.test(out))
     out = out.replace(BEARER, (match, lead: string, token: string) =>
       isHighEntropy(token) ? `${lead}${redactionMarker('token')}` : match,
@@ -133,6 +172,19 @@ export function redactSecrets(text: string): string {
     out = out.replace(ASSIGNMENT, redactAssignment)
   if (/passw|passp|token|secret|key/i.test(out)) out = out.replace(PROSE, redactProse)
   return out
+}
+
+/** Redacts `Basic <value>` when the value is base64 of `user:password`, not a word after "basic". */
+function redactBasicAuth(match: string, lead: string, value: string): string {
+  let decoded = ''
+  try {
+    decoded = atob(value)
+  } catch {
+    return match
+  }
+  return /^[\x20-\x7e]+:[\x20-\x7e]+$/.test(decoded)
+    ? `${lead}${redactionMarker('basic auth')}`
+    : match
 }
 
 /** Redacts one `NAME = value` match when the name says it holds a secret and the value is one. */

@@ -42,6 +42,20 @@ const urlPassword = `Sup3r${'S3cret'}Pw`
 const envPassword = `Tr0ub4dor${'&3'}`
 const proseToken = hex
 const hunter = `hunter${'2!'}`
+const slackWebhook = `https://${'hooks'}.slack.com/services/T0${'4BX9QZ2'}/B0${'7MK3LP8'}/${alnum.slice(0, 24)}`
+const stripeWebhook = `${'wh'}sec_${alnum}`
+const stripeTest = `${'sk'}_test_${alnum.slice(0, 24)}`
+const npmToken = `${'npm'}_${alnum}Ab3d`
+const gitlabToken = `${'gl'}pat-${alnum.slice(0, 20)}`
+const hfToken = `${'hf'}_${alnum}Xy`
+const basicPassword = `Dep1oy${'Pa55'}`
+const basicValue = btoa(`deploy:${basicPassword}`)
+const urlPasswordAt = `p@ss/W0rd${'-9x'}`
+const twilioKey = `${'S'}K${hex}`
+const sendgridKey = `${'S'}G.${alnum.slice(0, 22)}.${alnum}${alnum.slice(0, 11)}`
+const adoPassword = `Str0ng${'Pa55'}w0rd`
+const yamlKey = `${'k9'}Zq2Lm7Xp4Rt8Vw1Nb6`
+const somnusKey = `${'smn'}_${alnum}${alnum.slice(0, 11)}`
 
 /** Every kind, each in a sentence. */
 export const SECRET_SAMPLES: readonly SecretSample[] = [
@@ -241,6 +255,104 @@ export const SECRET_SAMPLES: readonly SecretSample[] = [
     marker: 'Bearer [redacted: token]',
     kept: ['curl -H', 'https://api.example.com'],
   },
+  {
+    name: 'Slack webhook URL',
+    text: `Alerts post to ${slackWebhook} on failure`,
+    secret: slackWebhook.slice(-24),
+    marker: '[redacted: slack webhook]',
+    kept: ['Alerts post to', 'on failure'],
+  },
+  {
+    name: 'Stripe webhook signing secret',
+    text: `The endpoint verifies with ${stripeWebhook} today.`,
+    secret: stripeWebhook,
+    marker: '[redacted: stripe key]',
+    kept: ['The endpoint verifies with', 'today.'],
+  },
+  {
+    name: 'Stripe test key',
+    text: `tests use ${stripeTest} against the sandbox`,
+    secret: stripeTest,
+    marker: '[redacted: stripe key]',
+    kept: ['tests use', 'against the sandbox'],
+  },
+  {
+    name: 'npm token',
+    text: `//registry.npmjs.org/:_authToken=${npmToken}`,
+    secret: npmToken,
+    marker: '[redacted: npm token]',
+    kept: ['//registry.npmjs.org/:_authToken='],
+  },
+  {
+    name: 'GitLab token',
+    text: `clone over https with ${gitlabToken} then`,
+    secret: gitlabToken,
+    marker: '[redacted: gitlab token]',
+    kept: ['clone over https with', 'then'],
+  },
+  {
+    name: 'Hugging Face token',
+    text: `huggingface-cli login ${hfToken}`,
+    secret: hfToken,
+    marker: '[redacted: hugging face token]',
+    kept: ['huggingface-cli login'],
+  },
+  {
+    name: 'HTTP Basic auth header',
+    text: `curl -H "Authorization: Basic ${basicValue}" https://ci.example.com`,
+    secret: basicValue,
+    marker: 'Basic [redacted: basic auth]',
+    kept: ['curl -H "Authorization:', 'https://ci.example.com'],
+  },
+  {
+    name: 'AWS secret after "with secret"',
+    text: `configured ${awsKeyId} with secret ${awsSecret} for the bucket`,
+    secret: awsSecret,
+    marker: 'with secret [redacted: aws secret access key]',
+    kept: ['configured', 'for the bucket'],
+  },
+  {
+    name: 'URL password holding @ and /',
+    text: `mysql://root:${urlPasswordAt}@db.internal:3306/app is the DSN`,
+    secret: urlPasswordAt,
+    marker: 'mysql://root:[redacted: password]@db.internal:3306/app',
+    kept: ['is the DSN'],
+  },
+  {
+    name: 'Twilio API key',
+    text: `twilio api key ${twilioKey} for SMS`,
+    secret: twilioKey,
+    marker: '[redacted: twilio key]',
+    kept: ['for SMS'],
+  },
+  {
+    name: 'SendGrid key',
+    text: `mail goes through ${sendgridKey} now`,
+    secret: sendgridKey,
+    marker: '[redacted: sendgrid key]',
+    kept: ['mail goes through', 'now'],
+  },
+  {
+    name: 'ADO.NET connection string',
+    text: `Server=db.internal;User Id=sa;Password=${adoPassword};Database=app`,
+    secret: adoPassword,
+    marker: 'Password=[redacted: password]',
+    kept: ['Server=db.internal;User Id=sa;', 'Database=app'],
+  },
+  {
+    name: 'YAML api_key',
+    text: `service:\n  api_key: ${yamlKey}\n  region: eu`,
+    secret: yamlKey,
+    marker: 'api_key: [redacted: api key]',
+    kept: ['service:', 'region: eu'],
+  },
+  {
+    name: 'Somnus service key',
+    text: `SOMNUS key for the tenant: ${somnusKey}`,
+    secret: somnusKey,
+    marker: '[redacted: somnus key]',
+    kept: ['SOMNUS key for the tenant:'],
+  },
 ]
 
 /** All the samples in one text, as a user might paste a config dump. */
@@ -267,4 +379,10 @@ export const HARMLESS_TEXTS: readonly string[] = [
   'The monkey keyboard has 104 keys.',
   'TOKEN_LIMIT=8000',
   'sk-learn is a library; task-runner-2 finished',
+  'The basic idea works; Basic authentication is off by default.',
+  'the secret rotation job ran at commit 0123456789abcdef0123456789abcdef01234567',
+  'sha256 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 matches',
+  'AWS region eu-west-1, bucket somnus-artifacts-2026, SKILL.md updated',
+  'npm_config_cache=/tmp/npm and hf_hub_download(repo_id) work',
+  'postgres://localhost:5432/app and http://example.com:8080/a@b',
 ]

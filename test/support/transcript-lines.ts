@@ -119,3 +119,23 @@ export function hasEscapedKey(value: unknown): boolean {
     ([key, inner]) => JSON.stringify(key) !== `"${key}"` || hasEscapedKey(inner),
   )
 }
+
+/** Claude Code's own text for a call the person declined at the permission prompt. */
+export const REFUSAL_TEXT =
+  "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file)."
+
+/**
+ * A call the person declined, as Claude Code 2.1 writes it: `toolUseResult` stamped "User
+ * rejected tool use", and what they typed after "the user said:" (as in the shared datasets).
+ */
+export function refusal(toolUseId: string, said = '', extra: object = {}): string {
+  const content =
+    said === ''
+      ? `${REFUSAL_TEXT} STOP what you are doing and wait for the user to tell you how to proceed.`
+      : `${REFUSAL_TEXT} To tell you how to proceed, the user said:\n${said}`
+  return user([{ type: 'tool_result', content, is_error: true, tool_use_id: toolUseId }], {
+    toolUseResult: 'User rejected tool use',
+    sourceToolAssistantUUID: 'a',
+    ...extra,
+  })
+}

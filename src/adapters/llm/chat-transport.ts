@@ -4,6 +4,7 @@
  * and an agent plugs in its own model by writing one (exported from the library entry).
  */
 import { SomnusError } from '../../core/errors.ts'
+import { redactSecrets } from '../../core/redact-secrets.ts'
 import type { Usage } from '../../ports/language-model.ts'
 import { abortedError } from './aborted-error.ts'
 
@@ -51,14 +52,18 @@ export function firstSetting(...values: Array<string | undefined>): string | und
   return undefined
 }
 
-/** Replaces every secret in `text`, so a provider that echoes the key cannot leak it into logs. */
-export function redactSecrets(text: string, secrets: Array<string | undefined>): string {
+/**
+ * `text` from or about a provider with every secret gone: the known formats (the one redaction
+ * step, core/redact-secrets.ts) and the exact keys in `secrets`, whatever their format, so a
+ * provider that echoes the key cannot leak it into logs.
+ */
+export function withoutSecrets(text: string, secrets: Array<string | undefined>): string {
   let redacted = text
   for (const secret of secrets) {
     if (secret !== undefined && secret.length >= 4)
       redacted = redacted.split(secret).join('[redacted]')
   }
-  return redacted
+  return redactSecrets(redacted)
 }
 
 /**

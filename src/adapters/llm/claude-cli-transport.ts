@@ -19,7 +19,7 @@ import {
   type ChatTransport,
   CONFIG_FILE_HINT,
   firstSetting,
-  redactSecrets,
+  withoutSecrets,
 } from './chat-transport.ts'
 import { safeParseJson } from './post-json.ts'
 
@@ -133,7 +133,7 @@ async function generate(
   ]
   throwIfAborted(request.signal, 'claude-cli')
   const run = await runChild(options, binary, args, env, request.prompt, request.signal)
-  const scrub = (text: string) => redactSecrets(text, [apiKey])
+  const scrub = (text: string) => withoutSecrets(text, [apiKey])
   return readResult(run, binary, scrub, bare)
 }
 

@@ -3,7 +3,8 @@
  * of a transcript are `progress` records and tool output (each tool result twice: in the message
  * and again in `toolUseResult`); the digest needs neither. So each line's top-level keys are
  * walked with the byte scanner, values skipped unread: a record that is not a user or assistant
- * one is dropped as soon as its `type` is read, `toolUseResult` is never read, and a tool result's
+ * one is dropped as soon as its `type` is read, `toolUseResult` is read only beside a failed result
+ * (where Claude Code stamps a refusal), and a tool result's
  * message is parsed only when it failed or the builder asked for its output. Everything else
  * (prompts, assistant messages) is parsed with JSON.parse, message only.
  *
@@ -37,6 +38,8 @@ const WANTED_KEYS = new Set([
   'message',
   'cwd',
   'gitBranch',
+  'toolDenialKind',
+  'origin',
 ])
 
 /** `"tool_use_id":"`, `"is_error":true`: keys only a tool result block has. */
@@ -114,6 +117,17 @@ export class DigestLineReader {
       const span = spans.get(key)
       if (span !== undefined) record[key] = isLiteralTrue(bytes, span[0], span[1])
     }
+    const denial = stringAt(bytes, spans.get('toolDenialKind'))
+    if (denial !== null) record.toolDenialKind = denial
+    const origin = spans.get('origin')
+    if (origin !== undefined) record.origin = parsedOr(bytes, origin, {})
+    // Present, and read only when short: a refusal's stamp, never a tool's bulk output.
+    const result = spans.get('toolUseResult')
+    if (result !== undefined)
+      record.toolUseResult =
+        result[1] - result[0] <= 8_192 && bytes[result[0]] === BYTE.quote
+          ? (stringAt(bytes, result) ?? {})
+          : {}
     const [from, to] = message
     const ids = type === 'user' ? toolUseIds(bytes, from, to) : []
     if (ids.length > 0 && !this.needsResults(bytes, from, to, ids)) {
@@ -216,15 +230,20 @@ function walkTopLevel(bytes: Uint8Array, start: number, end: number, spans: Span
     at = skipWhitespace(bytes, keyClose + 1, end)
     if (bytes[at] !== BYTE.colon) return WALK_FAILED
     at = skipWhitespace(bytes, at + 1, end)
-    if (
-      key === 'toolUseResult' &&
-      spans.has('message') &&
-      spans.has('uuid') &&
-      spans.has('timestamp')
-    )
-      return WALK_DONE
+    if (key === 'toolUseResult') {
+      // Who wrote a failed result is told by stamps beside it (provenance.ts): read on.
+      const message = spans.get('message')
+      const failed =
+        message === undefined ||
+        spanIncludes(bytes, message[0], message[1], IS_ERROR_TRUE, IS_ERROR_ANCHOR)
+      if (!failed && spans.has('uuid') && spans.has('timestamp')) {
+        spans.set(key, [at, at])
+        return WALK_DONE
+      }
+    }
     const valueEnd = skipValue(bytes, at, end)
     if (valueEnd < 0) return WALK_FAILED
+    if (key === 'toolUseResult' && !spans.has(key)) spans.set(key, [at, valueEnd])
     if (WANTED_KEYS.has(key) && !spans.has(key)) spans.set(key, [at, valueEnd])
     if (key === 'type') {
       const type = stringAt(bytes, [at, valueEnd])
@@ -237,6 +256,15 @@ function walkTopLevel(bytes: Uint8Array, start: number, end: number, spans: Span
     }
     if (bytes[at] !== BYTE.closeBrace) return WALK_FAILED
     return skipWhitespace(bytes, at + 1, end) === end ? WALK_DONE : WALK_FAILED
+  }
+}
+
+/** The JSON value at `span`, or `fallback` when it does not parse. */
+function parsedOr(bytes: Uint8Array, span: [number, number], fallback: unknown): unknown {
+  try {
+    return JSON.parse(decodePlain(bytes, span[0], span[1]))
+  } catch {
+    return fallback
   }
 }
 

@@ -5,6 +5,7 @@
  * a transcript are tool output the digest never looks at).
  */
 import { changesFilesOrState } from '../transcript/bash-command-effects.ts'
+import { carriesToolOutput, personRefusal } from '../transcript/provenance.ts'
 import { type CountWindow, inWindow, isHumanPrompt } from '../transcript/structural-record.ts'
 import { toolResultText } from '../transcript/tool-result-text.ts'
 import { countWindowFor } from '../transcript/transcript-analyzer.ts'
@@ -304,9 +305,10 @@ export class SessionDigestBuilder {
     for (const result of results) {
       const call = this.calls.get(typeof result.tool_use_id === 'string' ? result.tool_use_id : '')
       if (call !== undefined)
-        this.addResult(call, result.is_error === true, toolResultText(result.content), uuid)
+        this.addResult(record, call, result.is_error === true, toolResultText(result.content), uuid)
     }
-    if (results.length > 0) return
+    // Tool output is never the person's words, whatever it says (provenance.ts).
+    if (carriesToolOutput(record)) return
     const text =
       typeof content === 'string'
         ? content
@@ -339,15 +341,22 @@ export class SessionDigestBuilder {
     if (human && text.trim() !== '') this.material.prompts.push({ text: text.trim(), uuid })
   }
 
-  private addResult(call: ToolCall, isError: boolean, output: string, uuid: string): void {
+  private addResult(
+    record: Json,
+    call: ToolCall,
+    isError: boolean,
+    output: string,
+    uuid: string,
+  ): void {
     const material = this.material
     if (call.name === 'AskUserQuestion' && !isError) {
       const answer = userAnswerOf(output)
       if (answer !== '') material.answers.push({ text: answer, uuid })
       return
     }
-    if (isError && /doesn't want to proceed|tool use was rejected/i.test(output)) {
-      material.answers.push({ text: rejectionOf(call, output), uuid })
+    const refusal = personRefusal(record, call.name, isError, output)
+    if (refusal !== null) {
+      material.answers.push({ text: rejectionOf(call, refusal.said), uuid })
       return
     }
     if (call.name === 'Write' && !isError) {

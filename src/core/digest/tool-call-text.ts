@@ -51,9 +51,8 @@ export function userAnswerOf(output: string): string {
   return pairs.map((pair) => `asked "${oneLine(pair[1] as string)}": "${pair[2]}"`).join('; ')
 }
 
-/** A rejected call, with the reason the user typed when there is one. */
-export function rejectionOf(call: ToolCall, output: string): string {
-  const said = /the user said:\s*([\s\S]+)$/i.exec(output)?.[1]
+/** A call the person refused, with what they typed with the refusal ('' for nothing). */
+export function rejectionOf(call: ToolCall, said: string): string {
   const what =
     call.command !== '' ? `\`${oneLine(call.command).slice(0, 80)}\`` : `a ${call.name} call`
   // Flags and numbers say what the call would have done (`block: true, timeout: 300000`); ids do not.
@@ -61,7 +60,7 @@ export function rejectionOf(call: ToolCall, output: string): string {
     .filter(([, value]) => typeof value === 'boolean' || typeof value === 'number')
     .map(([name, value]) => `${name}: ${String(value)}`)
   const input = call.command === '' && settings.length > 0 ? ` (${settings.join(', ')})` : ''
-  return `rejected ${what}${input}${said === undefined ? '' : `: "${oneLine(said)}"`}`
+  return `rejected ${what}${input}${said === '' ? '' : `: "${oneLine(said)}"`}`
 }
 
 /** The answer of a compaction run: the summary, in `<summary>` tags or after "Summary:". */

@@ -6,7 +6,7 @@
  */
 
 import { redactSecrets } from '../redact-secrets.ts'
-import { isHumanPrompt } from '../transcript/structural-record.ts'
+import { typedByPerson } from '../transcript/provenance.ts'
 import { isRecord } from '../transcript/transcript-rules.ts'
 import type { RecallEntry } from './recall-entry.ts'
 import { recallTerms } from './recall-terms.ts'
@@ -70,17 +70,13 @@ function spokenText(record: Record<string, unknown>): string | null {
     const text = blocksText(content)
     return text.length > MIN_ASSISTANT_CHARS ? text : null
   }
-  if (record.isMeta === true) return null
-  const text =
-    typeof content === 'string'
-      ? content.trim()
-      : Array.isArray(content) &&
-          !content.some((block) => isRecord(block) && block.type === 'tool_result')
-        ? blocksText(content)
-        : ''
-  if (text === '') return null
-  if (record.isCompactSummary === true) return text
-  return isHumanPrompt(text, false) ? text : null
+  if (record.isCompactSummary === true) {
+    const text = Array.isArray(content) ? blocksText(content) : String(content ?? '').trim()
+    return text === '' ? null : text
+  }
+  // Only what the person typed; tool output in a user record is never theirs (provenance.ts).
+  const typed = typedByPerson(record)
+  return typed === null || typed.text.trim() === '' ? null : typed.text.trim()
 }
 
 /** `text` cut into pieces of about PIECE_CHARS, at the last paragraph, line or sentence end. */

@@ -15,7 +15,8 @@ import { changesFilesOrState } from './bash-command-effects.ts'
 import { decisionSentences } from './decision-sentences.ts'
 import { errorLineOf } from './error-line.ts'
 import { fencedBlock } from './fenced-block.ts'
-import { type CountWindow, inWindow, isHumanPrompt } from './structural-record.ts'
+import { typedByPerson } from './provenance.ts'
+import { type CountWindow, inWindow } from './structural-record.ts'
 import { toolResultText } from './tool-result-text.ts'
 import { countWindowFor } from './transcript-analyzer.ts'
 import { CHANGE_TOOLS, isRecord, NOISE_TOOLS, SUBAGENT_TOOLS } from './transcript-rules.ts'
@@ -185,19 +186,12 @@ class Distiller implements TranscriptDistiller {
         `${call} failed:${this.errorLine(output)}\n${this.block(output, LIMITS.blockLines, LIMITS.errorText)}`,
       )
     }
-    if (results.length > 0) return
-    if (record.isMeta === true || record.isCompactSummary === true || record.isSidechain === true)
-      return
-    const text =
-      typeof content === 'string'
-        ? content
-        : blocks
-            .flatMap((block) =>
-              block.type === 'text' && typeof block.text === 'string' ? [block.text] : [],
-            )
-            .join('\n')
+    if (record.isSidechain === true) return
+    // Only what the person typed; tool output in a user record is never theirs (provenance.ts).
+    const typed = typedByPerson(record)
+    if (typed === null) return
+    const { text } = typed
     const images = blocks.filter((block) => block.type === 'image').length
-    if (!isHumanPrompt(text, images > 0)) return
     const imageNote = images > 0 ? `[${images} image${images > 1 ? 's' : ''}]` : ''
     const quoted = text.trim() === '' ? '' : `"${this.clip(text.trim(), LIMITS.userMessage)}"`
     this.userMessages.push([quoted, imageNote].filter(Boolean).join(' '))

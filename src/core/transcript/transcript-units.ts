@@ -7,7 +7,8 @@
  */
 import type { Unit } from '../model-results.ts'
 import { redactSecrets } from '../redact-secrets.ts'
-import { type CountWindow, inWindow, isHumanPrompt } from './structural-record.ts'
+import { typedByPerson } from './provenance.ts'
+import { type CountWindow, inWindow } from './structural-record.ts'
 import { isRecord } from './transcript-rules.ts'
 
 /** Assistant text shorter than this is acknowledgement, not content (seed 000: "> 20 chars"). */
@@ -76,19 +77,8 @@ export class TranscriptUnitCollector {
       return text.length > MIN_ASSISTANT_CHARS ? text : null
     }
     // Tool results arrive as user records; they neither end a turn nor hold the person's words.
-    if (record.isMeta === true || record.isCompactSummary === true) return null
-    if (typeof content === 'string') return isHumanPrompt(content, false) ? content.trim() : null
-    if (
-      !Array.isArray(content) ||
-      content.some((block) => isRecord(block) && block.type === 'tool_result')
-    ) {
-      return null
-    }
-    const text = content
-      .filter((block) => isRecord(block) && block.type === 'text' && typeof block.text === 'string')
-      .map((block) => String((block as { text: string }).text))
-      .join('\n')
-    return isHumanPrompt(text, false) ? text.trim() : null
+    const typed = typedByPerson(record)
+    return typed === null || typed.text.trim() === '' ? null : typed.text.trim()
   }
 }
 

@@ -4,12 +4,19 @@
  * `END` when done.
  *   act <folder> <worker> <rounds>: per round a message and an action, a 60 s sleep every 10 rounds
  *   churn <folder> <worker>: cycles of 12 messages and 6 actions then a consolidating sleep, forever
+ *   tally <folder> <worker>: actions only, forever, never tired (fatigueLimit 1,000,000)
  * The folder's mind.json sets minDreamIntervalMs to 0, so every sleep of 30 s or more dreams.
  */
 import { createMind } from '../../src/create-mind.ts'
 
 const [mode, folder, worker] = process.argv.slice(2)
-const mind = createMind({ folder: folder as string, config: { minDreamIntervalMs: 0 } })
+const mind = createMind({
+  folder: folder as string,
+  config:
+    mode === 'tally'
+      ? { fatigueWarning: 1_000_000, fatigueLimit: 1_000_000 }
+      : { minDreamIntervalMs: 0 },
+})
 const ack = (token: string) => process.stdout.write(`ACK ${token}\n`)
 process.stdout.write('READY\n')
 
@@ -45,6 +52,12 @@ if (mode === 'act') {
     }
     await mind.sleep({ seconds: 60 })
     await mind.wake()
+  }
+} else if (mode === 'tally') {
+  for (let index = 1; ; index += 1) {
+    const token = `w${worker}-t${index}`
+    await mind.action({ tool: 'bash', content: `echo ${token} -> ok` })
+    ack(token)
   }
 }
 process.stdout.write('END\n')

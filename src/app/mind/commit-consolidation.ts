@@ -41,8 +41,8 @@ export async function commitConsolidation(
         archive === '' ? `# Observations archive\n\n${plan.archiveBlock}` : plan.archiveBlock,
       )
     }
-    if (plan.observations !== current) await files.writeDocument('observations', plan.observations)
-    await files.writeDocument('priorities', plan.prioritiesText)
+    // The diary before the pruned file: a replay after the prune would plan nothing to prune
+    // and tell "Pruned 0"; written first, the diary holds the counts of the prune it describes.
     const diary = (await files.readDocument('diary')) ?? ''
     if (!diary.includes(`<!-- diary ${dream.id} -->`)) {
       await files.appendDocument(
@@ -50,6 +50,8 @@ export async function commitConsolidation(
         diary === '' ? `# Diary\n\n${plan.diaryEntry}` : plan.diaryEntry,
       )
     }
+    if (plan.observations !== current) await files.writeDocument('observations', plan.observations)
+    await files.writeDocument('priorities', plan.prioritiesText)
   }
   const actions = Math.max(0, state.actionsSinceDream - pending.actions)
   const next: MindState = {

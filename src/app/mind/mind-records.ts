@@ -35,6 +35,7 @@ export const DreamEntrySchema = z.object({
   detail: z.array(
     z.object({
       priority: PrioritySchema,
+      date: z.string().optional(),
       time: z.string(),
       text: z.string(),
       sources: z.array(z.number().int()),
@@ -69,6 +70,7 @@ const MindStateSchema = z.object({
         .optional(),
     })
     .nullable(),
+  loggedLines: z.number().int().nonnegative().optional(),
 })
 
 /** A conversation line. */

@@ -5,15 +5,16 @@
 
 import { countAction } from '../../core/mind/fatigue.ts'
 import type { ConversationEntry } from '../../core/mind/mind-state.ts'
-import { redactSecrets } from '../../core/redact-secrets.ts'
 import { type MindDeps, withMind, writeState } from './mind-deps.ts'
-import { clip } from './record-message.ts'
+import { eventTime, storedText } from './record-message.ts'
 import { type SleepResult, sleepMind } from './sleep-mind.ts'
 
 /** An action: the tool and what it did (the call and a short result). */
 export interface ActionInput {
   tool: string
   content: string
+  /** When it happened (ISO 8601), when not just now. @default now */
+  at?: string | undefined
   signal?: AbortSignal | undefined
 }
 
@@ -25,6 +26,11 @@ export interface ActionResult {
   warning: string | null
   /** The forced sleep, when the action exhausted it. */
   forcedSleep: SleepResult | null
+  /**
+   * Set when the creature was asleep: the action is logged and counted all the same (nothing is
+   * lost), and this says so, with the sleep's end.
+   */
+  asleep: string | null
 }
 
 /** Records an action; may force consolidation and sleep. */
@@ -34,10 +40,10 @@ export async function recordAction(deps: MindDeps, input: ActionInput): Promise<
     const outcome = countAction(state, deps.config)
     const entries: ConversationEntry[] = [
       {
-        t: now,
+        t: eventTime(input.at, deps.clock.now()),
         role: 'tool',
-        tool: input.tool,
-        content: clip(redactSecrets(input.content), deps.config.maxLoggedChars),
+        tool: storedText(input.tool, 200) || 'tool',
+        content: storedText(input.content, deps.config.maxLoggedChars),
       },
     ]
     if (outcome.warning)
@@ -48,9 +54,13 @@ export async function recordAction(deps: MindDeps, input: ActionInput): Promise<
     )
     await writeState(files, outcome.state)
     const lines = await files.countLines('conversation')
+    const sleeping = state.sleeping
     return {
       line: lines - entries.length + 1,
       actions: outcome.state.actionsSinceDream,
+      asleep: sleeping
+        ? `The creature is asleep until ${sleeping.wakeAt} (${sleeping.reason} sleep); the action was logged and counted anyway. Wake it first.`
+        : null,
       ...outcome,
     }
   })
@@ -61,5 +71,11 @@ export async function recordAction(deps: MindDeps, input: ActionInput): Promise<
         signal: input.signal,
       })
     : null
-  return { line: counted.line, actions: counted.actions, warning: counted.warning, forcedSleep }
+  return {
+    line: counted.line,
+    actions: counted.actions,
+    warning: counted.warning,
+    forcedSleep,
+    asleep: counted.asleep,
+  }
 }

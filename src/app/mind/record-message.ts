@@ -2,6 +2,7 @@
 
 import { SomnusError } from '../../core/errors.ts'
 import type { ConversationEntry, ConversationRole } from '../../core/mind/mind-state.ts'
+import { plainText } from '../../core/mind/plain-text.ts'
 import { redactSecrets } from '../../core/redact-secrets.ts'
 import { type MindDeps, withMind, writeState } from './mind-deps.ts'
 
@@ -11,6 +12,8 @@ export interface MessageInput {
   content: string
   /** A speaker's name (a chat partner). */
   name?: string | undefined
+  /** When it was said (ISO 8601), when it was not just now (a replayed history). @default now */
+  at?: string | undefined
 }
 
 const ROLES = ['user', 'assistant', 'system']
@@ -27,16 +30,35 @@ export async function recordMessage(
     )
   }
   return withMind(deps, async (files, state) => {
+    const name = input.name ? storedText(input.name, 200) : ''
     const entry: ConversationEntry = {
-      t: deps.clock.now().toISOString(),
+      t: eventTime(input.at, deps.clock.now()),
       role: input.role,
-      content: clip(redactSecrets(input.content), deps.config.maxLoggedChars),
-      ...(input.name ? { name: input.name } : {}),
+      content: storedText(input.content, deps.config.maxLoggedChars),
+      ...(name ? { name } : {}),
     }
     await files.appendLog('conversation', [JSON.stringify(entry)])
     await writeState(files, { ...state, messagesSinceDream: state.messagesSinceDream + 1 })
     return { line: await files.countLines('conversation') }
   })
+}
+
+/**
+ * Outside text as it is stored: secrets redacted (before the clip, so no secret is cut in half
+ * and left readable), control characters made visible, cut to `max` characters.
+ */
+export function storedText(text: string, max: number): string {
+  return clip(plainText(redactSecrets(text)), max)
+}
+
+/** The event's time: `at` when it is a date (ISO 8601 out), else now. */
+export function eventTime(at: string | undefined, now: Date): string {
+  if (at === undefined) return now.toISOString()
+  const parsed = Date.parse(at)
+  if (!Number.isFinite(parsed)) {
+    throw new SomnusError('USAGE', `"at" must be an ISO 8601 date and time (got "${at}").`)
+  }
+  return new Date(parsed).toISOString()
 }
 
 /** The text cut to `max` characters, saying how much was cut. */

@@ -5,7 +5,7 @@
  * a RED observation, and commits the dream (deep sleep every Nth) under the lock again.
  */
 import { SomnusError } from '../../core/errors.ts'
-import { activityUnits, type NumberedEntry } from '../../core/mind/activity.ts'
+import { activityUnits, clockTime, type NumberedEntry } from '../../core/mind/activity.ts'
 import type { ParsedConsolidation } from '../../core/mind/consolidation-format.ts'
 import { lightConsolidation } from '../../core/mind/extractive-consolidation.ts'
 import {
@@ -16,6 +16,7 @@ import {
 } from '../../core/mind/fatigue.ts'
 import type { DreamEntry, MindState, SleepPeriod, SleepReason } from '../../core/mind/mind-state.ts'
 import { observationsBlock } from '../../core/mind/observations-file.ts'
+import { plainLine, plainText } from '../../core/mind/plain-text.ts'
 import type { Usage } from '../../core/model-results.ts'
 import type { MindFiles } from '../../ports/mind-store.ts'
 import { askConsolidation, failedConsolidation } from './ask-consolidation.ts'
@@ -169,10 +170,12 @@ async function commit(
   const dreamNumber = state.dreamCount + 1
   const deep = isDeepSleep(dreamNumber, deps.config)
   const allLines = entries.map((item) => item.line)
+  // A model's answer is outside text too: shown in terminals and markdown, so made inert.
   const detail = result.parsed.observations.map((item) => ({
     priority: item.priority,
+    date: eventDate(item, entries, now),
     time: item.time,
-    text: item.text,
+    text: plainLine(item.text),
     sources: item.lines.length > 0 ? item.lines : allLines,
   }))
   const dream: DreamEntry = {
@@ -181,8 +184,8 @@ async function commit(
     actions: pending.actions,
     messages: pending.messages,
     kind: result.kind,
-    reflection: result.parsed.reflection,
-    priority: (result.parsed.priority.split('\n')[0] ?? '').trim().slice(0, 200),
+    reflection: plainText(result.parsed.reflection).trim(),
+    priority: plainLine(result.parsed.priority.split('\n')[0] ?? '').slice(0, 200),
     observations: detail.length,
     deep,
     lines: entries.length > 0 ? [entries[0]?.line ?? 0, entries.at(-1)?.line ?? 0] : null,
@@ -210,6 +213,22 @@ async function commit(
     sleep,
     usage: result.usage ?? NO_USAGE,
   }
+}
+
+/**
+ * The day an observation's event happened: its cited lines' first, else the cycle's last line at
+ * the same HH:MM, else the cycle's last line's (an uncited, untimed fact), else the dream's.
+ */
+function eventDate(
+  item: { time: string; lines: readonly number[] },
+  entries: readonly NumberedEntry[],
+  now: Date,
+): string {
+  const cited = entries.find((entry) => item.lines.includes(entry.line))
+  const sameTime = entries.filter((entry) => clockTime(entry.entry.t) === item.time).at(-1)
+  const chosen = cited ?? sameTime ?? entries.at(-1)
+  const at = chosen ? Date.parse(chosen.entry.t) : Number.NaN
+  return (Number.isFinite(at) ? new Date(at) : now).toISOString().slice(0, 10)
 }
 
 function period(now: Date, seconds: number, reason: SleepReason): SleepPeriod {

@@ -15,6 +15,8 @@ export interface SleepPeriod {
 /** One observation with the conversation lines it came from (1-based line numbers). */
 export interface SourcedObservation {
   priority: Priority
+  /** The day of the event it tells (YYYY-MM-DD); dreams written before it was kept lack it. */
+  date?: string
   time: string
   text: string
   sources: number[]
@@ -79,6 +81,11 @@ export interface MindState {
   /** The last sleep that ended (for the wake message after a restart). */
   lastSleep: SleepPeriod | null
   pending: PendingConsolidation | null
+  /**
+   * conversation.jsonl lines these counters account for. A process killed between logging a line
+   * and writing the state leaves lines past it: the next change counts them (logged = counted).
+   */
+  loggedLines?: number
 }
 
 /** A creature that has never acted. */

@@ -95,14 +95,25 @@ export function hasDreamMarker(text: string, dreamId: string): boolean {
 export function observationsBlock(
   current: string,
   dream: { id: string; date: string },
-  observations: readonly { priority: Priority; time: string; text: string }[],
+  observations: readonly { priority: Priority; date?: string; time: string; text: string }[],
 ): string {
   const parts: string[] = []
   if (current.trim() === '') parts.push(OBSERVATIONS_TITLE, '')
   else if (!current.endsWith('\n')) parts.push('')
-  if (lastSectionDate(current) !== dream.date) parts.push(`## ${dream.date}`, '')
+  // Each line under the day of its event (expiry counts from it), days in order.
+  const days = [...new Set(observations.map((item) => item.date ?? dream.date))].sort()
+  let section = lastSectionDate(current)
+  const first = days[0] ?? dream.date
+  if (section !== first) parts.push(`## ${first}`, '')
+  section = first
   parts.push(`<!-- dream ${dream.id} -->`)
-  for (const item of observations) parts.push(observationLine(item))
+  for (const day of days) {
+    if (day !== section) parts.push('', `## ${day}`, '')
+    section = day
+    for (const item of observations) {
+      if ((item.date ?? dream.date) === day) parts.push(observationLine(item))
+    }
+  }
   parts.push('')
   return `${parts.join('\n')}\n`
 }

@@ -3,7 +3,15 @@
  * inter-process lock (a `mkdir` lock folder, `.mind.lock`), logs grow by appends, the state and
  * the documents are replaced by atomic rename: a killed process leaves every file readable.
  */
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs'
 import { join } from 'node:path'
 import { SomnusError } from '../../../core/errors.ts'
 import { MIND_FILE_NAMES, type MindFiles, type MindStore } from '../../../ports/mind-store.ts'
@@ -91,11 +99,40 @@ export function createFsMindStore(options: FsMindStoreOptions): MindStore {
       ensureFolder()
       const lock = await acquire(join(folder, '.mind.lock'), waitMs)
       try {
+        sweepTemporaryFiles(folder)
         return await work(files)
       } finally {
         lock.release()
       }
     },
+  }
+}
+
+/** `mind-state.json.<pid>.<n>.<random>`: the atomic writer's temporary file of a creature file. */
+const TEMPORARY = new RegExp(
+  `^(?:${Object.values(MIND_FILE_NAMES)
+    .map((name) => name.replace(/[.]/g, '\\.'))
+    .join('|')})\\.\\d+\\.\\d+\\.[a-z0-9]+$`,
+)
+
+/**
+ * Removes the temporary files of a writer killed mid-write. Every creature file is written under
+ * the lock, so one found by the lock's holder belongs to a dead process.
+ */
+function sweepTemporaryFiles(folder: string): void {
+  let names: string[]
+  try {
+    names = readdirSync(folder)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    if (!TEMPORARY.test(name)) continue
+    try {
+      unlinkSync(join(folder, name))
+    } catch {
+      // Gone already: nothing to sweep.
+    }
   }
 }
 

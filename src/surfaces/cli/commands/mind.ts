@@ -6,6 +6,7 @@
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { SomnusError } from '../../../core/errors.ts'
+import { plainText } from '../../../core/mind/plain-text.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 
 /** The verbs' shared options. */
@@ -17,7 +18,11 @@ interface MindOptions {
 
 /** Adds `mind` and its verbs to the program. */
 export function register(program: Command, io: CliIo): void {
-  const say = (text: string) => io.stdout(text.endsWith('\n') ? text : `${text}\n`)
+  // What a creature stored is outside text: shown with its control characters made visible.
+  const say = (text: string) => {
+    const shown = plainText(text)
+    io.stdout(shown.endsWith('\n') ? shown : `${shown}\n`)
+  }
   const open = async (options: MindOptions) => {
     const { openMindFolder } = await import('../../../create-mind.ts')
     const given = options.dir ?? io.env.SOMNUS_MIND_DIR ?? '.self'
@@ -91,7 +96,9 @@ Examples (a bash-driven agent loop):
 
   mind
     .command('action')
-    .description('Log and count one action (a tool call); warns at 60, forces sleep at 80')
+    .description(
+      'Log and count one action (a tool call); warns at 60, forces sleep at 80 (defaults)',
+    )
     .argument('<tool>', 'the tool used, e.g. bash')
     .argument('[content...]', 'the call and a short result; none or - reads stdin')
     .option('--json', 'print actions, warning and any forced sleep as JSON')
@@ -109,6 +116,7 @@ Examples (a bash-driven agent loop):
       const result = await creature.action({ tool, content })
       if (opts.json) return printJson(io, result)
       say(`Action ${result.actions}/${creature.config.fatigueLimit}.`)
+      if (result.asleep) say(result.asleep)
       if (result.warning) say(result.warning)
       if (result.forcedSleep) {
         const { sleepText } = await import('../../../create-mind.ts')
@@ -161,7 +169,8 @@ Examples (a bash-driven agent loop):
     .addHelpText('after', '\nExamples:\n  somnus mind status\n  somnus mind status --json')
     .action(async (_options: unknown, command: Command) => {
       const opts = optionsOf(command)
-      const status = await (await open(opts)).status()
+      const creature = await open(opts)
+      const status = await creature.status()
       if (opts.json) return printJson(io, status)
       say(
         [
@@ -169,7 +178,7 @@ Examples (a bash-driven agent loop):
           `Dreams: ${status.dreams}${status.last_dream_at ? `, last at ${status.last_dream_at}` : ''}; deep sleep in ${status.deep_sleep_in} dream(s).`,
           status.can_dream_at
             ? `A voluntary sleep consolidates again from ${status.can_dream_at}.`
-            : 'A sleep of 30 s or more would consolidate now.',
+            : `A sleep of ${creature.config.quickNapSeconds} s or more would consolidate now.`,
           status.sleeping
             ? `Asleep since ${status.sleeping.since} until ${status.sleeping.wakeAt} (${status.sleeping.reason}).`
             : 'Awake.',

@@ -36,7 +36,7 @@ const eventsRoute: ApiRoute<undefined, typeof TenantQuerySchema, typeof MindEven
   tags: TAGS,
   summary: "Log conversation events to the tenant's creature",
   description:
-    'Messages and actions, in order. Every action counts toward fatigue: the warning comes once at 60, and at 80 the creature consolidates and is put to sleep (forced_sleep); wake it with POST /api/v1/mind/wake. Text is redacted of secrets before it is logged.',
+    'Messages and actions, in order. Every action counts toward fatigue: the warning comes once at 60, and at 80 the creature consolidates and is put to sleep (forced_sleeps lists every such sleep in the batch; forced_sleep is the last); an action while asleep is logged and counted, and its result says so (asleep); wake it with POST /api/v1/mind/wake. Text is redacted of secrets before it is logged.',
   query: TenantQuerySchema,
   body: MindEventsInputSchema,
   answers: {
@@ -175,20 +175,21 @@ export function addMindRoutes(app: Hono<ApiEnv>, service: ServiceApi, minds: Ten
     const { tenantId, mind } = await mindOf(c, query.tenant_id)
     const results = []
     let warning: string | null = null
-    let forcedSleep: SleepResult | null = null
+    const forcedSleeps: SleepResult[] = []
     for (const event of body.events) {
       if (event.type === 'message') {
         const { line } = await mind.record({
           role: event.role,
           content: event.content,
           name: event.name,
+          at: event.at,
         })
         results.push({ type: event.type, line })
         continue
       }
-      const result = await mind.action({ tool: event.tool, content: event.content })
+      const result = await mind.action({ tool: event.tool, content: event.content, at: event.at })
       warning ??= result.warning
-      forcedSleep = result.forcedSleep ?? forcedSleep
+      if (result.forcedSleep) forcedSleeps.push(result.forcedSleep)
       results.push({ type: event.type, ...result })
     }
     return c.json(
@@ -198,7 +199,8 @@ export function addMindRoutes(app: Hono<ApiEnv>, service: ServiceApi, minds: Ten
         results,
         actions: (await mind.status()).actions,
         warning,
-        forced_sleep: forcedSleep,
+        forced_sleep: forcedSleeps.at(-1) ?? null,
+        forced_sleeps: forcedSleeps,
       },
       200,
     )

@@ -18,6 +18,10 @@ const MessageEventSchema = z
     role: z.enum(['user', 'assistant', 'system']),
     content: z.string().min(1).meta({ description: 'What was said' }),
     name: z.string().min(1).max(200).optional().meta({ description: "A speaker's name" }),
+    at: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .meta({ description: 'When it happened (ISO 8601), for a replayed history; default now' }),
   })
   .strict()
 
@@ -30,6 +34,10 @@ const ActionEventSchema = z
       .max(200)
       .meta({ description: 'The tool called', examples: ['bash'] }),
     content: z.string().min(1).meta({ description: 'The call and a short result' }),
+    at: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .meta({ description: 'When it happened (ISO 8601), for a replayed history; default now' }),
   })
   .strict()
 
@@ -103,9 +111,14 @@ const EventResultSchema = z.object({
     .meta({ description: 'An action: actions since the last dream' }),
   warning: z.string().nullable().optional(),
   forcedSleep: SleepResultComponent.nullable().optional(),
+  asleep: z
+    .string()
+    .nullable()
+    .optional()
+    .meta({ description: 'Set when the creature was asleep: logged and counted, and said so' }),
 })
 
-/** `{ success, tenant_id, results, actions, warning, forced_sleep }`. */
+/** `{ success, tenant_id, results, actions, warning, forced_sleep, forced_sleeps }`. */
 export const MindEventsResponseSchema = answerComponent(
   z.object({
     ...SuccessFields,
@@ -116,7 +129,11 @@ export const MindEventsResponseSchema = answerComponent(
       .nullable()
       .meta({ description: 'The tiredness warning, the first time this cycle' }),
     forced_sleep: SleepResultComponent.nullable().meta({
-      description: 'The sleep the fatigue limit forced (consolidated); wake with POST /wake',
+      description:
+        'The last sleep the fatigue limit forced in this batch (consolidated); wake with POST /wake',
+    }),
+    forced_sleeps: z.array(SleepResultComponent).meta({
+      description: 'Every sleep the fatigue limit forced in this batch, in order',
     }),
   }),
   'MindEventsResponse',

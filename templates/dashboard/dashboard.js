@@ -18,7 +18,7 @@
       if (value !== null && value !== undefined && value !== false)
         node.setAttribute(name, String(value))
     }
-    for (const child of children.flat()) {
+    for (const child of children.flat(Number.POSITIVE_INFINITY)) {
       if (child === null || child === undefined || child === false) continue
       node.append(child instanceof Node ? child : String(child))
     }
@@ -584,7 +584,7 @@
       const doc = await getJson(`api/document?path=${encodeURIComponent(path)}`)
       if (!doc) return show(card('Not found', el('p', {}, `No document ${path} in this brain.`)))
       let target = -1
-      if (find && /^\d+$/.test(find)) target = Number(find) - 1
+      if (find && /^L\d+$/.test(find)) target = Number(find.slice(1)) - 1
       else if (find) target = doc.lines.findIndex((line) => line.text.includes(find))
       const list = el(
         'ol',
@@ -602,7 +602,11 @@
           ),
         ),
       )
-      show(el('p', {}, el('a', { href: '#', id: 'back' }, '← back')), card(doc.path, list))
+      const missing =
+        find && target < 0
+          ? el('p', { class: 'muted' }, `${find} is not cited on any line of this file.`)
+          : null
+      show(el('p', {}, el('a', { href: '#', id: 'back' }, '← back')), card(doc.path, missing, list))
       document.getElementById('back').addEventListener('click', (event) => {
         event.preventDefault()
         history.back()
@@ -694,7 +698,7 @@
                       {},
                       hit.document
                         ? hashLink(
-                            `doc/${encodeURIComponent(hit.document.path)}/${hit.document.line}`,
+                            `doc/${encodeURIComponent(hit.document.path)}/L${hit.document.line}`,
                             hit.location,
                           )
                         : hit.location,

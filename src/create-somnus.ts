@@ -137,3 +137,19 @@ export async function defaultServiceDataDir(
 ): Promise<string> {
   return (await import('./compose-service.ts')).defaultServiceDataDir(env)
 }
+
+export type { SleepRecord } from './adapters/fs/sleep-record-file.ts'
+
+/**
+ * What each `sleep run` changed in the brain at `root` (its `_agent_context` folder), by run id:
+ * the diffs `state/.sleeps/` keeps for the dashboard. Read-only.
+ */
+export async function readSleepRecords(
+  root: string,
+): Promise<Map<string, import('./adapters/fs/sleep-record-file.ts').SleepRecord>> {
+  const [records, paths] = await Promise.all([
+    import('./adapters/fs/sleep-record-file.ts'),
+    import('./adapters/fs/fs-brain-paths.ts'),
+  ])
+  return records.readSleepRecords(paths.createFsBrainPaths(root))
+}

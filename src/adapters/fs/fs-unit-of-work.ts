@@ -109,11 +109,31 @@ async function finishJournal(
     paths,
     value.files.map((file) => file.path),
   )
+  await recordSleep(paths, options, value)
   await options.state.update((state) =>
     applyJournalToLedger(state, value, options.clock.now(), () => options.ids.next('trg')),
   )
   await paths.remove(SLEEP_RUN_JOURNAL)
   return { conflicts }
+}
+
+/**
+ * Keeps what the run changed for the dashboard (sleep-record-file.ts). Loaded only here, so a hook
+ * that finds no journal never loads the diff code; a failure is reported and never stops the run.
+ */
+async function recordSleep(
+  paths: BrainPaths,
+  options: FsUnitOfWorkOptions,
+  journal: SleepRunJournal,
+): Promise<void> {
+  try {
+    const { writeSleepRecord } = await import('./sleep-record-file.ts')
+    await writeSleepRecord(paths, journal, await options.state.read())
+  } catch (error) {
+    options.warn(
+      `could not keep the diff of sleep run ${journal.id} for the dashboard (${error instanceof Error ? error.message : String(error)}); the sleep itself is applied.`,
+    )
+  }
 }
 
 /** Moves a refused journal out of the way, keeping its text for inspection, and says so. */

@@ -38,6 +38,8 @@ export function applyConsolidation(
   }
   const history = {
     ...completed.history,
+    // Names the run, so the dashboard finds the diff the fs unit of work kept for it.
+    run_id: input.runId,
     ...(change.model ? { model: change.model } : {}),
     ...(change.usage ? { usage: change.usage } : {}),
   }

@@ -37,6 +37,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   mind: () => import('./commands/mind.ts'),
   recall: () => import('./commands/recall.ts'),
   mcp: () => import('./commands/mcp.ts'),
+  dashboard: () => import('./commands/dashboard.ts'),
 }
 
 /** A noun as the top-level help lists it: its name, its help term (`init [options] [dir]`), its description. */

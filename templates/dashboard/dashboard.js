@@ -1,0 +1,764 @@
+// The Somnus dashboard page: fetches the JSON endpoints of the server that sent it and draws them
+// with uPlot. Everything shown comes from a brain, a creature or a tenant, so it is attacker text:
+// it is set with textContent and attributes only, never as HTML. Served with a CSP that allows
+// scripts from this origin only.
+;(() => {
+  const view = document.body.dataset.view
+  const main = document.getElementById('main')
+  const errorLine = document.getElementById('error')
+  /** The tenant's API key (tenant view): in memory only, never in a URL or storage. */
+  let apiKey = null
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  /** An element with attributes (strings) and children (nodes or strings, set as text). */
+  const el = (tag, attributes, ...children) => {
+    const node = document.createElement(tag)
+    for (const [name, value] of Object.entries(attributes || {})) {
+      if (value !== null && value !== undefined && value !== false)
+        node.setAttribute(name, String(value))
+    }
+    for (const child of children.flat(Number.POSITIVE_INFINITY)) {
+      if (child === null || child === undefined || child === false) continue
+      node.append(child instanceof Node ? child : String(child))
+    }
+    return node
+  }
+  const text = (value) => (value === null || value === undefined ? '' : String(value))
+  const number = (value) => (typeof value === 'number' ? value.toLocaleString('en') : text(value))
+  const seconds = (iso) => {
+    const ms = Date.parse(iso)
+    return Number.isNaN(ms) ? null : ms / 1000
+  }
+  const shortTime = (iso) =>
+    text(iso)
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, 'Z')
+
+  /** A hash link inside the page (paths are encoded, so a crafted name stays one argument). */
+  const hashLink = (route, label, attributes) =>
+    el('a', { href: `#${route}`, ...(attributes || {}) }, label)
+
+  async function getJson(path) {
+    const headers = apiKey ? { Authorization: `Bearer ${apiKey}` } : {}
+    const response = await fetch(path, { headers, credentials: 'omit', cache: 'no-store' })
+    if (response.status === 404) return null
+    if (!response.ok) {
+      let message = `${response.status} ${response.statusText}`
+      try {
+        const body = await response.json()
+        message = text(body.error?.message || body.message || message)
+      } catch {}
+      throw new Error(message)
+    }
+    return response.json()
+  }
+
+  const cssVar = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim()
+
+  /** A table of rows, the numbers beside a chart. `columns`: [{ label, value(row), number? }]. */
+  function table(caption, columns, rows, rowClass) {
+    return el(
+      'div',
+      { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption },
+      el(
+        'table',
+        { 'data-rows': rows.length },
+        el('caption', {}, caption),
+        el(
+          'thead',
+          {},
+          el(
+            'tr',
+            {},
+            columns.map((column) =>
+              el('th', { scope: 'col', class: column.number ? 'number' : null }, column.label),
+            ),
+          ),
+        ),
+        el(
+          'tbody',
+          {},
+          rows.map((row) =>
+            el(
+              'tr',
+              { class: rowClass ? rowClass(row) : null },
+              columns.map((column) => {
+                const value = column.value(row)
+                return el(
+                  'td',
+                  { class: column.number ? 'number' : null },
+                  value instanceof Node ? value : column.number ? number(value) : text(value),
+                )
+              }),
+            ),
+          ),
+        ),
+      ),
+    )
+  }
+
+  /**
+   * A uPlot chart beside the table of its numbers. `x`: the x values; `series`: [{ label, values,
+   * color, dash?, bars?, points? }]. The figure's data-points is what uPlot holds, read back.
+   */
+  function chart({ id, title, x, time, series, yLabel, columns, rows, rowClass }) {
+    const box = el('div', {
+      class: 'chart',
+      role: 'img',
+      'aria-label': `${title}: the numbers are in the table beside it`,
+    })
+    const figure = el(
+      'section',
+      { class: 'card', id, 'aria-labelledby': `${id}-title` },
+      el('h2', { id: `${id}-title` }, title),
+    )
+    figure.append(
+      el('div', { class: 'figure' }, box, table(`${title} (numbers)`, columns, rows, rowClass)),
+    )
+    const width = () => Math.max(280, box.clientWidth || 600)
+    const axis = {
+      stroke: cssVar('--fg'),
+      grid: { stroke: cssVar('--line'), width: 1 },
+      ticks: { stroke: cssVar('--line') },
+    }
+    const options = {
+      width: 600,
+      height: 260,
+      scales: {
+        x: time ? { time: true } : { time: false, range: (_u, min, max) => [min - 0.6, max + 0.6] },
+      },
+      axes: [axis, { ...axis, label: yLabel || '' }],
+      series: [
+        { label: time ? 'time' : '#' },
+        ...series.map((one) => ({
+          label: one.label,
+          stroke: one.color,
+          fill: one.bars ? one.color : undefined,
+          width: one.bars ? 0 : 2,
+          dash: one.dash,
+          spanGaps: false,
+          paths: one.bars
+            ? uPlot.paths.bars({ size: [0.6, 40] })
+            : one.points
+              ? () => null
+              : undefined,
+          points: {
+            show: !one.dash && !one.bars && (one.points || x.length < 60),
+            size: 7,
+            stroke: one.color,
+            fill: one.color,
+          },
+        })),
+      ],
+    }
+    const plot = new uPlot(options, [x, ...series.map((one) => one.values)], box)
+    figure.dataset.points = String(plot.data[0].length)
+    requestAnimationFrame(() => plot.setSize({ width: width(), height: 260 }))
+    return figure
+  }
+
+  /** Sources of a line as links: the session's digest, and each record id in it. */
+  function sourceLinks(sources) {
+    if (!sources || sources.length === 0) return null
+    const links = []
+    for (const source of sources) {
+      if (source.digest) {
+        links.push(
+          hashLink(
+            `doc/${encodeURIComponent(source.digest)}`,
+            `session ${source.session.slice(0, 8)}`,
+            { class: 'source', 'data-source': 'session' },
+          ),
+        )
+        for (const record of source.records) {
+          links.push(
+            hashLink(
+              `doc/${encodeURIComponent(source.digest)}/${encodeURIComponent(record)}`,
+              record.slice(0, 8),
+              {
+                class: 'source',
+                'data-source': 'record',
+                title: `record ${record} in the digest of ${source.session}`,
+              },
+            ),
+          )
+        }
+      } else {
+        links.push(
+          el(
+            'span',
+            { class: 'muted', title: 'no digest of this session in the brain' },
+            [source.session, ...source.records].join(' '),
+          ),
+        )
+      }
+    }
+    return el('span', { class: 'sources' }, '← ', links)
+  }
+
+  function card(title, ...children) {
+    return el('section', { class: 'card' }, el('h2', {}, title), ...children)
+  }
+
+  function show(...nodes) {
+    main.replaceChildren(...nodes)
+    errorLine.textContent = ''
+  }
+
+  // ---- routing -------------------------------------------------------------------------------
+
+  let tabs = []
+  let renderers = {}
+
+  function setTabs(list) {
+    tabs = list
+    document
+      .getElementById('tabs')
+      .replaceChildren(
+        ...list.map(([route, label]) => hashLink(route, label, { 'data-tab': route })),
+      )
+  }
+
+  async function route() {
+    const raw = location.hash.slice(1)
+    const name = raw.split('/')[0] || tabs[0][0]
+    for (const link of document.querySelectorAll('#tabs a')) {
+      if (link.dataset.tab === name) link.setAttribute('aria-current', 'page')
+      else link.removeAttribute('aria-current')
+    }
+    const render = renderers[name]
+    if (!render) return
+    document.body.dataset.ready = 'false'
+    try {
+      await render(raw.split('/').slice(1).map(decodeURIComponent))
+    } catch (error) {
+      errorLine.textContent = `Could not load: ${error instanceof Error ? error.message : String(error)}`
+    }
+    document.body.dataset.ready = 'true'
+  }
+
+  // ---- brain ---------------------------------------------------------------------------------
+
+  const brainTabs = [
+    ['debt', 'Sleep debt'],
+    ['sleeps', 'Sleeps'],
+    ['now', 'Brain now'],
+    ['patterns', 'Patterns'],
+    ['search', 'Search'],
+  ]
+
+  const brainRenderers = {
+    async debt() {
+      const data = await getJson('api/overview')
+      document.getElementById('subtitle').textContent =
+        `${data.project} · debt ${data.debt} (${data.level}, ${data.policy} policy)`
+      const t = data.thresholds
+      const debtX = data.debt_series.map((point) => seconds(point.at))
+      const band = (value) => data.debt_series.map(() => value)
+      const sessions = data.sessions
+      show(
+        el(
+          'p',
+          {},
+          'Now: ',
+          el('span', { class: 'level' }, `${data.level}`),
+          ` at debt ${data.debt}; bands: drowsy ${t.drowsy}, sleepy ${t.sleepy}, must sleep ${t.mustSleep}. ${data.bookmarks_pending} bookmark(s) wait for the next sleep.`,
+        ),
+        chart({
+          id: 'debt-chart',
+          title: 'Sleep debt over time',
+          time: true,
+          x: debtX,
+          yLabel: 'debt',
+          series: [
+            {
+              label: 'debt',
+              values: data.debt_series.map((point) => point.debt),
+              color: cssVar('--s1'),
+            },
+            {
+              label: `drowsy (${t.drowsy})`,
+              values: band(t.drowsy),
+              color: cssVar('--band'),
+              dash: [4, 4],
+            },
+            {
+              label: `sleepy (${t.sleepy})`,
+              values: band(t.sleepy),
+              color: cssVar('--s2'),
+              dash: [6, 4],
+            },
+            {
+              label: `must sleep (${t.mustSleep})`,
+              values: band(t.mustSleep),
+              color: cssVar('--del-fg'),
+              dash: [10, 4],
+            },
+          ],
+          columns: [
+            { label: 'when', value: (row) => shortTime(row.at) },
+            { label: 'point', value: (row) => row.label },
+            { label: 'debt', value: (row) => row.debt, number: true },
+          ],
+          rows: data.debt_series,
+        }),
+        chart({
+          id: 'sessions-chart',
+          title: 'Session scores',
+          x: sessions.map((_, index) => index + 1),
+          yLabel: 'score',
+          series: [
+            {
+              label: 'consolidated',
+              values: sessions.map((s) => (s.pending ? null : s.score)),
+              color: cssVar('--s1'),
+              bars: true,
+            },
+            {
+              label: 'pending',
+              values: sessions.map((s) => (s.pending ? s.score : null)),
+              color: cssVar('--s2'),
+              bars: true,
+            },
+          ],
+          columns: [
+            { label: '#', value: (row) => sessions.indexOf(row) + 1, number: true },
+            { label: 'session', value: (row) => row.session_id.slice(0, 13) },
+            { label: 'stopped', value: (row) => shortTime(row.stopped_at) },
+            {
+              label: 'score',
+              value: (row) => (row.score === null ? 'unscored' : row.score),
+              number: true,
+            },
+            { label: 'changes', value: (row) => row.change_count, number: true },
+            { label: 'tools', value: (row) => row.tool_count, number: true },
+            {
+              label: 'sleep',
+              value: (row) =>
+                row.pending
+                  ? 'pending'
+                  : hashLink(
+                      `sleep/${encodeURIComponent(data.sleeps.find((s) => s.number === row.sleep)?.id || '')}`,
+                      `#${row.sleep}`,
+                    ),
+            },
+          ],
+          rows: sessions,
+          rowClass: (row) => (row.pending ? 'pending' : null),
+        }),
+      )
+    },
+
+    async sleeps() {
+      const data = await getJson('api/overview')
+      show(
+        card(
+          `Sleeps (${data.sleeps.length})`,
+          data.sleeps.length === 0
+            ? el('p', { class: 'muted' }, 'No sleep yet: run somnus sleep run.')
+            : null,
+          table(
+            'Every sleep, newest first',
+            [
+              {
+                label: '#',
+                value: (row) =>
+                  hashLink(`sleep/${encodeURIComponent(row.id)}`, `sleep ${row.number}`, {
+                    class: 'sleep-link',
+                  }),
+              },
+              { label: 'when', value: (row) => shortTime(row.at) },
+              { label: 'sessions', value: (row) => row.sessions_processed, number: true },
+              { label: 'bookmarks', value: (row) => row.bookmarks_processed, number: true },
+              { label: 'debt', value: (row) => `${row.debt_before} → ${row.debt_after}` },
+              {
+                label: 'files',
+                value: (row) => (row.has_diff ? row.files_changed : 'not recorded'),
+                number: true,
+              },
+              {
+                label: '+/−',
+                value: (row) => (row.has_diff ? `+${row.lines_added} −${row.lines_removed}` : ''),
+              },
+              { label: 'summary', value: (row) => row.summary },
+            ],
+            data.sleeps,
+          ),
+        ),
+      )
+    },
+
+    async sleep([id]) {
+      const sleep = await getJson(`api/sleep?id=${encodeURIComponent(id || '')}`)
+      if (!sleep)
+        return show(
+          card(
+            'Sleep not found',
+            el('p', {}, 'No sleep has this id. '),
+            hashLink('sleeps', 'All sleeps'),
+          ),
+        )
+      const files = sleep.files
+      const diff =
+        files === null
+          ? el(
+              'p',
+              { class: 'muted' },
+              'This sleep ran before Somnus kept diffs (state/.sleeps/), so only its summary is known.',
+            )
+          : files.map((file) =>
+              el(
+                'div',
+                { class: 'file', 'data-path': file.path },
+                el(
+                  'h3',
+                  {},
+                  hashLink(`doc/${encodeURIComponent(file.path)}`, file.path),
+                  ' ',
+                  el(
+                    'span',
+                    { class: 'badge' },
+                    `${file.created ? 'new, ' : ''}+${file.added} −${file.removed}`,
+                  ),
+                ),
+                el(
+                  'div',
+                  { class: 'diff' },
+                  file.hunks.map((hunk) => [
+                    el('div', { class: 'hunk' }, `@@ line ${hunk.new_start} @@`),
+                    hunk.lines.map((line) => {
+                      const mark = line.text[0]
+                      return el(
+                        'div',
+                        { class: mark === '+' ? 'add' : mark === '-' ? 'del' : 'ctx' },
+                        line.text,
+                        sourceLinks(line.sources),
+                      )
+                    }),
+                  ]),
+                ),
+              ),
+            )
+      show(
+        el('p', {}, hashLink('sleeps', '← all sleeps')),
+        el(
+          'section',
+          { class: 'card', id: 'sleep-detail', 'data-sleep': sleep.id },
+          el('h2', {}, `Sleep ${sleep.number}: ${shortTime(sleep.at)}`),
+          el('p', {}, sleep.summary),
+          el(
+            'p',
+            {},
+            `Debt ${sleep.debt_before} → ${sleep.debt_after}${sleep.model ? ` · model ${sleep.model}` : ''}`,
+          ),
+          el('h3', {}, 'What it read'),
+          el(
+            'ul',
+            {},
+            (sleep.sessions.length
+              ? sleep.sessions
+              : sleep.session_ids.map((session_id) => ({ session_id }))
+            ).map((session) =>
+              el(
+                'li',
+                {},
+                `session ${session.session_id}`,
+                session.score === undefined
+                  ? ''
+                  : ` · score ${text(session.score)}, ${text(session.change_count)} changes, ${text(session.tool_count)} tools`,
+              ),
+            ),
+            sleep.bookmarks.map((bookmark) =>
+              el('li', {}, `bookmark ${'★'.repeat(bookmark.salience)} ${bookmark.message}`),
+            ),
+          ),
+          el('h3', {}, 'What it changed'),
+          diff,
+        ),
+      )
+    },
+
+    async now() {
+      const data = await getJson('api/now')
+      show(
+        card(
+          'Core files',
+          table(
+            'Core files and how many lines cite their sources',
+            [
+              {
+                label: 'file',
+                value: (row) => hashLink(`doc/${encodeURIComponent(row.path)}`, row.path),
+              },
+              { label: 'lines', value: (row) => row.lines, number: true },
+              { label: 'lines with sources', value: (row) => row.sourced_lines, number: true },
+            ],
+            data.core,
+          ),
+          el('p', {}, hashLink(`doc/${encodeURIComponent('core/CHANGELOG.json')}`, 'Changelog')),
+        ),
+        card(
+          `Session digests (${data.digests.length})`,
+          el(
+            'ul',
+            { class: 'plain' },
+            data.digests.map((path) =>
+              el('li', {}, hashLink(`doc/${encodeURIComponent(path)}`, path)),
+            ),
+          ),
+        ),
+        card(
+          'Knowledge',
+          table(
+            'Knowledge notes with staleness',
+            [
+              {
+                label: 'note',
+                value: (row) =>
+                  hashLink(
+                    `doc/${encodeURIComponent(`knowledge/${row.slug}.md`)}`,
+                    row.title || row.slug,
+                  ),
+              },
+              { label: 'last read', value: (row) => row.last_accessed || 'never' },
+              { label: 'reads', value: (row) => row.count, number: true },
+              {
+                label: 'state',
+                value: (row) => (row.pinned ? 'pinned' : row.stale ? 'stale' : 'fresh'),
+              },
+            ],
+            data.knowledge,
+          ),
+        ),
+        card(
+          'Tasks',
+          table(
+            'Tasks',
+            [
+              {
+                label: 'task',
+                value: (row) =>
+                  hashLink(
+                    `doc/${encodeURIComponent(`state/${row.slug}.md`)}`,
+                    row.name || row.slug,
+                  ),
+              },
+              { label: 'status', value: (row) => row.status },
+              { label: 'updated', value: (row) => row.updated },
+            ],
+            data.tasks,
+          ),
+        ),
+        card(
+          'Triggers',
+          table(
+            'Triggers and their fires',
+            [
+              { label: 'when', value: (row) => row.when },
+              { label: 'remind', value: (row) => row.remind },
+              { label: 'fired', value: (row) => `${row.fired_count} / ${row.max_fires}` },
+              { label: 'sources', value: (row) => sourceLinks(row.sources) || '' },
+            ],
+            data.triggers,
+          ),
+        ),
+        card(
+          'Bookmarks',
+          table(
+            'Bookmarks by salience',
+            [
+              { label: 'salience', value: (row) => '★'.repeat(row.salience) },
+              { label: 'message', value: (row) => row.message },
+              { label: 'created', value: (row) => shortTime(row.created_at) },
+            ],
+            data.bookmarks,
+          ),
+        ),
+      )
+    },
+
+    async doc(parts) {
+      const path = parts[0] || ''
+      const find = parts[1] || null
+      const doc = await getJson(`api/document?path=${encodeURIComponent(path)}`)
+      if (!doc) return show(card('Not found', el('p', {}, `No document ${path} in this brain.`)))
+      let target = -1
+      if (find && /^L\d+$/.test(find)) target = Number(find.slice(1)) - 1
+      else if (find) target = doc.lines.findIndex((line) => line.text.includes(find))
+      const list = el(
+        'ol',
+        { class: 'doc', 'data-path': doc.path },
+        doc.lines.map((line, index) =>
+          el(
+            'li',
+            {
+              id: `L${index + 1}`,
+              tabindex: index === target ? '-1' : null,
+              class: index === target ? 'target' : null,
+            },
+            line.text,
+            sourceLinks(line.sources),
+          ),
+        ),
+      )
+      const missing =
+        find && target < 0
+          ? el('p', { class: 'muted' }, `${find} is not cited on any line of this file.`)
+          : null
+      show(el('p', {}, el('a', { href: '#', id: 'back' }, '← back')), card(doc.path, missing, list))
+      document.getElementById('back').addEventListener('click', (event) => {
+        event.preventDefault()
+        history.back()
+      })
+      const line = target >= 0 ? list.children[target] : null
+      if (line) {
+        line.scrollIntoView({ block: 'center' })
+        line.focus()
+      }
+    },
+
+    async patterns() {
+      const data = await getJson('api/patterns')
+      if (!data)
+        return show(
+          card(
+            'Patterns',
+            el('p', { class: 'muted' }, 'Pattern learning is not set up for this project.'),
+          ),
+        )
+      show(
+        card(
+          `Patterns (${data.patterns.length})`,
+          table(
+            'Patterns and what they became',
+            [
+              { label: 'date', value: (row) => row.date },
+              { label: 'domain', value: (row) => row.domain },
+              { label: 'pattern', value: (row) => row.title },
+              { label: 'status', value: (row) => row.status },
+              { label: 'skills', value: (row) => row.skills.join(', ') },
+              {
+                label: 'CLAUDE.md lines',
+                value: (row) =>
+                  row.claude_lines.map((line) => `${line.line}: ${line.text}`).join('\n'),
+              },
+            ],
+            data.patterns,
+          ),
+        ),
+        card(
+          `Skills (${data.skills.length})`,
+          table(
+            'Skills',
+            [
+              { label: 'skill', value: (row) => row.name },
+              { label: 'file', value: (row) => row.path },
+              { label: 'lines', value: (row) => row.lines, number: true },
+            ],
+            data.skills,
+          ),
+        ),
+      )
+    },
+
+    async search(_parts) {
+      const input = el('input', {
+        type: 'search',
+        id: 'search-box',
+        name: 'q',
+        'aria-label': 'Search the brain (recall)',
+        placeholder: 'what to look for',
+      })
+      const results = el('div', { id: 'search-results', 'aria-live': 'polite' })
+      const form = el(
+        'form',
+        { class: 'search', role: 'search' },
+        input,
+        el('button', { type: 'submit' }, 'Search'),
+      )
+      form.addEventListener('submit', async (event) => {
+        event.preventDefault()
+        document.body.dataset.ready = 'false'
+        try {
+          const data = await getJson(`api/recall?q=${encodeURIComponent(input.value)}`)
+          results.replaceChildren(
+            data.hits.length === 0
+              ? el(
+                  'p',
+                  { class: 'muted' },
+                  'Nothing found (the index is as the last sleep run or somnus recall left it).',
+                )
+              : el(
+                  'ol',
+                  { class: 'hits' },
+                  data.hits.map((hit) =>
+                    el(
+                      'li',
+                      {},
+                      hit.document
+                        ? hashLink(
+                            `doc/${encodeURIComponent(hit.document.path)}/L${hit.document.line}`,
+                            hit.location,
+                          )
+                        : hit.location,
+                      ` (${hit.kind}${hit.date ? `, ${hit.date.slice(0, 10)}` : ''})`,
+                      el('div', {}, hit.snippet),
+                    ),
+                  ),
+                ),
+          )
+        } catch (error) {
+          errorLine.textContent = `Search failed: ${error.message}`
+        }
+        document.body.dataset.ready = 'true'
+      })
+      show(
+        card(
+          'Search the brain',
+          el(
+            'p',
+            { class: 'muted' },
+            'Recall over core files, digests, knowledge, patterns and transcripts.',
+          ),
+          form,
+          results,
+        ),
+      )
+      input.focus()
+    },
+  }
+
+  // ---- start ---------------------------------------------------------------------------------
+
+  const views = {
+    brain: { title: 'Somnus: brain', tabs: brainTabs, renderers: brainRenderers },
+    ...(window.somnusViews || {}),
+  }
+  const chosen = views[view]
+  if (!chosen) {
+    errorLine.textContent = `Unknown dashboard view ${view}`
+    return
+  }
+  document.getElementById('title').textContent = chosen.title
+  document.title = chosen.title
+  setTabs(chosen.tabs)
+  renderers = chosen.renderers
+  window.somnusDashboard = {
+    el,
+    table,
+    chart,
+    card,
+    show,
+    getJson,
+    cssVar,
+    seconds,
+    shortTime,
+    hashLink,
+    setKey: (key) => {
+      apiKey = key
+    },
+  }
+  window.addEventListener('hashchange', () => void route())
+  void route()
+})()

@@ -220,6 +220,31 @@ export function serviceStoresContract(open: () => Promise<ServiceStores>): void 
       })
     })
 
+    it('stops a page at about 4 MB of text, however high the limit, and pages on from there', async () => {
+      const id = await tenant()
+      // Six handoffs of 1.5 MB: a page of all of them would be a 9 MB answer.
+      const handoffs = Array.from({ length: 6 }, (_, index) =>
+        sampleHandoff(id, `${id}-big${index}`, {
+          created_at: new Date(Date.UTC(2026, 0, 1 + index)).toISOString(),
+          experienced: `${index} ${'word '.repeat(300_000)}`,
+        }),
+      )
+      await stores.handoffs.insert(handoffs)
+      const first = await stores.handoffs.list(id, { limit: 500 })
+      expect(first.items.length).toBeGreaterThanOrEqual(1)
+      expect(first.items.length).toBeLessThan(6)
+      expect(first.next_cursor).not.toBeNull()
+      const seen = first.items.map((item) => item.handoff_id)
+      let cursor = first.next_cursor ?? undefined
+      while (cursor) {
+        const page = await stores.handoffs.list(id, { limit: 500, cursor })
+        expect(page.items.length).toBeGreaterThanOrEqual(1)
+        seen.push(...page.items.map((item) => item.handoff_id))
+        cursor = page.next_cursor ?? undefined
+      }
+      expect(seen).toEqual(handoffs.map((item) => item.handoff_id).reverse())
+    })
+
     it('finds the handoffs whose age outgrew their level and applies levels only from the expected one', async () => {
       const id = await tenant()
       const at = (days: number) => new Date(Date.UTC(2026, 6, 1) - days * 86_400_000).toISOString()

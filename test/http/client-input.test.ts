@@ -109,6 +109,40 @@ for (const engine of ENGINES) {
       expect((await earliest.json()).handoff.created_at).toBe('0001-01-01T00:00:00.000Z')
     })
 
+    it('refuses a body nested past any field and one that is not UTF-8 with 400, storing nothing', async () => {
+      const key = api.keys.first
+      const before = await (await send('/api/v1/handoffs?limit=500', get(key))).json()
+      const post = (body: string | Uint8Array, type = 'application/json') =>
+        send('/api/v1/handoffs', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': type },
+          body,
+        })
+      // 100,000 brackets: a walk over it would overflow the stack (a 500).
+      const deep = await post(`{"learned":"x","tags":${'['.repeat(100_000)}${']'.repeat(100_000)}}`)
+      expect(deep.status).toBe(400)
+      const deepError = (await deep.json()).error
+      expect(deepError.field).toBe('tags')
+      expect(deepError.message).toMatch(/nests deeper than 32 levels/)
+      // Latin-1 é and stray bytes: decoded leniently they would be stored as U+FFFD.
+      for (const body of [
+        Buffer.from('{"learned":"caf\xe9"}', 'latin1'),
+        Buffer.from([...Buffer.from('{"learned":"'), 0xff, 0xfe, 0xc0, 0xaf, ...Buffer.from('"}')]),
+      ]) {
+        const answer = await post(new Uint8Array(body))
+        expect(answer.status).toBe(400)
+        const error = (await answer.json()).error
+        expect(error.field).toBe('body')
+        expect(error.message).toMatch(/not valid UTF-8/)
+      }
+      // UTF-8 with a byte-order mark is still JSON.
+      const bom = await post(`\ufeff${JSON.stringify({ learned: 'café ✓' })}`)
+      expect(bom.status).toBe(201)
+      expect((await bom.json()).handoff.learned).toBe('café ✓')
+      const after = await (await send('/api/v1/handoffs?limit=500', get(key))).json()
+      expect(after.count).toBe(before.count + 1)
+    })
+
     it('refuses crafted cursors with 400 naming cursor, and pages on with real ones', async () => {
       const key = api.keys.second
       for (let index = 0; index < 3; index += 1) {

@@ -15,7 +15,8 @@ import {
   iso,
   isoOrNull,
   isUniqueViolation,
-  pageOf,
+  rowsThatFit,
+  sizedPage,
 } from './sql-values.ts'
 
 function decisionFromRow(row: Selectable<DecisionsTable>): Decision {
@@ -67,7 +68,6 @@ export function sqlDecisionStore(db: Kysely<ServiceDatabase>): DecisionStore {
     async list(tenantId, { limit, cursor, status, kind }) {
       let query = db
         .selectFrom('decisions')
-        .selectAll()
         .where('tenant_id', '=', tenantId)
         .orderBy('created_at', 'desc')
         .orderBy('decision_id', 'desc')
@@ -80,8 +80,28 @@ export function sqlDecisionStore(db: Kysely<ServiceDatabase>): DecisionStore {
           sql<boolean>`(created_at, decision_id) < (${after.createdAt}::timestamptz, ${after.id})`,
         )
       }
-      const rows = (await query.execute()).map(decisionFromRow)
-      return pageOf(rows, limit, (item) => ({ createdAt: item.created_at, id: item.decision_id }))
+      // Sized first, read in full only as far as PAGE_BYTES goes.
+      const sized = await query
+        .select(['decision_id', sql<number>`octet_length(decisions::text)`.as('bytes')])
+        .execute()
+      const fit = rowsThatFit(
+        sized.map((row) => Number(row.bytes)),
+        limit,
+      )
+      const ids = sized.slice(0, fit).map((row) => row.decision_id)
+      if (ids.length === 0) return { items: [], next_cursor: null }
+      const read = await db
+        .selectFrom('decisions')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .where('decision_id', 'in', ids)
+        .orderBy('created_at', 'desc')
+        .orderBy('decision_id', 'desc')
+        .execute()
+      return sizedPage(read.map(decisionFromRow), sized.length > fit, (item) => ({
+        createdAt: item.created_at,
+        id: item.decision_id,
+      }))
     },
 
     async activePrinciples(tenantId) {

@@ -12,7 +12,8 @@ import {
   isUniqueViolation,
   json,
   num,
-  pageOf,
+  rowsThatFit,
+  sizedPage,
 } from './sql-values.ts'
 
 /** Rows per INSERT: 26 columns each keeps a statement far below PostgreSQL's 65,535 parameters. */
@@ -133,7 +134,6 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
     async list(tenantId, { limit, cursor, level }) {
       let query = db
         .selectFrom('session_handoffs')
-        .select(HANDOFF_COLUMNS)
         .where('tenant_id', '=', tenantId)
         .orderBy('created_at', 'desc')
         .orderBy('handoff_id', 'desc')
@@ -145,8 +145,28 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
           sql<boolean>`(created_at, handoff_id) < (${after.createdAt}::timestamptz, ${after.id})`,
         )
       }
-      const rows = (await query.execute()).map(handoffFromRow)
-      return pageOf(rows, limit, (item) => ({ createdAt: item.created_at, id: item.handoff_id }))
+      // Sized first, read in full only as far as PAGE_BYTES goes.
+      const sized = await query
+        .select(['handoff_id', sql<number>`octet_length(session_handoffs::text)`.as('bytes')])
+        .execute()
+      const fit = rowsThatFit(
+        sized.map((row) => Number(row.bytes)),
+        limit,
+      )
+      const ids = sized.slice(0, fit).map((row) => row.handoff_id)
+      if (ids.length === 0) return { items: [], next_cursor: null }
+      const read = await db
+        .selectFrom('session_handoffs')
+        .select(HANDOFF_COLUMNS)
+        .where('tenant_id', '=', tenantId)
+        .where('handoff_id', 'in', ids)
+        .orderBy('created_at', 'desc')
+        .orderBy('handoff_id', 'desc')
+        .execute()
+      return sizedPage(read.map(handoffFromRow), sized.length > fit, (item) => ({
+        createdAt: item.created_at,
+        id: item.handoff_id,
+      }))
     },
 
     async search(tenantId, { text, level, limit }) {

@@ -67,19 +67,37 @@ export function decodeCursor(cursor: string): { createdAt: string; id: string } 
   )
 }
 
-/** The page of `rows` fetched with limit + 1: the extra row only says there is a next page. */
-export function pageOf<T>(
-  rows: T[],
-  limit: number,
+/**
+ * Text one page of a list may carry, about: a page of 500 handoffs of 1 MB each would be a
+ * 500 MB answer, seconds of JSON on the thread that answers every request (and past the longest
+ * string V8 can build). A page holds at least one item.
+ */
+export const PAGE_BYTES = 4 * 1024 * 1024
+
+/**
+ * How many of the first `limit` rows (sized in bytes, in page order) fit in PAGE_BYTES, at least
+ * one: the rows a list reads in full.
+ */
+export function rowsThatFit(bytes: readonly number[], limit: number): number {
+  let total = 0
+  let count = 0
+  for (const size of bytes.slice(0, limit)) {
+    total += size
+    if (count > 0 && total > PAGE_BYTES) break
+    count += 1
+  }
+  return count
+}
+
+/** A page of the rows read in full, `more` when rows past them matched. */
+export function sizedPage<T>(
+  items: T[],
+  more: boolean,
   keyOf: (item: T) => { createdAt: string; id: string },
 ): Page<T> {
-  const items = rows.slice(0, limit)
   const last = items.at(-1)
   const key = last === undefined ? undefined : keyOf(last)
-  return {
-    items,
-    next_cursor: rows.length > limit && key ? encodeCursor(key.createdAt, key.id) : null,
-  }
+  return { items, next_cursor: more && key ? encodeCursor(key.createdAt, key.id) : null }
 }
 
 /** True for PostgreSQL's unique-violation error (both drivers report SQLSTATE 23505 as `code`). */

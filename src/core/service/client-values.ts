@@ -38,11 +38,24 @@ function textProblem(text: string): string | null {
   return null
 }
 
+/**
+ * Deepest nesting of arrays and objects a client value may have. No field of the API nests
+ * beyond a few levels; a body of 100,000 brackets would otherwise overflow the stack of every
+ * walk over it (a 500).
+ */
+export const MAX_NESTING = 32
+
 /** The first string (or object key) in `value` that cannot be stored, or null when all can. */
 export function unstorableText(
   value: unknown,
   path: readonly (string | number)[] = [],
 ): UnstorableText | null {
+  if (path.length > MAX_NESTING && value !== null && typeof value === 'object') {
+    return {
+      path: path.slice(0, 1).join('.'),
+      problem: `nests deeper than ${MAX_NESTING} levels of arrays and objects`,
+    }
+  }
   if (typeof value === 'string') {
     const problem = textProblem(value)
     return problem === null ? null : { path: path.join('.'), problem }

@@ -123,9 +123,23 @@ function unstorableRefusal(
   )
 }
 
+/** UTF-8 that refuses malformed bytes (a leading byte-order mark is dropped, as JSON allows). */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true })
+
 /** The request's JSON body (`{}` when absent and allowed), or the 400/415 answer. */
 async function readJsonBody(c: Context, required: boolean): Promise<unknown> {
-  const text = await c.req.text()
+  let text: string
+  try {
+    text = STRICT_UTF8.decode(await c.req.arrayBuffer())
+  } catch {
+    // Decoded leniently, each bad byte would be stored as U+FFFD: the client's text, lost.
+    return c.json(
+      errorBody('INVALID_INPUT', 'body: not valid UTF-8; send the JSON encoded as UTF-8.', {
+        field: 'body',
+      }),
+      400,
+    )
+  }
   const type = c.req.header('content-type')
   if (text === '' && !required) return {}
   if (type === undefined || !/^application\/(?:[\w.+-]+\+)?json\b/i.test(type)) {

@@ -88,6 +88,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   )
 }
 
+/** Node's error for a request whose client closed the connection before its body ended. */
+function isClientGone(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    error.message === 'aborted' &&
+    (error as NodeJS.ErrnoException).code === 'ECONNRESET'
+  )
+}
+
 /** Whatever a handler or middleware threw, as an answer; unexpected errors are logged, not shown. */
 export function errorResponse(
   c: Context,
@@ -103,6 +112,16 @@ export function errorResponse(
     return c.json(
       errorBody(error.code, error.message, field === undefined ? {} : { field }),
       status,
+    )
+  }
+  if (isClientGone(error)) {
+    // Nobody is left to answer, and it is not the server's failure: no log line (a client that
+    // hangs up mid-body, a thousand times, would otherwise write a thousand stack traces).
+    return c.json(
+      errorBody('INVALID_INPUT', 'body: the client closed the connection before sending it all.', {
+        field: 'body',
+      }),
+      400,
     )
   }
   // One line, escaped: the path is the client's (decoded from %0A and the like) and so may be the

@@ -55,7 +55,9 @@ export function limitParameter(defaultLimit: number) {
 
 /** `?limit=&cursor=&tenant_id=` of every paged list. */
 export const PageQuerySchema = TenantQuerySchema.extend({
-  limit: limitParameter(50),
+  limit: limitParameter(50).meta({
+    description: `At most this many items (1-${MAX_PAGE_SIZE}); a page also stops at about 4 MB of text (at least one item), and next_cursor goes on from there`,
+  }),
   cursor: z
     .string()
     .min(1)

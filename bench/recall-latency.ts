@@ -47,7 +47,7 @@ function timed(
   args: string[],
   options: { cwd: string; env: Record<string, string | undefined>; input?: string },
 ) {
-  const run = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, ...args], {
+  const run = spawnSync('/usr/bin/time', ['-f', '%e %M %U %S', process.execPath, ...args], {
     cwd: options.cwd,
     env: options.env,
     input: options.input ?? '',
@@ -55,8 +55,15 @@ function timed(
     maxBuffer: 64 * 1024 * 1024,
   })
   if (run.status !== 0) throw new Error(`${args.join(' ')} exited ${run.status}: ${run.stderr}`)
-  const [seconds, kb] = (run.stderr.trim().split('\n').at(-1) ?? '').split(' ').map(Number)
-  return { ms: (seconds ?? 0) * 1000, mb: (kb ?? 0) / 1024, stdout: run.stdout }
+  const [seconds, kb, user, system] = (run.stderr.trim().split('\n').at(-1) ?? '')
+    .split(' ')
+    .map(Number)
+  return {
+    ms: (seconds ?? 0) * 1000,
+    mb: (kb ?? 0) / 1024,
+    cpuMs: ((user ?? 0) + (system ?? 0)) * 1000,
+    stdout: run.stdout,
+  }
 }
 
 /** Wall milliseconds of one process, measured here (finer than /usr/bin/time's 10 ms). */
@@ -96,6 +103,22 @@ function growDigests(brain: RecallBrain, sessions: number): void {
   }
 }
 
+/** CPU seconds (user + system) of one process, from /usr/bin/time: less swayed by a busy machine. */
+function cpu(
+  args: string[],
+  options: { cwd: string; env: Record<string, string | undefined>; input?: string },
+): number {
+  const run = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, ...args], {
+    cwd: options.cwd,
+    env: options.env,
+    input: options.input ?? '',
+    encoding: 'utf8',
+  })
+  if (run.status !== 0) throw new Error(`${args.join(' ')} exited ${run.status}`)
+  const [user, system] = (run.stderr.trim().split('\n').at(-1) ?? '').split(' ').map(Number)
+  return (user ?? 0) + (system ?? 0)
+}
+
 /** Hook runtime over bare node, the two run in turn `rounds` times; medians of each. */
 function hookRatio(brain: RecallBrain, rounds: number) {
   const payload = JSON.stringify({
@@ -111,11 +134,16 @@ function hookRatio(brain: RecallBrain, rounds: number) {
   }).stdout
   const hook: number[] = []
   const node: number[] = []
+  const hookCpu: number[] = []
+  const nodeCpu: number[] = []
   for (let round = 0; round < rounds; round += 1) {
     node.push(wall(['-e', '0'], options))
     hook.push(wall([HOOK_ENTRY, 'user-prompt-submit'], options))
+    nodeCpu.push(cpu(['-e', '0'], options))
+    hookCpu.push(cpu([HOOK_ENTRY, 'user-prompt-submit'], options))
   }
   return {
+    cpu_ratio: round(median(hookCpu) / Math.max(0.001, median(nodeCpu)), 2),
     hook_ms: round(median(hook)),
     node_ms: round(median(node)),
     ratio: round(median(hook) / median(node), 2),
@@ -245,6 +273,8 @@ async function main() {
         first_query_builds_index_ms: round(firstBuild.ms),
         first_query_peak_mb: round(firstBuild.mb),
         query_p50_ms: round(median(warm.map((run) => run.ms))),
+        query_p50_cpu_ms: round(median(warm.map((run) => run.cpuMs))),
+        first_query_cpu_ms: round(firstBuild.cpuMs),
         query_peak_mb: round(Math.max(...warm.map((run) => run.mb))),
         after_100_new_lines_ms: round(afterAppend.ms),
         after_100_new_lines_peak_mb: round(afterAppend.mb),
@@ -263,10 +293,10 @@ async function main() {
         `| somnus recall, 1,000-session brain: p50 / p99 | ${b.recall_p50_ms} / ${b.recall_p99_ms} ms (peak ${b.recall_peak_mb} MB) |`,
         `| index build from nothing (1,000 digests + 3 transcripts) | ${b.build_from_nothing_ms} ms (peak ${b.build_peak_mb} MB); index files ${b.index_mb.brain} + ${b.index_mb.transcripts} MB |`,
         `| index update after one new digest (what a sleep run pays) | ${b.after_one_new_digest_ms} ms |`,
-        `| prompt hook / node -e 0, 3-session brain | ${promptSmall.ratio}x (${promptSmall.hook_ms} / ${promptSmall.node_ms} ms) |`,
-        `| prompt hook / node -e 0, 1,000-session brain | ${promptLarge.ratio}x (${promptLarge.hook_ms} / ${promptLarge.node_ms} ms) |`,
-        `| creature 200k lines: first query (builds the index) | ${c.first_query_builds_index_ms} ms, ${c.first_query_peak_mb} MB |`,
-        `| creature 200k lines: query p50 | ${c.query_p50_ms} ms, peak ${c.query_peak_mb} MB |`,
+        `| prompt hook / node -e 0, 3-session brain | ${promptSmall.ratio}x (${promptSmall.hook_ms} / ${promptSmall.node_ms} ms); CPU ${promptSmall.cpu_ratio}x |`,
+        `| prompt hook / node -e 0, 1,000-session brain | ${promptLarge.ratio}x (${promptLarge.hook_ms} / ${promptLarge.node_ms} ms); CPU ${promptLarge.cpu_ratio}x |`,
+        `| creature 200k lines: first query (builds the index) | ${c.first_query_builds_index_ms} ms (CPU ${c.first_query_cpu_ms} ms), ${c.first_query_peak_mb} MB |`,
+        `| creature 200k lines: query p50 | ${c.query_p50_ms} ms (CPU ${c.query_p50_cpu_ms} ms), peak ${c.query_peak_mb} MB |`,
         `| creature 200k lines: after 100 new lines | ${c.after_100_new_lines_ms} ms, ${c.after_100_new_lines_peak_mb} MB (new line found: ${c.found_new_line}) |`,
         '',
       ].join('\n'),

@@ -5,6 +5,7 @@
  * segment with many dead documents is rewritten. Ranking is BM25 over the statistics of every
  * segment together, so a hit scores the same whichever segment holds it.
  */
+import { MaxHeap } from '../../core/extractive/max-heap.ts'
 import { queryTerms } from '../../core/recall/recall-terms.ts'
 import { snippetOf } from '../../core/recall/snippet.ts'
 import {
@@ -183,15 +184,7 @@ export function createSegmentedRecallIndex(segments: Segment[] = []) {
       }
       const thresholdFor = (keep: number) => {
         if (kinds !== null) return 0
-        const positive = scored.map((scores) => scores.filter((score) => score > 0))
-        const all = new Float64Array(positive.reduce((sum, list) => sum + list.length, 0))
-        let offset = 0
-        for (const list of positive) {
-          all.set(list, offset)
-          offset += list.length
-        }
-        if (all.length <= keep) return 0
-        return all.sort()[all.length - keep] ?? 0
+        return keepthLargest(scored, keep)
       }
       const budget = query.snippetChars ?? DEFAULT_SNIPPET_CHARS
       const collect = (list: { segment: Segment; index: number; score: number }[]) => {
@@ -200,12 +193,18 @@ export function createSegmentedRecallIndex(segments: Segment[] = []) {
           if (hits.length >= query.limit) break
           const entry = candidate.segment.reader.entry(candidate.index)
           if (query.since !== undefined && !isOnOrAfter(entry.date, query.since)) continue
+          // Made when read: a caller keeps a few of the hits it asked for (the rest are folded
+          // or stale), and a snippet stems every word of its text.
+          let snippet: string | undefined
           hits.push({
             id: entry.id,
             kind: entry.kind,
             location: entry.location,
             text: entry.text,
-            snippet: snippetOf(entry.text, terms, budget),
+            get snippet() {
+              snippet ??= snippetOf(entry.text, terms, budget)
+              return snippet
+            },
             date: entry.date,
             sources: [...entry.sources],
             score: candidate.score,
@@ -221,6 +220,32 @@ export function createSegmentedRecallIndex(segments: Segment[] = []) {
     },
   }
   return index
+}
+
+/**
+ * The `keep`-th largest positive score of all `lists` (0 when fewer are positive): a heap of the
+ * best `keep` with the least on top, so a common word matching every document costs one pass.
+ */
+function keepthLargest(lists: readonly Float64Array[], keep: number): number {
+  const best = new MaxHeap<number>((left, right) => left < right)
+  let least = 0
+  for (const scores of lists) {
+    for (let index = 0; index < scores.length; index += 1) {
+      const score = scores[index] as number
+      if (score <= 0 || (best.size >= keep && score <= least)) continue
+      best.push(score)
+      if (best.size > keep) best.pop()
+      least = best.size >= keep ? (peek(best) ?? 0) : 0
+    }
+  }
+  return best.size < keep ? 0 : least
+}
+
+/** The heap's first item, put back. */
+function peek(heap: MaxHeap<number>): number | undefined {
+  const first = heap.pop()
+  if (first !== undefined) heap.push(first)
+  return first
 }
 
 /** The type of a segmented index. */

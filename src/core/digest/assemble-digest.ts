@@ -35,6 +35,51 @@ import { preferencesOf, workflowOf } from './working-style.ts'
 const OPEN_MARKERS =
   /\b(?:remaining|not yet|todo|follow-?up|still open|left to|blocked|filed|gap|missing|skipped|not (?:done|tested|implemented|verified)|next steps?)\b/i
 
+/** A heading or lead-in that announces what is still to do. */
+const OPEN_HEADING =
+  /\b(?:remaining|remains|next steps?|to ?do|follow-?ups?|open|known issues?|not (?:yet|done)|left|blocked|caveats?|limitations?|outstanding|pending|unresolved)\b/i
+
+/** A heading or lead-in that announces finished work ("Summary", "What was done", "Commits"). */
+const DONE_HEADING =
+  /\b(?:done|complete[ds]?|finished|summary|changes|changed|what (?:was|i|we)\b|implemented|delivered|commits?|added|fixed|closed|results?|accomplished|shipped|tasks?|tests?)\b/i
+
+/** A list item or table row that marks itself finished (a check mark, a ticked box). */
+const FINISHED_MARK = /^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*)?(?:✅|✓|✔|☑|\[x\])/i
+
+/** A list item or table row (what a heading or lead-in line governs). */
+const LIST_ITEM = /^\s*(?:[-*+]\s+|\d+[.)]\s+|\|)/
+
+/**
+ * The wrap-up's lines that say something is still to do: a line with an open marker, unless it is
+ * an item of a list of finished work (under a heading or lead-in that announces what was done, and
+ * none that announces what remains) or marks itself finished. "Done: - spotter-4te.6 - 12 new
+ * tests for the missing cases" reports work, whatever word it happens to hold.
+ */
+export function wrapUpOpenLines(text: string): string[] {
+  const open: string[] = []
+  let section: 'open' | 'done' | null = null
+  let inFence = false
+  for (const raw of text.split('\n')) {
+    if (/^\s*(?:```|~~~)/.test(raw)) {
+      inFence = !inFence
+      continue
+    }
+    if (inFence || raw.trim() === '') continue
+    const item = LIST_ITEM.test(raw)
+    const line = markdownLines(raw)[0] ?? ''
+    const heading =
+      /^\s*#+\s/.test(raw) || (!item && (/:\s*$/.test(line) || /^\s*\*\*[^*]+\*\*:?\s*$/.test(raw)))
+    if (heading) {
+      section = OPEN_HEADING.test(line) ? 'open' : DONE_HEADING.test(line) ? 'done' : null
+      if (section !== null) continue
+    } else if (!item) section = null
+    if (line === '' || FINISHED_MARK.test(raw)) continue
+    if (item && section === 'done') continue
+    if (OPEN_MARKERS.test(line) || (item && section === 'open')) open.push(line)
+  }
+  return open
+}
+
 /** A wrap-up sentence the agent labels as a problem it leaves behind (`Known issue: …`). */
 const LABELLED_OPEN =
   /^(?:known (?:issue|limitation|problem)s?|open issues?|caveats?|limitations?):\s+(?=\S)/i
@@ -241,8 +286,8 @@ function openOf(material: DigestMaterial, wrapUp: Closing | null): DigestItem[] 
       const problem = sentence.replace(LABELLED_OPEN, '')
       open.push(item(problem.charAt(0).toUpperCase() + problem.slice(1), wrapUp.uuid))
     }
-    for (const line of lines
-      .filter((text) => OPEN_MARKERS.test(text) && !LABELLED_OPEN.test(text))
+    for (const line of wrapUpOpenLines(wrapUp.text)
+      .filter((text) => !LABELLED_OPEN.test(text))
       .slice(0, 3))
       open.push(item(`From the wrap-up: ${leadingSentences(line, 240)}`, wrapUp.uuid))
   }

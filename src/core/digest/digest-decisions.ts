@@ -52,6 +52,19 @@ const STRONG_CHOICE =
 const NOT_YET_CHOSEN =
   /\b(?:ask the user|whether (?:to|they|the user)|let me (?:check|look|see|read|verify|run)|I(?:'m| am) not sure|might want|could also|maybe)\b/i
 
+/**
+ * A diagnosis: the sentence's subject is the problem itself and its verb only says what the
+ * problem is ("The issue is that the macro requires X", "This is because…"). It explains a
+ * failure; it chooses nothing, even when it names a requirement.
+ */
+const DIAGNOSIS =
+  /^(?:(?:the|this|that|our|one|another)\s+(?:\w+\s+)?(?:issue|problem|bug|error|cause|reason|catch|culprit|failure|difficulty|trouble)s?\s+(?:here\s+|now\s+)?(?:is|was|seems|appears|lies|comes)\b|(?:this|that|it)(?:'s|\s+is|\s+was)\s+(?:because|due to|caused by)\b)/i
+
+/** True when `sentence` explains what went wrong rather than stating a choice (see DIAGNOSIS). */
+export function isDiagnosis(sentence: string): boolean {
+  return DIAGNOSIS.test(sentence.replace(FILLER_OPENER, '').trim())
+}
+
 /** Openers that carry no meaning of their own. */
 const FILLER_OPENER =
   /^(?:(?:actually|ok(?:ay)?|so|now|alright|hmm|wait|right|good|great|also|for (?:the )?(?:implementation|fix|approach)),?\s+)+|^I'm reconsidering\s*[—-]+\s*/i
@@ -75,7 +88,7 @@ export function decisionCandidates(text: string, uuid: string, bonus: number): D
 /** How strongly `sentence` states a choice: 0 when it does not. */
 export function decisionScore(sentence: string): number {
   if (sentence.length < 30 || sentence.length > 400 || sentence.endsWith('?')) return 0
-  if (NOT_YET_CHOSEN.test(sentence)) return 0
+  if (NOT_YET_CHOSEN.test(sentence) || isDiagnosis(sentence)) return 0
   const choice =
     CHOICE.test(sentence) ||
     ((ALTERNATIVE.test(sentence) || PURPOSE.test(sentence)) && COMMITS.test(sentence))

@@ -20,6 +20,17 @@ const NOT_A_STATEMENT = /^(?:here(?:'s| is| are)|summary|done|all set|complete)\
 /** A statement has a verb: a form of be/have, or a past participle ("added", "fixed"). */
 const HAS_VERB = /\b(?:is|are|was|were|has|have|had|been|now|passes|pass)\b|\b[A-Za-z]\w+ed\b/
 
+/** A statement that reports what came of the work: done, pushed, fixed, passing. */
+const REPORTS_OUTCOME =
+  /\b(?:done|complete[ds]?|completed|finished|implemented|pushed|merged|shipped|landed|released|deployed|fixed|resolved|closed|pass(?:es|ed|ing)?|green|works|working|ready|delivered|in place|up to date)\b/i
+
+/**
+ * A statement about what is left over, not what was achieved ("The only remaining unstaged change
+ * is `.mcp.json`"): said at the end of a wrap-up, it is not the session's outcome.
+ */
+const LEFT_OVER =
+  /\b(?:remaining|remains?|left(?: over)?|unstaged|uncommitted|untracked|leftover|only (?:thing|change|file|difference)|still)\b/i
+
 /** Longest goal and outcome, in characters. */
 const GOAL_CHARS = 160
 const OUTCOME_CHARS = 220
@@ -85,27 +96,45 @@ function goalSentence(request: string): string {
   return `Asked for: ${sentence}`
 }
 
-/** The wrap-up's first real statement, else the commits and closed tasks. */
+/**
+ * What came of the session: the wrap-up's first statement that reports an outcome (done, pushed,
+ * fixed…) and is not about what is left over; else what the record shows (tasks closed, commits,
+ * a push); else the wrap-up's first statement that is not about leftovers; else its first.
+ */
 function outcomeOf(material: DigestMaterial, wrapUp: Closing | null): Sourced | null {
-  if (wrapUp !== null) {
-    // Prose only: list items, table rows and headings in a wrap-up detail one part, not the whole.
-    const prose = wrapUp.text
-      .replace(/```[\s\S]*?```/g, '')
-      .split('\n')
-      .filter((line) => !/^\s*(?:[-*+|#>]|\d+[.)])/.test(line))
-    for (const line of markdownLines(prose.join('\n'))) {
-      const statement = sentencesOf(line.replace(/:$/, '.')).find(
-        (sentence) =>
-          sentence.split(' ').length >= 3 &&
-          !NOT_A_STATEMENT.test(sentence) &&
-          HAS_VERB.test(sentence),
+  const statements = wrapUp === null ? [] : wrapUpStatements(wrapUp.text)
+  const sourced = (text: string): Sourced => {
+    const cut = leadingSentences(text, OUTCOME_CHARS)
+    return { text: /[.!?…]$/.test(cut) ? cut : `${cut}.`, uuid: wrapUp?.uuid ?? '' }
+  }
+  const reported = statements.find(
+    (statement) => REPORTS_OUTCOME.test(statement) && !LEFT_OVER.test(statement),
+  )
+  if (reported !== undefined) return sourced(reported)
+  const factual = factualOutcome(material)
+  if (factual !== null) return factual
+  const plainStatement = statements.find((statement) => !LEFT_OVER.test(statement)) ?? statements[0]
+  return plainStatement === undefined ? null : sourced(plainStatement)
+}
+
+/** The statements of a wrap-up's prose (list items, table rows and headings detail one part). */
+function wrapUpStatements(text: string): string[] {
+  const prose = text
+    .replace(/```[\s\S]*?```/g, '')
+    .split('\n')
+    .filter((line) => !/^\s*(?:[-*+|#>]|\d+[.)])/.test(line))
+  const statements: string[] = []
+  for (const line of markdownLines(prose.join('\n'))) {
+    for (const sentence of sentencesOf(line.replace(/:$/, '.'))) {
+      if (
+        sentence.split(' ').length >= 3 &&
+        !NOT_A_STATEMENT.test(sentence) &&
+        HAS_VERB.test(sentence)
       )
-      if (statement === undefined) continue
-      const text = leadingSentences(statement, OUTCOME_CHARS)
-      return { text: /[.!?…]$/.test(text) ? text : `${text}.`, uuid: wrapUp.uuid }
+        statements.push(sentence)
     }
   }
-  return factualOutcome(material)
+  return statements
 }
 
 /** What the record shows came of the session: tasks closed, commits, a push, the last tests. */
@@ -114,7 +143,7 @@ function factualOutcome(material: DigestMaterial): Sourced | null {
   const commits = material.commits.length
   const lastTest = [...material.testRuns].reverse().find((run) => run.figure !== null)
   const parts = [
-    closed.length > 0 ? `closed ${closed.length} task${closed.length > 1 ? 's' : ''}` : '',
+    closed.length > 0 ? closedTasks(closed.map((task) => task.id)) : '',
     commits > 0 ? `${commits} commit${commits > 1 ? 's' : ''}` : '',
     material.pushes.length > 0 ? 'pushed' : '',
     lastTest?.ok === true ? `tests: ${lastTest.figure}` : '',
@@ -122,6 +151,19 @@ function factualOutcome(material: DigestMaterial): Sourced | null {
   if (parts.length === 0) return null
   const uuid = material.pushes.at(-1)?.uuid ?? material.commits.at(-1)?.uuid ?? lastTest?.uuid ?? ''
   return { text: `${parts.join(', ')}.`, uuid }
+}
+
+/**
+ * "closed 4 tasks of spotter-a0y" when the closed tasks are subtasks of one parent (`<id>.<n>`,
+ * the parent itself may be among them), else "closed 3 tasks".
+ */
+function closedTasks(ids: readonly string[]): string {
+  const parents = new Set(ids.map((id) => /^(.+)\.\d+$/.exec(id)?.[1] ?? id))
+  const subtasks = ids.filter((id) => /\.\d+$/.test(id)).length
+  const parent = parents.size === 1 ? [...parents][0] : undefined
+  if (parent !== undefined && subtasks > 0)
+    return `closed ${subtasks} task${subtasks > 1 ? 's' : ''} of ${parent}${ids.includes(parent) ? ' and the epic itself' : ''}`
+  return `closed ${ids.length} task${ids.length > 1 ? 's' : ''}`
 }
 
 /** Text without markdown, quotes or line breaks. */

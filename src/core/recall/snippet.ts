@@ -13,9 +13,14 @@ export function snippetOf(text: string, terms: readonly string[], maxChars: numb
   if (flat.length <= maxChars) return flat
   if (maxChars < 2) return flat.slice(0, Math.max(0, maxChars))
   const wanted = new Set(terms)
+  // A word yields a term only if it holds the term's first two letters (a stem changes only its
+  // ending): most words are passed over without stemming them.
+  const probes = [...new Set(terms.map((term) => term.slice(0, 2)))]
   // Where each matching word starts and ends, and how many distinct terms it carries.
   const matches: { start: number; end: number; terms: string[] }[] = []
   for (const match of flat.matchAll(WORD)) {
+    const lower = match[0].toLowerCase()
+    if (!probes.some((probe) => lower.includes(probe))) continue
     const found = recallTerms(match[0]).filter((term) => wanted.has(term))
     if (found.length > 0)
       matches.push({ start: match.index, end: match.index + match[0].length, terms: found })

@@ -5,6 +5,7 @@
  * work never becomes an open item: it goes to the changelog (changelog-entries.ts) and closes the
  * open items it finishes (resolvedIssues).
  */
+import { isDiagnosis } from '../digest/digest-decisions.ts'
 import { summaryOutcome } from '../digest/digest-summary.ts'
 import type { DigestItem, SessionDigest } from '../digest/session-digest.ts'
 import type { Priority } from '../model-results.ts'
@@ -43,6 +44,9 @@ const FIRST_PERSON = /\b(?:I|I'm|I'll|I've|I'd|me|my|let's)\b/
 const TOOL_REFUSAL = /^the user (?:rejected|refused|denied) an? \S+ (?:call|tool call|command)\b/i
 /** A sentence that leans on the one before it ("But `x` is never called…"): no fact on its own. */
 const CONTINUATION = /^(?:but|and|so|or|which|because|then|also)\b/i
+/** An item that reports finished work ("Added 12 tests", "✅ spotter-4te.6"): not an open issue. */
+const FINISHED_REPORT =
+  /^(?:from the wrap-up:\s*)?(?:✅|✓|✔|☑|\[x\]|(?:added|implemented|fixed|created|wrote|closed|completed|finished|shipped|merged|pushed|done)\b)/i
 const RESOLUTION = /→|\b(?:fix(?:ed|es)?|resolved?|solved|workaround|instead)\b/i
 
 /** True when a digest item of `kind` belongs in a core file (see the rules above). */
@@ -52,9 +56,14 @@ export function belongsInCore(
 ): boolean {
   if (kind === 'preferences') return PREFERENCE_OR_CORRECTION.test(text) && !TOOL_REFUSAL.test(text)
   if (kind === 'decisions')
-    return !FIRST_PERSON.test(text) && !isNarration(text) && !CONTINUATION.test(text)
+    return (
+      !FIRST_PERSON.test(text) &&
+      !isNarration(text) &&
+      !CONTINUATION.test(text) &&
+      !isDiagnosis(text)
+    )
   if (kind === 'gotchas') return RESOLUTION.test(text)
-  return true
+  return !FINISHED_REPORT.test(text)
 }
 
 /**

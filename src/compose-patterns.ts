@@ -64,7 +64,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** The brain folder for `cwd`, or null: patterns work without one (defaults then). */
 export function findBrainFor(cwd: string, env: Record<string, string | undefined>): string | null {
-  return env.SOMNUS_CONTEXT_DIR || findContextRoot(cwd)
+  return env.SOMNUS_CONTEXT_DIR || findContextRoot(cwd, env.HOME)
 }
 
 /**

@@ -4,7 +4,7 @@
  * brain) and the lock. Light enough for the hook path: the hooks read the index and roll the gates
  * through here; encoding and consolidation run in a detached `somnus patterns` process.
  */
-import { mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { findContextRoot } from './adapters/fs/find-context-root.ts'
 import { createFsFolderFiles } from './adapters/fs/fs-folder-files.ts'
@@ -19,8 +19,9 @@ import {
   projectRootOf,
   worktreeRootsOf,
 } from './adapters/fs/pattern-locations.ts'
+import { readSettingsFile, readUserSettings } from './adapters/fs/settings-file.ts'
 import type { PatternWorkspace } from './app/patterns/pattern-workspace.ts'
-import { SomnusError } from './core/errors.ts'
+import { parseSettingsText, withoutUserOnlyKeys } from './core/config.ts'
 import { type PatternSettings, resolvePatternSettings } from './core/patterns/pattern-settings.ts'
 import { type Clock, systemClock } from './ports/clock.ts'
 
@@ -32,34 +33,38 @@ export function readPatternSettings(
   contextRoot: string | null,
   env: Record<string, string | undefined>,
 ): PatternSettings {
-  if (contextRoot === null) return resolvePatternSettings(undefined, env, 'somnus.json')
+  // The user's own `patterns` (the folder among them) under the repository's, whose `dir` is
+  // dropped: a repository never chooses where pattern files are written.
+  const user = readUserSettings(env)
+  const fromUser = patternsOf(parseSettingsText(user.text, user.path))
+  if (contextRoot === null) return resolvePatternSettings(fromUser, env, user.path)
   const path = join(contextRoot, 'somnus.json')
-  let text: string
+  let text: string | null
   try {
-    text = readFileSync(path, 'utf8')
+    text = readSettingsFile(path, { followLink: false })
   } catch {
-    return resolvePatternSettings(undefined, env, path)
+    // Not a plain file: the hooks and the CLI report it (compose.ts); the user's settings here.
+    return resolvePatternSettings(fromUser, env, user.path)
   }
-  let parsed: unknown
-  try {
-    parsed = text.trim() === '' ? {} : JSON.parse(text)
-  } catch (error) {
-    throw new SomnusError(
-      'INVALID_INPUT',
-      `${path} is not valid JSON: fix it or delete it to use the defaults.`,
-      { cause: error },
-    )
-  }
-  const value =
-    typeof parsed === 'object' && parsed !== null
-      ? (parsed as Record<string, unknown>).patterns
-      : undefined
-  return resolvePatternSettings(value, env, path)
+  const { kept } = withoutUserOnlyKeys(parseSettingsText(text, path))
+  const fromRepository = patternsOf(kept)
+  if (fromUser === undefined || !isObject(fromRepository))
+    return resolvePatternSettings(fromRepository ?? fromUser, env, path)
+  return resolvePatternSettings({ ...(fromUser as object), ...fromRepository }, env, path)
+}
+
+/** The `patterns` value of parsed settings, or undefined. */
+function patternsOf(settings: unknown): unknown {
+  return isObject(settings) ? settings.patterns : undefined
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** The brain folder for `cwd`, or null: patterns work without one (defaults then). */
 export function findBrainFor(cwd: string, env: Record<string, string | undefined>): string | null {
-  return env.SOMNUS_CONTEXT_DIR || findContextRoot(cwd)
+  return env.SOMNUS_CONTEXT_DIR || findContextRoot(cwd, env.HOME)
 }
 
 /**

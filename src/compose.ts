@@ -7,16 +7,17 @@
  * imported lazily by the functions that need them.
  */
 
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createFsBrainFiles } from './adapters/fs/fs-brain-files.ts'
 import { createFsProjectFiles } from './adapters/fs/fs-project-files.ts'
 import { createFsSleepStateStore } from './adapters/fs/fs-sleep-state-store.ts'
 import { createFsUnitOfWork } from './adapters/fs/fs-unit-of-work.ts'
+import { readSettingsFile, readUserSettings } from './adapters/fs/settings-file.ts'
 import { randomIds } from './adapters/node/random-ids.ts'
 import type { Brain } from './app/brain.ts'
 import { transcriptFiles } from './compose-transcripts.ts'
-import { type Config, resolveConfig } from './core/config.ts'
+import { type Config, ignoredKeysWarning, resolveConfig } from './core/config.ts'
+import { isSomnusError } from './core/errors.ts'
 import type { Unit } from './core/model-results.ts'
 import type { SessionRecord } from './core/sleep-state.ts'
 import { type Clock, systemClock } from './ports/clock.ts'
@@ -43,15 +44,9 @@ export interface BrainAtOptions {
 /** A brain at a known root, whether or not it exists yet (used by `init`). */
 export function brainAt(root: string, options: BrainAtOptions): Brain {
   const warn = options.warn ?? ((message: string) => process.stderr.write(`somnus: ${message}\n`))
-  const configPath = join(root, CONFIG_FILE_NAME)
-  const config = {
-    ...resolveConfig({
-      fileText: readOptional(configPath),
-      filePath: configPath,
-      env: options.env,
-    }),
-    ...options.overrides,
-  }
+  const { config: settings, notices } = settingsOf(root, options.env)
+  for (const notice of notices) warn(notice)
+  const config = { ...settings, ...options.overrides }
   const state = createFsSleepStateStore({
     stateDir: join(root, 'state'),
     brainRoot: root,
@@ -70,20 +65,46 @@ export function brainAt(root: string, options: BrainAtOptions): Brain {
     clock,
     ids,
     warn,
+    notices,
+  }
+}
+
+/**
+ * The brain's settings from the user's `~/.somnus/settings.json`, the repository's
+ * `somnus.json` and the environment, with what the user must hear about them. A repository file
+ * that is bad (not JSON, a wrong type, a symlink) never stops the hooks: the defaults are used and
+ * the notice says what to fix. One that names user-only keys (the model, provider URLs and keys)
+ * has them ignored, with one notice.
+ */
+function settingsOf(
+  root: string,
+  env: Record<string, string | undefined>,
+): { config: Config; notices: string[] } {
+  const filePath = join(root, CONFIG_FILE_NAME)
+  const user = readUserSettings(env)
+  const notices: string[] = []
+  const base = { filePath, env, userText: user.text, userPath: user.path }
+  try {
+    const fileText = readSettingsFile(filePath, { followLink: false })
+    const config = resolveConfig({
+      ...base,
+      fileText,
+      onIgnored: (ignored) => notices.push(ignoredKeysWarning(filePath, ignored)),
+    })
+    return { config, notices }
+  } catch (error) {
+    if (!isSomnusError(error) || error.code !== 'INVALID_INPUT') throw error
+    if (error.details?.path === user.path) throw error
+    notices.push(
+      `${error.message} Until then Somnus runs with its defaults (turns are still recorded).`,
+    )
+    return { config: resolveConfig({ ...base, fileText: null }), notices }
   }
 }
 
 /** The files Somnus owns in the project folder beside the brain (`.claude/settings.json`). */
 export function projectFilesOf(brain: Pick<Brain, 'projectDir'>): ProjectFiles {
   return createFsProjectFiles(brain.projectDir)
-}
-
-function readOptional(path: string): string | null {
-  try {
-    return readFileSync(path, 'utf8')
-  } catch {
-    return null
-  }
 }
 
 /**

@@ -4,7 +4,7 @@
  * status, context, observations, dreams, recall — plus the `set_sleep` tool an agent hands its
  * model. The consolidating mind is the offline extractive one unless a chat transport is given.
  */
-import { readFile } from 'node:fs/promises'
+import { lstat, readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import * as z from 'zod'
 import { createFsMindStore } from './adapters/fs/mind/fs-mind-store.ts'
@@ -219,6 +219,14 @@ const SettingsSchema = z.looseObject({ model: z.string().optional() })
  * numbers by name (`{"fatigueLimit": 100}`) and `model`.
  */
 export async function openMindFolder(options: OpenMindFolderOptions): Promise<Mind> {
+  // A creature folder linked elsewhere (a tenant's under --minds-dir) is never followed.
+  if ((await lstat(options.folder).catch(() => null))?.isSymbolicLink()) {
+    throw new SomnusError(
+      'OUTSIDE_BRAIN',
+      `Refused ${options.folder}: the creature folder is a symlink. Replace it with a real folder.`,
+      { details: { path: options.folder } },
+    )
+  }
   const path = mindSettingsPath(options.folder)
   let settings: Record<string, unknown> = {}
   let text: string | null = null

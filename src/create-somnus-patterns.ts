@@ -3,6 +3,8 @@
  * detached encode a hook starts, and library users. It opens the project's pattern workspace and
  * binds the use cases to it; the model loads only for the verbs that need it.
  */
+
+import { readSettingsFile, readUserSettings } from './adapters/fs/settings-file.ts'
 import type { ConsolidateResult } from './app/patterns/consolidate-patterns.ts'
 import type { EncodeResult } from './app/patterns/encode-patterns.ts'
 import type { PatternWorkspace } from './app/patterns/pattern-workspace.ts'
@@ -57,22 +59,29 @@ export async function createSomnusPatterns(
   })
   const model = async (): Promise<LanguageModel> => {
     if (options.model !== undefined && typeof options.model !== 'string') return options.model
-    const [{ resolveConfig }, { composeLanguageModel }, { readFileSync }, { join }] =
-      await Promise.all([
-        import('./core/config.ts'),
-        import('./compose-model.ts'),
-        import('node:fs'),
-        import('node:path'),
-      ])
+    const [{ resolveConfig }, { composeLanguageModel }, { join }] = await Promise.all([
+      import('./core/config.ts'),
+      import('./compose-model.ts'),
+      import('node:path'),
+    ])
     const brain = findBrainFor(cwd, env)
     const path = brain === null ? 'somnus.json' : join(brain, 'somnus.json')
     let fileText: string | null = null
     try {
-      fileText = brain === null ? null : readFileSync(path, 'utf8')
+      fileText = brain === null ? null : readSettingsFile(path, { followLink: false })
     } catch {
+      // A bad repository file: the hooks and `somnus sleep status` say so; defaults here.
       fileText = null
     }
-    const config = resolveConfig({ fileText, filePath: path, env })
+    const user = readUserSettings(env)
+    // The repository's model and keys are ignored (the hooks and the CLI warn about them).
+    const config = resolveConfig({
+      fileText,
+      filePath: path,
+      env,
+      userText: user.text,
+      userPath: user.path,
+    })
     return composeLanguageModel(options.model, { config, env })
   }
   const app = {

@@ -23,4 +23,9 @@ export interface Brain {
   readonly ids: IdGenerator
   /** Reports a problem that did not stop the work (corrupt file set aside, transcript skipped). */
   readonly warn: (message: string) => void
+  /**
+   * Problems with the settings the user must see (a bad `somnus.json`, keys a repository may not
+   * set): SessionStart shows them above the snapshot, the CLI on stderr.
+   */
+  readonly notices?: readonly string[]
 }

@@ -91,7 +91,9 @@ export async function sessionStartContext(
     shown = (await showCountingFires(brain, show, { unlessPending: false })) as Shown
   }
   const { directive, snapshot } = shown
-  const joined = directive === null ? snapshot.text : `${directive}${SEPARATOR}${snapshot.text}`
+  const shownText = directive === null ? snapshot.text : `${directive}${SEPARATOR}${snapshot.text}`
+  const notices = (brain.notices ?? []).map((notice) => `[somnus settings] ${notice}\n`).join('')
+  const joined = notices === '' ? shownText : `${notices}\n${shownText}`
   // The snapshot demotes sections to fit; this cut only guards a directive larger than the budget.
   const text = joined.length > budget ? joined.slice(0, budget) : joined
   return { text, directive, finishedSessions, firedTriggerIds: snapshot.firedTriggerIds }

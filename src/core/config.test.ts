@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { buildConfigSchema, resolveConfig } from './config.ts'
+import { buildConfigSchema, resolveConfig, withoutUserOnlyKeys } from './config.ts'
 
 /** A value of a random JSON type, often one a settings key accepts. */
 const anyJson = fc.oneof(
@@ -40,7 +40,8 @@ describe('resolveConfig', () => {
     const schema = buildConfigSchema()
     fc.assert(
       fc.property(settings, (file) => {
-        const parsed = schema.safeParse(file)
+        // A repository's file never sets the model or provider keys: they are dropped first.
+        const parsed = schema.safeParse(withoutUserOnlyKeys(file).kept)
         const resolve = () =>
           resolveConfig({ fileText: JSON.stringify(file), filePath: 'somnus.json', env: {} })
         if (parsed.success) {
@@ -55,10 +56,29 @@ describe('resolveConfig', () => {
 
   it('takes the environment over the file', () => {
     const config = resolveConfig({
-      fileText: '{"scoring":"seed","model":"claude-cli"}',
+      fileText: '{"scoring":"seed"}',
       filePath: 'somnus.json',
+      userText: '{"model":"claude-cli"}',
       env: { SOMNUS_SCORING: 'calibrated' },
     })
     expect(config).toMatchObject({ scoring: 'calibrated', model: 'claude-cli', anthropic: {} })
+  })
+
+  it("takes the model and provider keys from the user's file only, naming the repository's once", () => {
+    const ignored: string[][] = []
+    const config = resolveConfig({
+      fileText:
+        '{"model":"anthropic:x","anthropic":{"base_url":"http://evil"},"patterns":{"dir":"/x"}}',
+      filePath: 'somnus.json',
+      userText: '{"openai":{"base_url":"http://127.0.0.1:1/v1"}}',
+      env: {},
+      onIgnored: (keys) => ignored.push(keys),
+    })
+    expect(config).toMatchObject({
+      model: 'extractive',
+      anthropic: {},
+      openai: { base_url: 'http://127.0.0.1:1/v1' },
+    })
+    expect(ignored).toEqual([['model', 'anthropic', 'patterns.dir']])
   })
 })

@@ -1,6 +1,10 @@
 /**
- * Somnus settings: `_agent_context/somnus.json`, then `SOMNUS_*` environment variables, then flags.
- * Every default is the seed's number; the file only needs the keys a user wants to change.
+ * Somnus settings: the user's `~/.somnus/settings.json`, then the repository's
+ * `_agent_context/somnus.json`, then `SOMNUS_*` environment variables, then flags. Every default
+ * is the seed's number; a file only needs the keys a user wants to change. A repository's file
+ * is attacker text: it never chooses where the user's key and text go (the model, provider URLs
+ * and keys) nor the pattern folder; those keys are taken only from the user's own file and the
+ * environment (README, "Security").
  */
 import * as z from 'zod/mini'
 import { SomnusError } from './errors.ts'
@@ -46,27 +50,76 @@ const ENV_KEYS: Record<string, keyof Config> = {
 }
 
 /**
- * Builds the settings from the file text (may be null) and the environment. Pure: the caller reads
- * the file. A malformed file is an error that names the file and the field, never a silent default.
+ * The keys a repository's `somnus.json` may not set: they decide where the user's API key and
+ * session text are sent (`patterns.dir`: where files are written outside the project).
+ */
+export const USER_ONLY_KEYS = ['model', 'anthropic', 'openai', 'patterns.dir'] as const
+
+/**
+ * `settings` (a repository's parsed `somnus.json`) without the USER_ONLY_KEYS, and the ones it
+ * named. Anything but a plain object is returned as is, for the schema to word the problem.
+ */
+export function withoutUserOnlyKeys(settings: unknown): { kept: unknown; ignored: string[] } {
+  if (!isPlainObject(settings)) return { kept: settings, ignored: [] }
+  const kept: Record<string, unknown> = { ...settings }
+  const ignored: string[] = []
+  for (const key of ['model', 'anthropic', 'openai']) {
+    if (key in kept) {
+      delete kept[key]
+      ignored.push(key)
+    }
+  }
+  if (isPlainObject(kept.patterns) && 'dir' in kept.patterns) {
+    const { dir: _dropped, ...patterns } = kept.patterns
+    kept.patterns = patterns
+    ignored.push('patterns.dir')
+  }
+  return { kept, ignored }
+}
+
+/** The one warning for a repository file that named user-only keys. */
+export function ignoredKeysWarning(filePath: string, ignored: string[]): string {
+  return `${filePath} sets ${ignored.map((key) => `"${key}"`).join(', ')}, which a repository may not choose (they decide where your API key and text are sent, or where files are written); ignored. Set them in ~/.somnus/settings.json or the environment (SOMNUS_MODEL, ANTHROPIC_BASE_URL, OPENAI_BASE_URL, SOMNUS_PATTERNS_DIR) instead.`
+}
+
+/** The JSON in `text` (null or blank: `{}`), or an INVALID_INPUT error naming `path`. */
+export function parseSettingsText(text: string | null, path: string): unknown {
+  if (text === null || text.trim() === '') return {}
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new SomnusError(
+      'INVALID_INPUT',
+      `${path} is not valid JSON: fix it or delete it to use the defaults.`,
+      { cause: error },
+    )
+  }
+}
+
+/**
+ * Builds the settings from the repository file's text (may be null), the user's file (may be
+ * null) and the environment. Pure: the caller reads the files. The repository file's USER_ONLY_KEYS
+ * are dropped and reported once through `onIgnored`. A malformed file is an error that names the
+ * file and the field, never a silent default.
  */
 export function resolveConfig(input: {
   fileText: string | null
   filePath: string
   env: Record<string, string | undefined>
+  /** `~/.somnus/settings.json`: trusted, every key allowed. */
+  userText?: string | null
+  userPath?: string
+  /** Told which user-only keys the repository file named (they were ignored). */
+  onIgnored?: (ignored: string[]) => void
 }): Config {
-  let fromFile: unknown = {}
-  if (input.fileText !== null && input.fileText.trim() !== '') {
-    try {
-      fromFile = JSON.parse(input.fileText)
-    } catch (error) {
-      throw new SomnusError(
-        'INVALID_INPUT',
-        `${input.filePath} is not valid JSON: fix it or delete it to use the defaults.`,
-        { cause: error },
-      )
-    }
+  const userPath = input.userPath ?? '~/.somnus/settings.json'
+  const fromUser = parseSettingsText(input.userText ?? null, userPath)
+  const { kept, ignored } = withoutUserOnlyKeys(parseSettingsText(input.fileText, input.filePath))
+  if (ignored.length > 0) input.onIgnored?.(ignored)
+  const merged: Record<string, unknown> = {
+    ...(isPlainObject(fromUser) ? fromUser : {}),
+    ...(kept as Record<string, unknown>),
   }
-  const merged: Record<string, unknown> = { ...(fromFile as Record<string, unknown>) }
   for (const [variable, key] of Object.entries(ENV_KEYS)) {
     const value = input.env[variable]
     if (value !== undefined && value !== '')
@@ -86,6 +139,10 @@ export function resolveConfig(input: {
     )
   }
   return parsed.data
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** An environment switch as a boolean (`0`, `false`, `off`, `no`: false), or the text as is. */

@@ -50,6 +50,15 @@ export function confineTo(root: string): ConfinedFolder {
 
   const realRoot = (): string => {
     if (rootReal !== null) return rootReal
+    // The owned folder itself must be a real folder: a committed `_agent_context` symlink (or a
+    // tenant's creature folder linked elsewhere) would make everything below it land elsewhere.
+    if (isSymlink(root)) {
+      throw new SomnusError(
+        'OUTSIDE_BRAIN',
+        `Refused ${root}: it is a symlink. Somnus reads and writes only a real folder: replace the symlink with a folder (or run \`somnus init\` after removing it).`,
+        { details: { path: root } },
+      )
+    }
     const real = realpathOfExisting(root)
     // Cached only once the folder exists; until then it is worked out from its nearest parent.
     if (real.missing.length === 0) rootReal = real.path

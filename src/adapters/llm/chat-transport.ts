@@ -37,8 +37,8 @@ export interface ChatTransport {
 /** A plugged-in transport's message is echoed to users; a whole stack or page would drown it. */
 const MAX_FAILURE_CHARS = 1_000
 
-/** Where a user sets the settings in their config file; error messages point there. */
-export const CONFIG_FILE_HINT = '_agent_context/somnus.json'
+/** Where a user sets provider keys and URLs (never a repository's somnus.json); error messages point there. */
+export const CONFIG_FILE_HINT = '~/.somnus/settings.json'
 
 /**
  * The first non-empty value: a setting from the config file wins over the environment variable,

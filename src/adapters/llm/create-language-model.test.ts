@@ -45,7 +45,7 @@ describe('createLanguageModel', () => {
     }
   })
 
-  it('takes keys and base URLs from the config file before the environment', async () => {
+  it("takes keys and base URLs from the user's settings file before the environment", async () => {
     const seen: Array<{ url: string; headers: Record<string, string> }> = []
     const fetch = async (url: string | URL | Request, init?: RequestInit) => {
       seen.push({ url: String(url), headers: init?.headers as Record<string, string> })
@@ -54,10 +54,11 @@ describe('createLanguageModel', () => {
       })
     }
     const fromFile = resolveConfig({
-      fileText: JSON.stringify({
+      fileText: null,
+      filePath: 'somnus.json',
+      userText: JSON.stringify({
         openai: { api_key: 'file-key', base_url: 'http://127.0.0.1:11434/v1' },
       }),
-      filePath: 'somnus.json',
       env: {},
     })
     const model = await createLanguageModel('openai:llama3.2', {

@@ -103,8 +103,9 @@ describe('examples/creature-loop.ts against a loopback Messages API', () => {
     const afterSleep = requests[7]?.messages
     expect(afterSleep).toHaveLength(1)
     expect(afterSleep?.[0]?.content).toMatch(
-      /^You woke up at 2026-02-12T09:05:00Z after sleeping 300s\. This is cycle 2\.\n\nDuring sleep you reflected:\n/,
+      /^You woke up at 2026-02-12T09:05:00Z after sleeping 300s\. This is cycle 2\.\n/,
     )
+    expect(afterSleep?.[0]?.content).toContain('\nDuring sleep you reflected:\n')
     expect(afterSleep?.[0]?.content).toContain('Full history: .self/conversation.jsonl')
     expect(result.wakeMessages).toEqual([afterSleep?.[0]?.content])
 

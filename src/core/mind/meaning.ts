@@ -30,10 +30,10 @@ export function voiceOf(speaker: string | undefined): Voice {
 
 /** A ban or a rule, said as an order: at the start of a sentence. */
 const IMPERATIVE_RULE =
-  /^(?:please,? )?(?:never|always(?! here\b)|do not|don't|dont|make sure|be sure to|remember to|don't forget|do not forget|stop|avoid|no more)\b/i
+  /^(?:please,? )?(?:never|always|do not|don't|dont|make sure|be sure to|remember to|don't forget|do not forget|stop|avoid|no more)\b(?! (?:\w+ed|\w+ing|had|been|was|were|saw|got|did|felt|knew|thought|heard|happy|glad|good|great|up|here|there|so|too|feel like)\b)/i
 /** An obligation put to the creature in the second person, or a goal given to it. */
 const OBLIGATION =
-  /\b(?:you (?:must(?! be\b)|must not|mustn't|may not|are not allowed to|are to|need to|have to|should never|shall|will need to)|(?:your|our) (?:goal|mission|task|job|priority|objective|assignment) (?:is|will be)|i (?:need|want) you to|it is your job|is (?:forbidden|banned|not allowed))\b/i
+  /\b(?:you (?:must(?! be\b| have\b)|must not|mustn't|may not|are not allowed to|are to|need to|have to|should never|shall|will need to)|(?:your|our) (?:goal|mission|task|job|priority|objective|assignment) (?:is|will be)|i (?:need|want) you to|it is your job|is (?:forbidden|banned|not allowed))\b/i
 /** A deadline: a time by which something must be done. */
 const DEADLINE =
   /\b(?:deadline|due (?:by|on|date|at|in)|no later than|(?:by|before|until) (?:end of|eod|eow|tomorrow|tonight|noon|midnight|next \w+|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d{1,2}(?::\d{2})? ?(?:am|pm)|\d{4}-\d{2}-\d{2}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2}|\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*))\b/i
@@ -92,7 +92,9 @@ export function orderSentences(text: string): string[] {
       NOT_IMPERATIVE_START.test(lead) ? lead : '',
     )
     if (contentStems(plain).length < ORDER_CONTENT_WORDS) return false
-    if (IMPERATIVE_RULE.test(plain) || OBLIGATION.test(plain) || REQUEST.test(plain)) return true
+    if (IMPERATIVE_RULE.test(plain) || OBLIGATION.test(plain)) return true
+    // A question put to someone is answered in the conversation; with a deadline it stands.
+    if (REQUEST.test(plain)) return DEADLINE.test(plain)
     const imperative = !NOT_IMPERATIVE_START.test(plain) && !/\?\s*$/.test(plain)
     return imperative && DEADLINE.test(plain)
   })

@@ -111,7 +111,7 @@ describe('priority by meaning, standing orders kept', () => {
     expect(levelOf('error TS2345')).not.toBe('RED')
     expect(levelOf('3 failed')).toBe('RED')
     const reflection = first.dream?.reflection ?? ''
-    expect(reflection).toMatch(/^What happened \(6 actions, 1 messages\): /)
+    expect(reflection).toMatch(/^What happened \(6 actions, 1 message\): /)
     expect(reflection).toMatch(/\nWhat worked: .*build passed/)
     expect(reflection).toMatch(/\nStill open: Priya: Send the quarterly invoice summary.*3 failed/)
     expect(first.dream?.priority).toMatch(/^Priya: Send the quarterly invoice summary/)

@@ -160,7 +160,7 @@ export function reflectOnCycle(
     ...cycle.filter((item) => item.kind === 'failure' && !item.fixed).reverse(),
   ]
   const parts = [
-    `What happened (${actions} actions, ${cycle.length - actions} messages): ${top.length > 0 ? top.join('; ') : 'nothing worth keeping'}.`,
+    `What happened (${count(actions, 'action')}, ${count(cycle.length - actions, 'message')}): ${top.length > 0 ? top.join('; ') : 'nothing worth keeping'}.`,
     worked.length + fixed.length > 0
       ? `What worked: ${said(worked)}${fixed.length > 0 ? `${worked.length > 0 ? '; ' : ''}fixed ${fixed.length} failure(s) (${said(fixed)})` : ''}.`
       : 'Nothing was confirmed to work.',
@@ -173,4 +173,8 @@ export function reflectOnCycle(
       ? shorten(`${next.speaker}: ${next.text.replace(/\s+/g, ' ').trim()}`, 200)
       : (previousPriority ?? 'Choose the next goal.'),
   }
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`
 }

@@ -12,12 +12,19 @@
  * written as an observations file of the same format (`GRN HH:MM fact` lines under the same headers
  * and markers). The mind never sees the questions. Deterministic.
  *
+ * Standing orders (issue 21): before the first session's turns, the creature's creator gives two
+ * standing orders (ORDERS, written for this bench, not taken from the data). Every wake message
+ * after each of the first 12 dreams (a deep sleep among them) must carry both; the rows report how
+ * many did, and priorities.md's items after the last deep sleep: how many, and how many of them
+ * are the creator's orders (the rest are listed in the results file, to be read).
+ *
  * Run: `npx tsx bench/mind-retention.ts` (or `npm run bench -- mind-retention`).
  * Writes bench/results/mind-retention.json and prints a markdown table.
  */
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createMemoryMindStore } from '../src/adapters/memory/memory-mind-store.ts'
 import { parseTimestamp } from '../src/core/extractive/timestamps.ts'
 import type { MindConfig } from '../src/core/mind/mind-config.ts'
 import { observationsBlock, parseObservations } from '../src/core/mind/observations-file.ts'
@@ -38,7 +45,19 @@ export interface MindRetentionRow {
   observations: number
   dreams: number
   deepSleeps: number
+  /** Wake messages after the first 12 dreams that carried both standing orders / checked. */
+  ordersCarried?: string
+  /** priorities.md after the last deep sleep: items, and items that are the creator's orders. */
+  priorities?: { items: number; orders: number; lines: string[] }
 }
+
+/** The creator's standing orders, given before the first session. */
+export const ORDERS = [
+  'Never share anyone’s home address or phone number with a third party.',
+  'Always write a short weekly summary of what your friends told you, every Sunday evening.',
+] as const
+/** Wake messages checked for the orders: after this many dreams. */
+const CHECKED_DREAMS = 12
 
 const MONTHS = [
   'January',
@@ -73,8 +92,9 @@ function rawTurns(session: Session): string {
 /** Replays one conversation; returns observations.md and each session's observation lines. */
 async function replay(sessions: readonly Session[], config: Partial<MindConfig>) {
   let now = 0
+  const store = createMemoryMindStore()
   const mind = createMind({
-    memory: true,
+    store,
     config,
     clock: { now: () => new Date(now) },
     ids: sequentialIds(),
@@ -84,9 +104,20 @@ async function replay(sessions: readonly Session[], config: Partial<MindConfig>)
   ]
   const dreamOf = new Map<string, string>()
   let deepSleeps = 0
-  for (const session of sessions) {
+  let checked = 0
+  let carried = 0
+  const checkWake = (message: string) => {
+    if (dreamOf.size === 0 || dreamOf.size > CHECKED_DREAMS) return
+    checked += 1
+    if (ORDERS.every((order) => message.includes(order))) carried += 1
+  }
+  for (const [index, session] of sessions.entries()) {
     now = sessionStart(session).getTime()
-    await mind.wake()
+    checkWake((await mind.wake()).message)
+    if (index === 0) {
+      for (const order of ORDERS)
+        await mind.record({ role: 'system', name: 'Creator', content: order })
+    }
     for (const unit of session.units) {
       now += 30_000
       await mind.record({
@@ -101,8 +132,25 @@ async function replay(sessions: readonly Session[], config: Partial<MindConfig>)
     if (slept.deep) deepSleeps += 1
     dreamOf.set(session.key, slept.dream.id)
   }
+  now += 3_600_000
+  checkWake((await mind.wake()).message)
   const { text } = await mind.observations()
-  return { text, blocks: blocksOf(text, dreamOf), dreams: dreamOf.size, deepSleeps }
+  const lines = ((await store.files.readDocument('priorities')) ?? '')
+    .split('\n')
+    .filter((line) => /^\d+\. /.test(line))
+  const priorities = {
+    items: lines.length,
+    orders: lines.filter((line) => ORDERS.some((order) => line.includes(order))).length,
+    lines,
+  }
+  return {
+    text,
+    blocks: blocksOf(text, dreamOf),
+    dreams: dreamOf.size,
+    deepSleeps,
+    ordersCarried: `${carried}/${checked}`,
+    priorities,
+  }
 }
 
 /** Session key → its dream's observation lines (whatever deep sleep left of them). */
@@ -206,6 +254,8 @@ export async function main(
       ),
       dreams: creature.dreams,
       deepSleeps: creature.deepSleeps,
+      ordersCarried: creature.ordersCarried,
+      priorities: creature.priorities,
     })
     const locomo = locomoFile(sessions)
     const theirs = retention(questions, byKey, locomo.blocks)
@@ -243,11 +293,11 @@ export async function main(
   const fixed = (value: number) => value.toFixed(3)
   process.stdout.write(
     [
-      '| conversation | method | observations.md tokens / conversation tokens | answer retention | questions | observations | dreams (deep) |',
-      '|---|---|---|---|---|---|---|',
+      '| conversation | method | observations.md tokens / conversation tokens | answer retention | questions | observations | dreams (deep) | wakes carrying both orders | priorities.md items (orders) |',
+      '|---|---|---|---|---|---|---|---|---|',
       ...rows.map(
         (row) =>
-          `| ${row.conversation} | ${row.method} | ${fixed(row.tokenShare)} | ${fixed(row.retention)} | ${row.questions} | ${row.observations} | ${row.dreams} (${row.deepSleeps}) |`,
+          `| ${row.conversation} | ${row.method} | ${fixed(row.tokenShare)} | ${fixed(row.retention)} | ${row.questions} | ${row.observations} | ${row.dreams} (${row.deepSleeps}) | ${row.ordersCarried ?? ''} | ${row.priorities ? `${row.priorities.items} (${row.priorities.orders})` : ''} |`,
       ),
       '',
     ].join('\n'),

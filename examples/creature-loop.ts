@@ -1,8 +1,10 @@
 /**
  * An autonomous creature's agent loop on the Anthropic Messages API, with Somnus as its sleep
- * cycle: every tool call is an action (fatigue), the model may call `set_sleep` itself, a sleep
- * of 30 s or more consolidates (dream), and the creature wakes to the wake message instead of its
- * old context. Memory lives in `.self/`; a restart picks up from it.
+ * cycle: every tool call is an action (fatigue), the model may call `set_sleep` itself. A nap (a
+ * sleep that does not consolidate) only pauses: the model keeps its context. A dream (a sleep of
+ * 30 s or more, 10 min after the last) replaces the context with the wake message: standing
+ * orders, open priorities, the reflection, recent observations. Memory lives in `.self/`; a
+ * restart picks up from it.
  *
  * Run against Anthropic (the creature runs real bash commands in its work folder):
  *   ANTHROPIC_API_KEY=... npx tsx examples/creature-loop.ts [work-folder]
@@ -40,6 +42,11 @@ export interface CreatureLoopOptions {
   wait?: (seconds: number) => Promise<void>
   clock?: Clock
   log?: (line: string) => void
+  /**
+   * Consolidate with the same Messages API (the creature's model) instead of the offline
+   * extractive mind; each consolidation prompt is fitted to the mind's prompt budget.
+   */
+  consolidateWithModel?: boolean
 }
 
 /** What the loop did. */
@@ -76,10 +83,17 @@ export async function runCreatureLoop(options: CreatureLoopOptions): Promise<Cre
   const wait =
     options.wait ?? ((seconds) => new Promise((done) => setTimeout(done, seconds * 1000)))
   mkdirSync(options.folder, { recursive: true })
+  const transport = options.consolidateWithModel
+    ? (await import('../src/adapters/llm/anthropic-transport.ts')).createAnthropicTransport({
+        model: options.model ?? 'claude-sonnet-4-5',
+        env: { ANTHROPIC_API_KEY: options.apiKey, ANTHROPIC_BASE_URL: options.baseUrl },
+      })
+    : undefined
   const mind = createMind({
     folder: join(options.folder, '.self'),
     location: '.self',
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(transport ? { transport, modelName: options.model ?? 'claude-sonnet-4-5' } : {}),
   })
   const tools = [BASH_TOOL, mind.setSleepTool]
   const sleeps: SleepResult[] = []
@@ -130,10 +144,15 @@ export async function runCreatureLoop(options: CreatureLoopOptions): Promise<Cre
       sleeps.push(slept)
       await wait(slept.sleep.seconds)
       const woke = await mind.wake()
-      wakeMessages.push(woke.message)
-      log(woke.message)
-      // After a sleep the old context is gone: the creature starts again from its wake message.
-      messages = [{ role: 'user', content: woke.message }]
+      if (slept.dream) {
+        // After a dream the old context is gone: the creature starts again from its wake message.
+        wakeMessages.push(woke.message)
+        log(woke.message)
+        messages = [{ role: 'user', content: woke.message }]
+      } else {
+        // A nap only paused: the context stays as it was (no wake message is added to it).
+        log(`woke from a nap of ${slept.sleep.seconds} s`)
+      }
     }
   }
   return { turns: turn, actions, sleeps, wakeMessages, mind }
@@ -189,7 +208,7 @@ function runBash(command: string, cwd: string): Promise<string> {
       ['-c', command],
       { cwd, timeout: 30_000, maxBuffer: 1 << 20 },
       (error, stdout, stderr) => {
-        const output = `${stdout}${stderr}`.trim().slice(0, 4_000)
+        const output = `${stdout}${stderr}`.trim().slice(0, 10_000)
         done(error ? `${output}\n(exit ${error.code ?? 'error'})`.trim() : output || '(no output)')
       },
     )

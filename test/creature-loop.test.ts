@@ -9,7 +9,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCreatureLoop } from '../examples/creature-loop.ts'
-import { type CreatureStandIn, startCreatureStandIn } from './support/creature-stand-in.ts'
+import { countTokens } from '../src/core/tokens.ts'
+import {
+  type CreatureStandIn,
+  STAND_IN_MAX_TOKENS,
+  startCreatureStandIn,
+} from './support/creature-stand-in.ts'
 
 let standIn: CreatureStandIn | undefined
 afterEach(async () => {
@@ -103,8 +108,9 @@ describe('examples/creature-loop.ts against a loopback Messages API', () => {
     const afterSleep = requests[7]?.messages
     expect(afterSleep).toHaveLength(1)
     expect(afterSleep?.[0]?.content).toMatch(
-      /^You woke up at 2026-02-12T09:05:00Z after sleeping 300s\. This is cycle 2\.\n\nDuring sleep you reflected:\n/,
+      /^You woke up at 2026-02-12T09:05:00Z after sleeping 300s\. This is cycle 2\.\n/,
     )
+    expect(afterSleep?.[0]?.content).toContain('\nDuring sleep you reflected:\n')
     expect(afterSleep?.[0]?.content).toContain('Full history: .self/conversation.jsonl')
     expect(result.wakeMessages).toEqual([afterSleep?.[0]?.content])
 
@@ -123,5 +129,99 @@ describe('examples/creature-loop.ts against a loopback Messages API', () => {
     ])
     expect(conversation.filter((entry) => entry.kind === 'wake')).toHaveLength(1)
     expect((await result.mind.recall('missing.txt'))[0]?.file).toBe('conversation.jsonl')
+  })
+
+  it('keeps the context across naps and replaces it only after a dream; wake messages never pile up', async () => {
+    const naps = Array.from({ length: 8 }, (_, index) => [
+      bash(`echo step ${index} >> log.txt`),
+      { tool: 'set_sleep', input: { seconds: 5 } },
+    ]).flat()
+    standIn = await startCreatureStandIn([
+      bash('echo "Never edit vendor/ by hand." > RULES.md', 'Writing down the rule.'),
+      ...naps,
+      { tool: 'set_sleep', input: { seconds: 300 }, say: 'Resting properly now.' },
+      { text: 'Awake again.' },
+    ])
+    let now = Date.parse('2026-02-12T09:00:00Z')
+    const folder = mkdtempSync(join(tmpdir(), 'somnus-creature-naps-'))
+    const result = await runCreatureLoop({
+      folder,
+      baseUrl: standIn.url,
+      apiKey: 'stand-in-key',
+      clock: { now: () => new Date(now) },
+      wait: async (seconds) => {
+        now += seconds * 1000
+      },
+      log: () => {},
+    })
+    const requests = standIn
+      .agentRequests()
+      .map((request) => request.body as { messages: { role: string; content: unknown }[] })
+    expect(result.sleeps.slice(0, 8).map((sleep) => sleep.consolidation)).toEqual(
+      Array(8).fill('none'),
+    )
+    expect(result.sleeps[8]?.dream).not.toBeNull()
+    // After each nap the model sees everything before it: the context only grew.
+    const lengths = requests.slice(0, 18).map((request) => request.messages.length)
+    for (const [index, length] of lengths.entries()) expect(length).toBe(1 + 2 * index)
+    const afterNaps = JSON.stringify(requests[17]?.messages)
+    expect(afterNaps).toContain('step 0')
+    expect(afterNaps).not.toContain('You woke up')
+    // After the dream: one message, the wake message.
+    const afterDream = requests[18]?.messages
+    expect(afterDream).toHaveLength(1)
+    expect(String(afterDream?.[0]?.content)).toMatch(/^You woke up at /)
+    expect(result.wakeMessages).toHaveLength(1)
+    // The rebuilt window holds one wake message, however many naps were logged.
+    const context = await result.mind.context()
+    expect(context.messages.filter(({ entry }) => entry.kind === 'wake')).toHaveLength(1)
+  })
+
+  it('consolidates 80 large tool outputs with the model within its prompt budget', {
+    timeout: 120_000,
+  }, async () => {
+    standIn = await startCreatureStandIn(
+      Array.from({ length: 80 }, (_, index) =>
+        bash(`seq ${index * 10_000} ${index * 10_000 + 1_700}`),
+      ),
+    )
+    let now = Date.parse('2026-02-12T09:00:00Z')
+    const folder = mkdtempSync(join(tmpdir(), 'somnus-creature-budget-'))
+    const result = await runCreatureLoop({
+      folder,
+      baseUrl: standIn.url,
+      apiKey: 'stand-in-key',
+      consolidateWithModel: true,
+      maxTurns: 80,
+      clock: { now: () => new Date(now) },
+      wait: async (seconds) => {
+        now += seconds * 1000
+      },
+      log: () => {},
+    })
+    expect(result.actions).toBe(80)
+    const conversation = readFileSync(join(folder, '.self/conversation.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line, index) => ({ ...JSON.parse(line), line: index + 1 }))
+    const logged = conversation.filter((entry) => entry.role === 'tool')
+    const raw = logged.reduce((sum, entry) => sum + countTokens(entry.content), 0)
+    expect(raw).toBeGreaterThan(STAND_IN_MAX_TOKENS)
+    const consolidations = standIn.requests.filter(
+      (request) => !Array.isArray((request.body as { tools?: unknown }).tools),
+    )
+    expect(consolidations).toHaveLength(1)
+    const body = consolidations[0]?.body as { messages: { content: string }[] }
+    const prompt = body.messages[0]?.content ?? ''
+    const budget = result.mind.config.promptBudgetTokens
+    expect(countTokens(prompt)).toBeLessThanOrEqual(budget + 1_000)
+    // Every line is still there and citable; the long outputs were clipped, not dropped.
+    for (const entry of logged) expect(prompt).toContain(`\n[${entry.line}] `)
+    expect(prompt).toMatch(/characters clipped: conversation\.jsonl line \d+\]/)
+    expect(result.sleeps.at(-1)).toMatchObject({
+      consolidation: 'full',
+      sleep: { reason: 'fatigue' },
+    })
+    expect(result.sleeps.at(-1)?.dream?.kind).toBe('full')
   })
 })

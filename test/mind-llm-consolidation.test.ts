@@ -92,12 +92,15 @@ describe('an LLM as the consolidating mind', () => {
       model: 'anthropic:claude-test',
       priority: 'Make the auth tests pass before Friday.',
     })
-    expect(result.dream?.detail.map((item) => item.sources)).toEqual([[1], [7]])
+    // The model's two lines, then the failure it left out (no later success fixed it): kept RED.
+    expect(result.dream?.detail.map((item) => item.sources)).toEqual([[1], [7], [6]])
     const { observations } = await mind.observations()
     expect(observations.map((item) => item.text)).toEqual([
       'user said: Ship the janee release by Friday.',
       'tool bash said: gh pr merge 50 -> merged',
+      expect.stringMatching(/^tool bash: npm test -> \d failing/),
     ])
+    expect(observations[2]?.priority).toBe('RED')
   })
 
   it('from the CLI (--model anthropic:<model>): two bad answers become a RED observation, exit 0', async () => {

@@ -24,7 +24,7 @@ beforeAll(async () => {
   )
   const minds = tenantMinds({ folder, clock: { now: () => new Date(now) } })
   fixture = await openHttpService('pglite', 'socket', { minds })
-})
+}, 180_000)
 afterAll(async () => {
   await fixture?.close()
   rmSync(folder, { recursive: true, force: true })

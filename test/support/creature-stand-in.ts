@@ -1,7 +1,9 @@
 /**
  * A loopback stand-in of the Anthropic Messages API for an agent loop with tools, answered as
  * plain JSON (no streaming): each request that offers tools gets the next scripted step, a
- * `tool_use` block or a final text. Requests without tools get a short text.
+ * `tool_use` block or a final text. A consolidation request (no tools, the consolidating mind's
+ * system prompt) gets an answer in the seed's format, or, as a real model does, a 400 "prompt is
+ * too long" past 200,000 tokens (counted here as characters / 4). Other requests get a short text.
  */
 import {
   type RecordedRequest,
@@ -14,6 +16,9 @@ import {
 export type CreatureStep =
   | { tool: string; input: Record<string, unknown>; say?: string }
   | { text: string }
+
+/** The context window the stand-in enforces, in tokens (characters / 4). */
+export const STAND_IN_MAX_TOKENS = 200_000
 
 /** The stand-in and the agent-loop requests it saw. */
 export interface CreatureStandIn extends StandInServer {
@@ -33,6 +38,35 @@ export async function startCreatureStandIn(script: CreatureStep[]): Promise<Crea
       return
     }
     const usage = { input_tokens: 10, output_tokens: 5 }
+    const system = (body as { system?: unknown }).system
+    if (typeof system === 'string' && system.startsWith('You are the consolidating mind')) {
+      const tokens = Math.ceil(JSON.stringify(body).length / 4)
+      if (tokens > STAND_IN_MAX_TOKENS) {
+        sendJson(response, 400, {
+          type: 'error',
+          error: {
+            type: 'invalid_request_error',
+            message: `prompt is too long: ${tokens} tokens > ${STAND_IN_MAX_TOKENS} maximum`,
+          },
+        })
+        return
+      }
+      sendJson(response, 200, {
+        id: 'msg_dream',
+        type: 'message',
+        role: 'assistant',
+        model: body.model,
+        content: [
+          {
+            type: 'text',
+            text: 'OBSERVATIONS:\nYLW 09:00 Listed the build outputs, all large.\n\nREFLECTION:\nA long run of listings.\n\nPRIORITY:\nSummarize the build outputs.',
+          },
+        ],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: tokens, output_tokens: 30 },
+      })
+      return
+    }
     if (!Array.isArray(body.tools) || body.tools.length === 0) {
       sendJson(response, 200, {
         id: 'msg_side',

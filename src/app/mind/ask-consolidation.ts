@@ -9,6 +9,7 @@ import {
   type ParsedConsolidation,
   parseConsolidation,
 } from '../../core/mind/consolidation-format.ts'
+import { fitActivity } from '../../core/mind/prompt-budget.ts'
 import type { Usage } from '../../core/model-results.ts'
 import type { MindDeps } from './mind-deps.ts'
 
@@ -26,7 +27,8 @@ export async function askConsolidation(
   deep: boolean,
   signal: AbortSignal | undefined,
 ): Promise<Answer> {
-  const activity = activityLines(entries)
+  // Never a prompt a model would refuse: the activity fitted to the budget, long outputs first.
+  const activity = fitActivity(activityLines(entries), deps.config.promptBudgetTokens)
   const known =
     entries.length > 0 ? { first: entries[0]?.line ?? 1, last: entries.at(-1)?.line ?? 1 } : null
   let usage = NO_USAGE

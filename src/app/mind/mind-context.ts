@@ -21,9 +21,12 @@ export interface MindContext {
 export async function mindContext(deps: MindDeps): Promise<MindContext> {
   const files = deps.store.files
   const state = await readState(deps, files)
-  const entries = conversationEntries(await files.readLog('conversation')).filter(
+  const since = conversationEntries(await files.readLog('conversation')).filter(
     (item) => item.line > state.consolidatedLines,
   )
+  // Naps log a wake message each: only the newest stays in the window, so they never pile up.
+  const lastWake = since.findLast((item) => item.entry.kind === 'wake')?.line
+  const entries = since.filter((item) => item.entry.kind !== 'wake' || item.line === lastWake)
   const window = contextWindow(entries, deps.config)
   const hasWake = entries.some((item) => item.entry.kind === 'wake')
   const now = deps.clock.now()

@@ -68,7 +68,8 @@ describe('consolidation answers', () => {
       model: 'scripted',
       reflection: 'On track.',
       priority: 'Fix login.spec.ts first',
-      observations: 1,
+      // The model's line, and the newest unfixed failure it left out.
+      observations: 2,
     })
     expect(result.dream?.detail[0]?.sources).toEqual([1])
     expect(result.usage).toEqual({ input_tokens: 14, output_tokens: 6 })
@@ -86,11 +87,18 @@ describe('consolidation answers', () => {
     expect(result.consolidation).toBe('failed')
     expect(result.reason).toMatch(/ORANGE 09:00 x/)
     const { observations } = await mind.observations()
-    expect(observations).toHaveLength(1)
+    expect(observations).toHaveLength(3)
     expect(observations[0]).toMatchObject({ priority: 'RED', sources: [1, 2, 3, 4, 5, 6, 7] })
     expect(observations[0]?.text).toMatch(
       /^Consolidation failed .*conversation\.jsonl lines 1-7 are kept unconsolidated/,
     )
+    // The person's order and the unfixed failure are kept all the same: not up to the model.
+    expect(observations[2]?.text).toBe('tool bash: npm test -> 5 failing in login.spec.ts')
+    expect(observations[1]).toMatchObject({
+      priority: 'RED',
+      sources: [1],
+      text: 'user: Deploy the janee app by Friday; the staging token is in the vault.',
+    })
     expect(
       (await mind.recall('staging token vault')).map((hit) => `${hit.file}:${hit.line}`),
     ).toContain('conversation.jsonl:1')
@@ -218,7 +226,9 @@ describe('the sleep cycle', () => {
     )
     expect(woke.message).toContain('During sleep you reflected:\nOn track.')
     expect(woke.message).toContain('Your priority: Fix login.spec.ts first')
-    expect(woke.message).toContain('Recent observations:\nRED 09:00 Deploy janee by Friday')
+    expect(woke.message).toContain(
+      'Standing orders and commitments (until done or revoked):\n- 2026-02-12 RED 09:00 Deploy janee by Friday',
+    )
     expect(slept.dream?.priority).toBe('Fix login.spec.ts first')
     const context = await mind.context()
     expect(context.wake).toBeNull()

@@ -5,8 +5,14 @@
  * a RED observation, and commits the dream (deep sleep every Nth) under the lock again.
  */
 import { SomnusError } from '../../core/errors.ts'
-import { activityUnits, clockTime, type NumberedEntry } from '../../core/mind/activity.ts'
+import {
+  activityLines,
+  activityUnits,
+  clockTime,
+  type NumberedEntry,
+} from '../../core/mind/activity.ts'
 import type { ParsedConsolidation } from '../../core/mind/consolidation-format.ts'
+import { keepWhatMatters, readCycle } from '../../core/mind/cycle-meaning.ts'
 import { lightConsolidation } from '../../core/mind/extractive-consolidation.ts'
 import {
   type ConsolidationKind,
@@ -109,7 +115,7 @@ export async function sleepMind(deps: MindDeps, request: SleepRequest): Promise<
         )
         const result = await commit(deps, files, { ...state, pending }, entries, {
           kind: 'light',
-          parsed: { observations: [], ...light },
+          parsed: light,
           model: 'none',
           seconds: request.seconds,
           reason,
@@ -171,7 +177,11 @@ async function commit(
   const deep = isDeepSleep(dreamNumber, deps.config)
   const allLines = entries.map((item) => item.line)
   // A model's answer is outside text too: shown in terminals and markdown, so made inert.
-  const detail = result.parsed.observations.map((item) => ({
+  // Whatever the model kept, a person's orders, the creature's promises and unfixed failures are RED.
+  const kept = keepWhatMatters(result.parsed.observations, readCycle(activityLines(entries)), {
+    failures: true,
+  })
+  const detail = kept.map((item) => ({
     priority: item.priority,
     date: eventDate(item, entries, now),
     time: item.time,

@@ -6,7 +6,9 @@
 import type { MindConfig } from '../../core/mind/mind-config.ts'
 import type { MindState } from '../../core/mind/mind-state.ts'
 import { observationEntries, parseObservations } from '../../core/mind/observations-file.ts'
-import { wakeMessage } from '../../core/mind/wake-message.ts'
+import { byNewestEvidence, openBusiness } from '../../core/mind/open-items.ts'
+import { chooseRecent, datedLine, wakeMessage } from '../../core/mind/wake-message.ts'
+import { countTokens } from '../../core/tokens.ts'
 import type { MindFiles, MindStore } from '../../ports/mind-store.ts'
 import { type MindDeps, withMind, writeState } from './mind-deps.ts'
 import { dreamEntries } from './mind-records.ts'
@@ -59,9 +61,17 @@ export async function buildWakeMessage(
 ): Promise<string> {
   const last = dreamEntries(await files.readLog('dreams')).at(-1)
   const document = parseObservations((await files.readDocument('observations')) ?? '')
-  const recent = observationEntries(document)
-    .slice(-config.wakeObservations)
-    .map((entry) => entry.raw)
+  const entries = observationEntries(document)
+  const { open } = openBusiness(entries)
+  const shown = new Set(open.map((item) => item.index))
+  const standing = open.filter((item) => item.kind !== 'failure')
+  const failures = byNewestEvidence(open.filter((item) => item.kind === 'failure'))
+  const recent = chooseRecent(
+    entries.filter((_, index) => !shown.has(index)),
+    (entry) => countTokens(datedLine(entry)) + 1,
+    config.wakeBudgetTokens,
+    config.wakeObservations,
+  )
   return wakeMessage(
     {
       now,
@@ -69,7 +79,9 @@ export async function buildWakeMessage(
       cycle: state.cycle,
       reflection: last?.reflection ?? null,
       priority: last?.priority ?? null,
-      recentObservations: recent,
+      standingOrders: standing.map((item) => datedLine(item.observation)),
+      openPriorities: failures.map((item) => datedLine(item.observation)),
+      recentObservations: recent.map(datedLine),
       folder: store.location,
     },
     config,

@@ -78,7 +78,7 @@ describe('planDeepSleep', () => {
     expect(plan.archiveBlock).toMatch(
       /YLW 09:10 PR #50 on janee waiting for review {2}<!-- 2026-02-11; superseded -->/,
     )
-    expect(plan.pruned).toEqual({ expired: 2, superseded: 1, restated: 0 })
+    expect(plan.pruned).toEqual({ expired: 2, superseded: 1, restated: 0, closed: 0 })
   })
 
   it('moves every pruned line to the archive: nothing is lost', () => {
@@ -100,22 +100,29 @@ describe('planDeepSleep', () => {
     expect(again.archiveBlock).toBe('')
   })
 
-  it('rewrites the top 3-5 priorities: the newest dreams first, then RED observations', () => {
+  it('lists the open items with their state, nothing done and no dream wishes', () => {
     expect(plan.priorities).toEqual([
-      'Ship the release notes',
-      'Find the staging token',
-      'Get PR #50 reviewed',
-      'Banned from posting on the forum for 7 days',
+      '[order, open since 2026-02-11 09:00] Banned from posting on the forum for 7 days',
     ])
     expect(plan.prioritiesText).toMatch(/^# Priorities\n/)
-    expect(plan.prioritiesText).toContain('1. Ship the release notes')
-    const many = Array.from({ length: 9 }, (_, index) =>
-      dream(`e${index}`, NOW.toISOString(), `Distinct goal number ${index} about topic ${index}`),
+    expect(plan.prioritiesText).toContain(
+      '1. [order, open since 2026-02-11 09:00] Banned from posting',
     )
-    expect(
-      planDeepSleep(FILE, many, dream('x', NOW.toISOString(), 'Last goal', true), NOW, config)
-        .priorities,
-    ).toHaveLength(5)
+    expect(plan.prioritiesText).not.toContain('No open items')
+    const orders = Array.from(
+      { length: 9 },
+      (_, index) => `RED 09:0${index} Ada: never deploy service ${index} on a weekend`,
+    ).join('\n')
+    const many = planDeepSleep(
+      `# Observations\n\n## 2026-02-14\n\n${orders}\n`,
+      [],
+      dream('x', NOW.toISOString(), 'Last goal', true),
+      NOW,
+      config,
+    )
+    expect(many.priorities).toHaveLength(5)
+    // Newest first.
+    expect(many.priorities[0]).toContain('service 8')
   })
 
   it('writes a diary entry with a marker', () => {
@@ -135,7 +142,7 @@ describe('restated lines', () => {
     expect(plan.archiveBlock).toContain(
       'RED 09:00 Banned from the forum for 7 days  <!-- 2026-02-14; restated -->',
     )
-    expect(plan.pruned).toEqual({ expired: 0, superseded: 0, restated: 1 })
+    expect(plan.pruned).toEqual({ expired: 0, superseded: 0, restated: 1, closed: 0 })
   })
 })
 

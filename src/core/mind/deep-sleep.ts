@@ -13,6 +13,7 @@ import {
   parseObservations,
   renderObservations,
 } from './observations-file.ts'
+import { byNewestEvidence, type ClosedReason, openBusiness, openItemLine } from './open-items.ts'
 
 /** A YLW line at least this similar (word Jaccard) to a later line about it is superseded. */
 const SUPERSEDED_OVERLAP = 0.5
@@ -23,7 +24,7 @@ export interface DeepSleepPlan {
   observations: string
   /** What to append to the archive ('' when nothing was pruned). */
   archiveBlock: string
-  pruned: { expired: number; superseded: number; restated: number }
+  pruned: { expired: number; superseded: number; restated: number; closed: number }
   kept: number
   priorities: string[]
   /** priorities.md, rewritten whole. */
@@ -45,14 +46,21 @@ export function planDeepSleep(
   const later = entries.map((entry) => factsOf(entry.text))
   const reasons = new Map<string, PruneReason>()
   const maxAgeMs = config.greenMaxAgeHours * 3_600_000
+  // Orders, commitments and failures leave only when a later line closes them (never by age).
+  const business = openBusiness(entries)
   entries.forEach((entry, index) => {
+    const closed = business.closed.get(index)
+    if (closed) {
+      reasons.set(key(entry.date, entry.raw, index), closed)
+      return
+    }
     // Said again word for word later (any level): the newest copy carries the fact on.
     const normalized = later[index]?.normalized
     if (later.slice(index + 1).some((newer) => newer.normalized === normalized)) {
       reasons.set(key(entry.date, entry.raw, index), 'restated')
       return
     }
-    if (entry.priority === 'RED') return
+    if (entry.priority === 'RED' || business.open.some((item) => item.index === index)) return
     const at = Date.parse(`${entry.date}T${entry.time}:00Z`)
     if (entry.priority === 'GRN' && Number.isFinite(at) && now.getTime() - at > maxAgeMs) {
       reasons.set(key(entry.date, entry.raw, index), 'expired')
@@ -74,28 +82,36 @@ export function planDeepSleep(
         '',
       ].join('\n')
     : ''
-  const priorities = choosePriorities(kept, dreams, dream, config)
+  const open = byNewestEvidence(openBusiness(observationEntries(kept)).open).slice(
+    0,
+    Math.max(config.maxPriorities, 1),
+  )
+  const priorities = open.map(openItemLine)
   const expired = archived.filter((item) => item.reason === 'expired').length
   const restated = archived.filter((item) => item.reason === 'restated').length
-  const superseded = archived.length - expired - restated
+  const closed = archived.filter((item) => CLOSED.includes(item.reason)).length
+  const superseded = archived.length - expired - restated - closed
   return {
     observations: renderObservations(kept),
     archiveBlock,
-    pruned: { expired, superseded, restated },
+    pruned: { expired, superseded, restated, closed },
     kept: observationEntries(kept).length,
     priorities,
     prioritiesText: [
       '# Priorities',
       '',
-      `Rewritten in deep sleep at ${now.toISOString()} (dream ${dream.id}).`,
+      `Open items at the deep sleep of ${now.toISOString()} (dream ${dream.id}), newest evidence first.`,
       '',
-      ...priorities.map((item, index) => `${index + 1}. ${item}`),
+      ...(priorities.length > 0
+        ? priorities.map((item, index) => `${index + 1}. ${item}`)
+        : ['No open items: choose the next goal.']),
       '',
     ].join('\n'),
     diaryEntry: diaryEntry(dream, dreams, now, {
       expired,
       superseded,
       restated,
+      closed,
       kept: observationEntries(kept).length,
       priorities,
     }),
@@ -113,7 +129,9 @@ function key(date: string, raw: string, index: number): string {
 }
 
 /** Why deep sleep archived a line. */
-type PruneReason = 'expired' | 'superseded' | 'restated'
+type PruneReason = 'expired' | 'superseded' | 'restated' | ClosedReason
+
+const CLOSED: readonly PruneReason[] = ['done', 'revoked', 'fixed']
 
 interface ArchivedLine {
   date: string
@@ -141,31 +159,6 @@ function prune(
   return { kept: { head: document.head, sections }, archived }
 }
 
-/**
- * The top priorities: the newest dreams' priorities first (what the creature itself said comes
- * next), then the newest RED observations, distinct, at most `maxPriorities`.
- */
-function choosePriorities(
-  kept: ObservationsDocument,
-  dreams: readonly DreamEntry[],
-  dream: DreamEntry,
-  config: MindConfig,
-): string[] {
-  const chosen: string[] = []
-  const add = (text: string) => {
-    const line = text.replace(/\s+/g, ' ').trim()
-    if (line === '' || chosen.length >= config.maxPriorities) return
-    if (chosen.some((other) => sameFact(factsOf(other), factsOf(line)))) return
-    chosen.push(line)
-  }
-  for (const entry of [dream, ...[...dreams].reverse()]) {
-    if (entry.kind !== 'failed') add(entry.priority)
-  }
-  const red = observationEntries(kept).filter((entry) => entry.priority === 'RED')
-  for (const entry of red.reverse()) add(entry.text)
-  return chosen
-}
-
 function diaryEntry(
   dream: DreamEntry,
   dreams: readonly DreamEntry[],
@@ -174,6 +167,7 @@ function diaryEntry(
     expired: number
     superseded: number
     restated: number
+    closed: number
     kept: number
     priorities: string[]
   },
@@ -186,13 +180,15 @@ function diaryEntry(
     '',
     `<!-- diary ${dream.id} -->`,
     `Since the last deep sleep: ${period.length + 1} dreams, ${actions} actions.`,
-    `Pruned ${facts.expired} expired, ${facts.superseded} superseded and ${facts.restated} restated observations (kept ${facts.kept}; pruned lines are in observations-archive.md).`,
+    `Pruned ${facts.expired} expired, ${facts.superseded} superseded and ${facts.restated} restated observations; archived ${facts.closed} done, revoked or fixed (kept ${facts.kept}; all of them are in observations-archive.md).`,
     '',
     'Latest reflection:',
     dream.reflection,
     '',
-    'Priorities now:',
-    ...facts.priorities.map((item, index) => `${index + 1}. ${item}`),
+    'Open now:',
+    ...(facts.priorities.length > 0
+      ? facts.priorities.map((item, index) => `${index + 1}. ${item}`)
+      : ['Nothing.']),
     '',
     '',
   ].join('\n')

@@ -5,7 +5,6 @@
  * format and read back by the same strict parser as any model's.
  */
 import { priorityOf } from '../extractive/priority.ts'
-import { reflect } from '../extractive/reflection.ts'
 import { selectSentences, unitOverheads } from '../extractive/select-sentences.ts'
 import { explodeUnits, type SentenceRecord, type TextUnit } from '../extractive/sentences.ts'
 import { renderUnits } from '../extractive/summarize.ts'
@@ -18,6 +17,13 @@ import {
   type ParsedConsolidation,
   type ParsedObservation,
 } from './consolidation-format.ts'
+import {
+  keepWhatMatters,
+  levelByMeaning,
+  type MeaningfulLine,
+  readCycle,
+  reflectOnCycle,
+} from './cycle-meaning.ts'
 import { observationLine } from './observations-file.ts'
 
 const PRIORITY_ORDER: readonly Priority[] = ['RED', 'YLW', 'GRN']
@@ -34,8 +40,22 @@ export function extractiveConsolidation(
   share: number,
 ): ParsedConsolidation {
   const kept = units.filter((unit) => unit.text.trim() !== '')
-  const target = Math.max(MIN_TOKENS, Math.floor(countTokens(renderUnits(kept)) * share))
-  const records = explodeUnits(kept)
+  const cycle = cycleOf(kept)
+  // What must be kept (orders, promises, unfixed failures) is paid for first, out of the share.
+  const must = keepWhatMatters([], cycle, { failures: true })
+  const mustLines = new Set(must.flatMap((item) => item.lines))
+  const reserved = must.length > 0 ? countTokens(must.map(observationLine).join('\n')) : 0
+  const target = Math.max(
+    MIN_TOKENS - Math.min(reserved, MIN_TOKENS / 2),
+    Math.floor(countTokens(renderUnits(kept)) * share) - reserved,
+  )
+  // The order sentences themselves are paid for; the rest of their lines competes as usual.
+  const mustText = new Set(must.map((item) => item.text))
+  const records = explodeUnits(kept).filter(
+    (record) =>
+      !mustLines.has(Number(kept[record.unitIndex]?.id)) ||
+      ![...mustText].some((text) => text.includes(record.original.trim())),
+  )
   let budget = target
   let observations: ParsedObservation[] = []
   for (let pass = 0; pass < FIT_PASSES && budget > 0; pass += 1) {
@@ -45,17 +65,21 @@ export function extractiveConsolidation(
     budget = Math.floor((budget * target) / spent)
     observations = []
   }
-  const looked = reflect(
-    observations.map((item, index) => ({
-      id: String(index),
-      text: `${item.priority} ${item.time} ${item.text}`,
+  const all = keepWhatMatters(observations, cycle, { failures: true })
+  const looked = reflectOnCycle(all, cycle, null)
+  return { observations: all, reflection: looked.reflection, priority: looked.priority }
+}
+
+/** The units read for meaning (ids are conversation line numbers). */
+function cycleOf(units: readonly TextUnit[]): MeaningfulLine[] {
+  return readCycle(
+    units.map((unit) => ({
+      line: Number(unit.id),
+      t: unit.timestamp ?? '',
+      speaker: unit.speaker ?? 'user',
+      text: unit.text,
     })),
   )
-  return {
-    observations,
-    reflection: looked.reflection,
-    priority: looked.priority.trim() === '' ? 'Choose the next goal.' : looked.priority,
-  }
 }
 
 /** One observation per source line: its chosen sentences in order, the most urgent priority. */
@@ -72,10 +96,12 @@ function toObservations(
   const fixed = new Set(
     chosen.filter((record) => record.features.cues.includes('fix')).map((r) => r.unitIndex),
   )
+  const cycle = cycleOf(units)
   const observations = [...byUnit].map(([unitIndex, records]): ParsedObservation => {
     const unit = units[unitIndex] as TextUnit
     const resolved = [0, 1, 2].some((step) => fixed.has(unitIndex + step))
-    const levels = records.map((record) => levelOf(record, unit, resolved))
+    const meant = cycle[unitIndex] ? levelByMeaning(cycle[unitIndex]) : null
+    const levels = meant ? [meant] : records.map((record) => levelOf(record, unit, resolved))
     const priority = PRIORITY_ORDER.find((level) => levels.includes(level)) ?? ('GRN' as Priority)
     // `tighten` capitalises what it keeps; a sentence it did not shorten stays as written (`npm`).
     const body = records
@@ -107,23 +133,18 @@ function levelOf(record: SentenceRecord, unit: TextUnit, resolved: boolean): Pri
 }
 
 /**
- * A light dream (no model call) for a cycle of few actions: what was last done and said, and the
- * previous priority carried on.
+ * A light dream (no model call) for a cycle of few actions: the orders, promises and unfixed
+ * failures it holds become observations (RED from the cycle they are given in), and the
+ * reflection says what happened, worked and is open; the previous priority carries on when
+ * nothing new is open.
  */
 export function lightConsolidation(
   units: readonly TextUnit[],
   previousPriority: string | null,
-): { reflection: string; priority: string } {
-  const recent = units
-    .slice(-3)
-    .map((unit) => `${unit.speaker ?? 'note'}: ${shorten(unit.text, 100)}`)
-  return {
-    reflection:
-      recent.length > 0
-        ? `A short cycle (${units.length} lines). Last: ${recent.join(' | ')}`
-        : 'A short, quiet cycle.',
-    priority: previousPriority ?? 'Continue where you left off.',
-  }
+): ParsedConsolidation {
+  const cycle = cycleOf(units)
+  const observations = keepWhatMatters([], cycle, { failures: true, results: true })
+  return { observations, ...reflectOnCycle(observations, cycle, previousPriority) }
 }
 
 /** The sentences to keep, each opened unit costing its observation line's prefix besides its speaker. */

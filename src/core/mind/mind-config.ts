@@ -32,8 +32,15 @@ export interface MindConfig {
   greenMaxAgeHours: number
   /** Priorities rewritten in deep sleep: at most this many (seed: top 3-5). */
   maxPriorities: number
-  /** Observation lines shown in the wake message. */
+  /** Observation lines shown in the wake message, at most. */
   wakeObservations: number
+  /**
+   * Tokens the wake message spends on recent observations (standing orders and open priorities
+   * are always shown, outside it).
+   */
+  wakeBudgetTokens: number
+  /** Tokens of the activity a model consolidation is sent, at most (long outputs are clipped first). */
+  promptBudgetTokens: number
   /** Characters of one message kept in conversation.jsonl (public code: 10,000). */
   maxLoggedChars: number
   /** Share of the cycle's tokens the extractive consolidation may spend on observations. */
@@ -61,6 +68,8 @@ export const MIND_DEFAULTS: Readonly<MindConfig> = Object.freeze({
   greenMaxAgeHours: 48,
   maxPriorities: 5,
   wakeObservations: 20,
+  wakeBudgetTokens: 1_500,
+  promptBudgetTokens: 60_000,
   maxLoggedChars: 10_000,
   observationShare: 0.24,
   minSleepSeconds: 2,

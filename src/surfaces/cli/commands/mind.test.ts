@@ -56,8 +56,9 @@ describe('somnus mind', () => {
 
     const wake = await run(cwd, ['wake'])
     expect(wake.stdout).toMatch(
-      /^You woke up at \S+Z after sleeping \d+s\. This is cycle 2\.\n\nDuring sleep you reflected:\n/,
+      /^You woke up at \S+Z after sleeping \d+s\. This is cycle 2\.\n\nStanding orders and commitments \(until done or revoked\):\n- \S+ RED \d\d:\d\d user: Ship the janee release by Friday\n/,
     )
+    expect(wake.stdout).toContain('\nDuring sleep you reflected:\n')
     expect(wake.stdout).toContain('Full history: .self/conversation.jsonl')
 
     const observations = await json(cwd, ['observations'])

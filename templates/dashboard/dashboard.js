@@ -7,7 +7,7 @@
   const main = document.getElementById('main')
   const errorLine = document.getElementById('error')
   /** The tenant's API key (tenant view): in memory only, never in a URL or storage. */
-  let apiKey = null
+  const apiKey = null
 
   // ---- helpers -------------------------------------------------------------------------------
 
@@ -729,11 +729,185 @@
     },
   }
 
+  // ---- creature ------------------------------------------------------------------------------
+
+  const DREAM_KINDS = { failed: 0, light: 1, full: 2, deep: 3 }
+  const PRIORITY_NAMES = { RED: 'RED (urgent)', YLW: 'YLW (soon)', GRN: 'GRN (fine)' }
+
+  const mindRenderers = {
+    async fatigue() {
+      const data = await getJson('api/overview')
+      const s = data.status
+      document.getElementById('subtitle').textContent =
+        `${data.location} · ${s.fatigue}, ${s.actions} actions since the last dream · ${s.dreams} dreams`
+      const band = (value) => data.fatigue.map(() => value)
+      show(
+        el(
+          'p',
+          {},
+          `Now: ${s.fatigue} at ${s.actions} actions; warned at ${s.warning_at}, forced to sleep at ${s.limit}. ${s.sleeping ? `Asleep until ${shortTime(s.sleeping.wakeAt)}.` : 'Awake.'} Next deep sleep in ${s.deep_sleep_in} dream(s).`,
+        ),
+        chart({
+          id: 'fatigue-chart',
+          title: 'Fatigue over time',
+          time: true,
+          x: data.fatigue.map((point) => seconds(point.at)),
+          yLabel: 'actions since the last dream',
+          series: [
+            {
+              label: 'actions',
+              values: data.fatigue.map((point) => point.actions),
+              color: cssVar('--s1'),
+            },
+            {
+              label: `warning (${s.warning_at})`,
+              values: band(s.warning_at),
+              color: cssVar('--s2'),
+              dash: [6, 4],
+            },
+            {
+              label: `limit (${s.limit})`,
+              values: band(s.limit),
+              color: cssVar('--del-fg'),
+              dash: [10, 4],
+            },
+          ],
+          columns: [
+            { label: 'when', value: (row) => shortTime(row.at) },
+            { label: 'point', value: (row) => row.label },
+            { label: 'actions', value: (row) => row.actions, number: true },
+          ],
+          rows: data.fatigue,
+        }),
+      )
+    },
+
+    async dreams() {
+      const data = await getJson('api/overview')
+      show(
+        chart({
+          id: 'dreams-chart',
+          title: 'Dreams on a timeline',
+          time: true,
+          x: data.dreams.map((dream) => seconds(dream.at)),
+          yLabel: '0 failed · 1 light · 2 full · 3 deep',
+          series: ['light', 'full', 'deep', 'failed'].map((kind, index) => ({
+            label: kind,
+            values: data.dreams.map((dream) => (dream.kind === kind ? DREAM_KINDS[kind] : null)),
+            color: cssVar(['--s3', '--s1', '--s4', '--del-fg'][index]),
+            points: true,
+          })),
+          columns: [
+            { label: '#', value: (row) => row.number, number: true },
+            { label: 'when', value: (row) => shortTime(row.at) },
+            { label: 'kind', value: (row) => row.kind },
+            { label: 'actions', value: (row) => row.actions, number: true },
+            { label: 'messages', value: (row) => row.messages, number: true },
+            { label: 'observations', value: (row) => row.observations, number: true },
+          ],
+          rows: data.dreams,
+        }),
+        card(
+          'Reflections',
+          el(
+            'ol',
+            { class: 'plain' },
+            [...data.dreams]
+              .reverse()
+              .slice(0, 50)
+              .map((dream) =>
+                el('li', {}, `${shortTime(dream.at)} (${dream.kind}): ${dream.reflection}`),
+              ),
+          ),
+        ),
+      )
+    },
+
+    async observations() {
+      const data = await getJson('api/overview')
+      const buckets = data.observations_by_age
+      const priorities = ['RED', 'YLW', 'GRN']
+      // Grouped bars: one x per (age, priority), a gap between ages.
+      const x = []
+      const cells = []
+      buckets.forEach((bucket, index) => {
+        priorities.forEach((priority, offset) => {
+          x.push(index * 4 + offset + 1)
+          cells.push({ age: bucket.age, priority, count: bucket[priority] })
+        })
+      })
+      show(
+        chart({
+          id: 'observations-chart',
+          title: `Observations by priority and age (${data.observation_count})`,
+          x,
+          yLabel: 'observations',
+          series: priorities.map((priority, index) => ({
+            label: PRIORITY_NAMES[priority],
+            values: cells.map((cell) => (cell.priority === priority ? cell.count : null)),
+            color: cssVar(['--del-fg', '--s2', '--s3'][index]),
+            bars: true,
+          })),
+          columns: [
+            { label: 'age', value: (row) => row.age },
+            { label: 'RED', value: (row) => row.RED, number: true },
+            { label: 'YLW', value: (row) => row.YLW, number: true },
+            { label: 'GRN', value: (row) => row.GRN, number: true },
+          ],
+          rows: buckets,
+        }),
+        el(
+          'p',
+          { class: 'muted' },
+          'Ages count back from the newest observation. Groups left to right: up to a day, a week, a month, a year, older.',
+        ),
+        card(
+          'Newest observations',
+          table(
+            'Newest observations (at most 200)',
+            [
+              { label: 'date', value: (row) => `${row.date} ${row.time}` },
+              { label: 'priority', value: (row) => row.priority },
+              { label: 'observation', value: (row) => row.text },
+            ],
+            data.observations,
+          ),
+        ),
+      )
+    },
+
+    async priorities() {
+      const data = await getJson('api/overview')
+      show(
+        card(
+          'Priorities',
+          table(
+            'The priority each dream set, newest first',
+            [
+              { label: 'when', value: (row) => shortTime(row.at) },
+              { label: 'priority', value: (row) => row.priority },
+            ],
+            data.priorities,
+          ),
+        ),
+      )
+    },
+  }
+
   // ---- start ---------------------------------------------------------------------------------
 
   const views = {
     brain: { title: 'Somnus: brain', tabs: brainTabs, renderers: brainRenderers },
-    ...(window.somnusViews || {}),
+    mind: {
+      title: 'Somnus: creature',
+      tabs: [
+        ['fatigue', 'Fatigue'],
+        ['dreams', 'Dreams'],
+        ['observations', 'Observations'],
+        ['priorities', 'Priorities'],
+      ],
+      renderers: mindRenderers,
+    },
   }
   const chosen = views[view]
   if (!chosen) {
@@ -744,21 +918,6 @@
   document.title = chosen.title
   setTabs(chosen.tabs)
   renderers = chosen.renderers
-  window.somnusDashboard = {
-    el,
-    table,
-    chart,
-    card,
-    show,
-    getJson,
-    cssVar,
-    seconds,
-    shortTime,
-    hashLink,
-    setKey: (key) => {
-      apiKey = key
-    },
-  }
   window.addEventListener('hashchange', () => void route())
   void route()
 })()

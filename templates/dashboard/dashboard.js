@@ -7,7 +7,7 @@
   const main = document.getElementById('main')
   const errorLine = document.getElementById('error')
   /** The tenant's API key (tenant view): in memory only, never in a URL or storage. */
-  const apiKey = null
+  let apiKey = null
 
   // ---- helpers -------------------------------------------------------------------------------
 
@@ -894,6 +894,189 @@
     },
   }
 
+  // ---- service tenant ------------------------------------------------------------------------
+
+  let tenantData = null
+
+  /** The key form: the key stays in this page's memory only, sent as a Bearer header. */
+  function keyForm(then) {
+    const input = el('input', {
+      type: 'password',
+      id: 'api-key',
+      name: 'key',
+      autocomplete: 'off',
+      'aria-label': 'API key',
+      placeholder: 'API key (somnus tenant create)',
+    })
+    const form = el(
+      'form',
+      { class: 'search', id: 'key-form' },
+      input,
+      el('button', { type: 'submit' }, 'Show my tenant'),
+    )
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault()
+      apiKey = input.value.trim()
+      input.value = ''
+      tenantData = null
+      await route()
+      if (then) then()
+    })
+    show(
+      card(
+        'Your API key',
+        el(
+          'p',
+          { class: 'muted' },
+          'The page keeps the key in memory only: it is never put in a URL or stored; reloading forgets it.',
+        ),
+        form,
+      ),
+    )
+    input.focus()
+  }
+
+  async function tenantOverview() {
+    if (!apiKey) return null
+    tenantData ??= await getJson('api/overview')
+    document.getElementById('subtitle').textContent =
+      `tenant ${tenantData.tenant_id} · ${number(tenantData.total_tokens_saved)} tokens saved in all`
+    return tenantData
+  }
+
+  const withTenant = (render) => async () => {
+    let data = null
+    try {
+      data = await tenantOverview()
+    } catch (error) {
+      apiKey = null
+      tenantData = null
+      keyForm()
+      errorLine.textContent = `The key was refused: ${error.message}`
+      return
+    }
+    if (!data) return keyForm()
+    render(data)
+    const forget = el('button', { type: 'button', id: 'forget-key' }, 'Forget the key')
+    forget.addEventListener('click', () => {
+      apiKey = null
+      tenantData = null
+      document.getElementById('subtitle').textContent = ''
+      keyForm()
+    })
+    main.append(el('p', {}, forget))
+  }
+
+  const tenantRenderers = {
+    tokens: withTenant((data) => {
+      show(
+        chart({
+          id: 'tokens-day-chart',
+          title: 'Tokens saved per day',
+          time: true,
+          x: data.tokens_by_day.map((row) => seconds(`${row.day}T00:00:00Z`)),
+          yLabel: 'tokens saved',
+          series: [
+            {
+              label: 'tokens saved',
+              values: data.tokens_by_day.map((row) => row.tokens_saved),
+              color: cssVar('--s1'),
+              points: data.tokens_by_day.length < 3,
+            },
+          ],
+          columns: [
+            { label: 'day', value: (row) => row.day },
+            { label: 'tokens saved', value: (row) => row.tokens_saved, number: true },
+          ],
+          rows: data.tokens_by_day,
+        }),
+        chart({
+          id: 'tokens-type-chart',
+          title: 'Tokens saved per job type',
+          x: data.tokens_by_job_type.map((_, index) => index + 1),
+          yLabel: 'tokens saved',
+          series: [
+            {
+              label: 'tokens saved',
+              values: data.tokens_by_job_type.map((row) => row.tokens_saved),
+              color: cssVar('--s3'),
+              bars: true,
+            },
+          ],
+          columns: [
+            { label: '#', value: (row) => data.tokens_by_job_type.indexOf(row) + 1, number: true },
+            { label: 'job type', value: (row) => row.job_type },
+            { label: 'tokens saved', value: (row) => row.tokens_saved, number: true },
+          ],
+          rows: data.tokens_by_job_type,
+        }),
+      )
+    }),
+    handoffs: withTenant((data) => {
+      show(
+        chart({
+          id: 'levels-chart',
+          title: 'Handoffs by compression level',
+          x: data.handoffs_by_level.map((_, index) => index + 1),
+          yLabel: 'handoffs',
+          series: [
+            {
+              label: 'handoffs',
+              values: data.handoffs_by_level.map((row) => row.count),
+              color: cssVar('--s4'),
+              bars: true,
+            },
+          ],
+          columns: [
+            { label: '#', value: (row) => data.handoffs_by_level.indexOf(row) + 1, number: true },
+            { label: 'level', value: (row) => row.level },
+            { label: 'handoffs', value: (row) => row.count, number: true },
+            { label: 'tokens now', value: (row) => row.tokens, number: true },
+          ],
+          rows: data.handoffs_by_level,
+        }),
+      )
+    }),
+    jobs: withTenant((data) => {
+      show(
+        card(
+          `Jobs (${data.jobs.length})`,
+          table(
+            'Jobs, newest first',
+            [
+              { label: 'job', value: (row) => row.job_id },
+              { label: 'type', value: (row) => row.job_type },
+              { label: 'status', value: (row) => row.status },
+              { label: 'created', value: (row) => shortTime(row.created_at) },
+              { label: 'duration (ms)', value: (row) => row.duration_ms, number: true },
+              { label: 'items', value: (row) => row.items_processed, number: true },
+              { label: 'tokens saved', value: (row) => row.tokens_saved, number: true },
+              { label: 'error', value: (row) => row.error_message },
+            ],
+            data.jobs,
+          ),
+        ),
+      )
+    }),
+    principles: withTenant((data) => {
+      show(
+        card(
+          `Principles (${data.principles.length})`,
+          table(
+            'Principles, newest first',
+            [
+              { label: 'principle', value: (row) => row.decision },
+              { label: 'rationale', value: (row) => row.rationale },
+              { label: 'handoffs', value: (row) => row.sources, number: true },
+              { label: 'created', value: (row) => shortTime(row.created_at) },
+            ],
+            data.principles,
+          ),
+        ),
+      )
+    }),
+  }
+
   // ---- start ---------------------------------------------------------------------------------
 
   const views = {
@@ -907,6 +1090,16 @@
         ['priorities', 'Priorities'],
       ],
       renderers: mindRenderers,
+    },
+    tenant: {
+      title: 'Somnus: service tenant',
+      tabs: [
+        ['tokens', 'Tokens saved'],
+        ['handoffs', 'Handoffs'],
+        ['jobs', 'Jobs'],
+        ['principles', 'Principles'],
+      ],
+      renderers: tenantRenderers,
     },
   }
   const chosen = views[view]

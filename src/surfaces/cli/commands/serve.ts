@@ -141,6 +141,7 @@ async function serve(io: CliIo, options: ServeOptions): Promise<void> {
     log,
     minds,
   })
+  await addDashboard(app, api, service, options.auth)
   const stopping = new AbortController()
   let server: Awaited<ReturnType<typeof startHttpServer>>
   try {
@@ -181,4 +182,24 @@ async function serve(io: CliIo, options: ServeOptions): Promise<void> {
   await api.drain()
   await service.close()
   io.stdout('somnus serve: stopped\n')
+}
+
+/** `/dashboard/`: each tenant's page, behind its API key (src/surfaces/dashboard/). */
+async function addDashboard(
+  app: Parameters<typeof import('../../dashboard/tenant-dashboard.ts').addTenantDashboard>[0],
+  api: import('../../http/service-api.ts').ServiceApi,
+  service: Awaited<ReturnType<typeof openService>>,
+  authRequired: boolean,
+): Promise<void> {
+  const [{ addTenantDashboard }, { loadDashboardAssets }, { findPackageRoot }] = await Promise.all([
+    import('../../dashboard/tenant-dashboard.ts'),
+    import('../../dashboard/dashboard-assets.ts'),
+    import('./init.ts'),
+  ])
+  addTenantDashboard(app, {
+    api,
+    auth: { required: authRequired },
+    assets: loadDashboardAssets(findPackageRoot()),
+    levelCounts: (tenantId) => service.stores.handoffs.levelCounts(tenantId),
+  })
 }

@@ -25,7 +25,9 @@
     return node
   }
   const text = (value) => (value === null || value === undefined ? '' : String(value))
-  const number = (value) => (typeof value === 'number' ? value.toLocaleString('en') : text(value))
+  // One formatter: toLocaleString builds a new one per call, which cost seconds on big tables.
+  const numberFormat = new Intl.NumberFormat('en')
+  const number = (value) => (typeof value === 'number' ? numberFormat.format(value) : text(value))
   const seconds = (iso) => {
     const ms = Date.parse(iso)
     return Number.isNaN(ms) ? null : ms / 1000

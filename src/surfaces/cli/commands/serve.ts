@@ -51,7 +51,9 @@ with somnus tenant create) and sees only its tenant. /health, /metrics (Promethe
 /openapi.json and /docs need none. With --no-auth the server binds loopback only, answers only
 requests whose Host is a loopback name (no DNS rebinding), and tenant_id (default 'default') picks
 the tenant, as in the seed. Handoffs and decisions can be deleted (DELETE /api/v1/handoffs/<id>,
-/api/v1/decisions/<id>); somnus tenant delete removes a whole tenant.
+/api/v1/decisions/<id>); somnus tenant delete removes a whole tenant. /dashboard/ is a page of
+each tenant's savings, handoff levels, jobs and principles: it asks for the key and keeps it in
+memory only.
 
 POST /api/v1/consolidation/run queues the jobs and answers at once (202, their ids; follow them at
 /api/v1/consolidation/jobs/<job_id>); ?wait=true answers once they have ended, in the seed's

@@ -29,6 +29,7 @@ const BENCHMARKS = [
   'recall-quality',
   'recall-latency',
   'recall-libraries',
+  'dashboard-render',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

@@ -25,7 +25,9 @@
     return node
   }
   const text = (value) => (value === null || value === undefined ? '' : String(value))
-  const number = (value) => (typeof value === 'number' ? value.toLocaleString('en') : text(value))
+  // One formatter: toLocaleString builds a new one per call, which cost seconds on big tables.
+  const numberFormat = new Intl.NumberFormat('en')
+  const number = (value) => (typeof value === 'number' ? numberFormat.format(value) : text(value))
   const seconds = (iso) => {
     const ms = Date.parse(iso)
     return Number.isNaN(ms) ? null : ms / 1000
@@ -729,11 +731,378 @@
     },
   }
 
+  // ---- creature ------------------------------------------------------------------------------
+
+  const DREAM_KINDS = { failed: 0, light: 1, full: 2, deep: 3 }
+  const PRIORITY_NAMES = { RED: 'RED (urgent)', YLW: 'YLW (soon)', GRN: 'GRN (fine)' }
+
+  const mindRenderers = {
+    async fatigue() {
+      const data = await getJson('api/overview')
+      const s = data.status
+      document.getElementById('subtitle').textContent =
+        `${data.location} · ${s.fatigue}, ${s.actions} actions since the last dream · ${s.dreams} dreams`
+      const band = (value) => data.fatigue.map(() => value)
+      show(
+        el(
+          'p',
+          {},
+          `Now: ${s.fatigue} at ${s.actions} actions; warned at ${s.warning_at}, forced to sleep at ${s.limit}. ${s.sleeping ? `Asleep until ${shortTime(s.sleeping.wakeAt)}.` : 'Awake.'} Next deep sleep in ${s.deep_sleep_in} dream(s).`,
+        ),
+        chart({
+          id: 'fatigue-chart',
+          title: 'Fatigue over time',
+          time: true,
+          x: data.fatigue.map((point) => seconds(point.at)),
+          yLabel: 'actions since the last dream',
+          series: [
+            {
+              label: 'actions',
+              values: data.fatigue.map((point) => point.actions),
+              color: cssVar('--s1'),
+            },
+            {
+              label: `warning (${s.warning_at})`,
+              values: band(s.warning_at),
+              color: cssVar('--s2'),
+              dash: [6, 4],
+            },
+            {
+              label: `limit (${s.limit})`,
+              values: band(s.limit),
+              color: cssVar('--del-fg'),
+              dash: [10, 4],
+            },
+          ],
+          columns: [
+            { label: 'when', value: (row) => shortTime(row.at) },
+            { label: 'point', value: (row) => row.label },
+            { label: 'actions', value: (row) => row.actions, number: true },
+          ],
+          rows: data.fatigue,
+        }),
+      )
+    },
+
+    async dreams() {
+      const data = await getJson('api/overview')
+      show(
+        chart({
+          id: 'dreams-chart',
+          title: 'Dreams on a timeline',
+          time: true,
+          x: data.dreams.map((dream) => seconds(dream.at)),
+          yLabel: '0 failed · 1 light · 2 full · 3 deep',
+          series: ['light', 'full', 'deep', 'failed'].map((kind, index) => ({
+            label: kind,
+            values: data.dreams.map((dream) => (dream.kind === kind ? DREAM_KINDS[kind] : null)),
+            color: cssVar(['--s3', '--s1', '--s4', '--del-fg'][index]),
+            points: true,
+          })),
+          columns: [
+            { label: '#', value: (row) => row.number, number: true },
+            { label: 'when', value: (row) => shortTime(row.at) },
+            { label: 'kind', value: (row) => row.kind },
+            { label: 'actions', value: (row) => row.actions, number: true },
+            { label: 'messages', value: (row) => row.messages, number: true },
+            { label: 'observations', value: (row) => row.observations, number: true },
+          ],
+          rows: data.dreams,
+        }),
+        card(
+          'Reflections',
+          el(
+            'ol',
+            { class: 'plain' },
+            [...data.dreams]
+              .reverse()
+              .slice(0, 50)
+              .map((dream) =>
+                el('li', {}, `${shortTime(dream.at)} (${dream.kind}): ${dream.reflection}`),
+              ),
+          ),
+        ),
+      )
+    },
+
+    async observations() {
+      const data = await getJson('api/overview')
+      const buckets = data.observations_by_age
+      const priorities = ['RED', 'YLW', 'GRN']
+      // Grouped bars: one x per (age, priority), a gap between ages.
+      const x = []
+      const cells = []
+      buckets.forEach((bucket, index) => {
+        priorities.forEach((priority, offset) => {
+          x.push(index * 4 + offset + 1)
+          cells.push({ age: bucket.age, priority, count: bucket[priority] })
+        })
+      })
+      show(
+        chart({
+          id: 'observations-chart',
+          title: `Observations by priority and age (${data.observation_count})`,
+          x,
+          yLabel: 'observations',
+          series: priorities.map((priority, index) => ({
+            label: PRIORITY_NAMES[priority],
+            values: cells.map((cell) => (cell.priority === priority ? cell.count : null)),
+            color: cssVar(['--del-fg', '--s2', '--s3'][index]),
+            bars: true,
+          })),
+          columns: [
+            { label: 'age', value: (row) => row.age },
+            { label: 'RED', value: (row) => row.RED, number: true },
+            { label: 'YLW', value: (row) => row.YLW, number: true },
+            { label: 'GRN', value: (row) => row.GRN, number: true },
+          ],
+          rows: buckets,
+        }),
+        el(
+          'p',
+          { class: 'muted' },
+          'Ages count back from the newest observation. Groups left to right: up to a day, a week, a month, a year, older.',
+        ),
+        card(
+          'Newest observations',
+          table(
+            'Newest observations (at most 200)',
+            [
+              { label: 'date', value: (row) => `${row.date} ${row.time}` },
+              { label: 'priority', value: (row) => row.priority },
+              { label: 'observation', value: (row) => row.text },
+            ],
+            data.observations,
+          ),
+        ),
+      )
+    },
+
+    async priorities() {
+      const data = await getJson('api/overview')
+      show(
+        card(
+          'Priorities',
+          table(
+            'The priority each dream set, newest first',
+            [
+              { label: 'when', value: (row) => shortTime(row.at) },
+              { label: 'priority', value: (row) => row.priority },
+            ],
+            data.priorities,
+          ),
+        ),
+      )
+    },
+  }
+
+  // ---- service tenant ------------------------------------------------------------------------
+
+  let tenantData = null
+
+  /** The key form: the key stays in this page's memory only, sent as a Bearer header. */
+  function keyForm(then) {
+    const input = el('input', {
+      type: 'password',
+      id: 'api-key',
+      name: 'key',
+      autocomplete: 'off',
+      'aria-label': 'API key',
+      placeholder: 'API key (somnus tenant create)',
+    })
+    const form = el(
+      'form',
+      { class: 'search', id: 'key-form' },
+      input,
+      el('button', { type: 'submit' }, 'Show my tenant'),
+    )
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault()
+      apiKey = input.value.trim()
+      input.value = ''
+      tenantData = null
+      await route()
+      if (then) then()
+    })
+    show(
+      card(
+        'Your API key',
+        el(
+          'p',
+          { class: 'muted' },
+          'The page keeps the key in memory only: it is never put in a URL or stored; reloading forgets it.',
+        ),
+        form,
+      ),
+    )
+    input.focus()
+  }
+
+  async function tenantOverview() {
+    if (!apiKey) return null
+    tenantData ??= await getJson('api/overview')
+    document.getElementById('subtitle').textContent =
+      `tenant ${tenantData.tenant_id} · ${number(tenantData.total_tokens_saved)} tokens saved in all`
+    return tenantData
+  }
+
+  const withTenant = (render) => async () => {
+    let data = null
+    try {
+      data = await tenantOverview()
+    } catch (error) {
+      apiKey = null
+      tenantData = null
+      keyForm()
+      errorLine.textContent = `The key was refused: ${error.message}`
+      return
+    }
+    if (!data) return keyForm()
+    render(data)
+    const forget = el('button', { type: 'button', id: 'forget-key' }, 'Forget the key')
+    forget.addEventListener('click', () => {
+      apiKey = null
+      tenantData = null
+      document.getElementById('subtitle').textContent = ''
+      keyForm()
+    })
+    main.append(el('p', {}, forget))
+  }
+
+  const tenantRenderers = {
+    tokens: withTenant((data) => {
+      show(
+        chart({
+          id: 'tokens-day-chart',
+          title: 'Tokens saved per day',
+          time: true,
+          x: data.tokens_by_day.map((row) => seconds(`${row.day}T00:00:00Z`)),
+          yLabel: 'tokens saved',
+          series: [
+            {
+              label: 'tokens saved',
+              values: data.tokens_by_day.map((row) => row.tokens_saved),
+              color: cssVar('--s1'),
+              points: data.tokens_by_day.length < 3,
+            },
+          ],
+          columns: [
+            { label: 'day', value: (row) => row.day },
+            { label: 'tokens saved', value: (row) => row.tokens_saved, number: true },
+          ],
+          rows: data.tokens_by_day,
+        }),
+        chart({
+          id: 'tokens-type-chart',
+          title: 'Tokens saved per job type',
+          x: data.tokens_by_job_type.map((_, index) => index + 1),
+          yLabel: 'tokens saved',
+          series: [
+            {
+              label: 'tokens saved',
+              values: data.tokens_by_job_type.map((row) => row.tokens_saved),
+              color: cssVar('--s3'),
+              bars: true,
+            },
+          ],
+          columns: [
+            { label: '#', value: (row) => data.tokens_by_job_type.indexOf(row) + 1, number: true },
+            { label: 'job type', value: (row) => row.job_type },
+            { label: 'tokens saved', value: (row) => row.tokens_saved, number: true },
+          ],
+          rows: data.tokens_by_job_type,
+        }),
+      )
+    }),
+    handoffs: withTenant((data) => {
+      show(
+        chart({
+          id: 'levels-chart',
+          title: 'Handoffs by compression level',
+          x: data.handoffs_by_level.map((_, index) => index + 1),
+          yLabel: 'handoffs',
+          series: [
+            {
+              label: 'handoffs',
+              values: data.handoffs_by_level.map((row) => row.count),
+              color: cssVar('--s4'),
+              bars: true,
+            },
+          ],
+          columns: [
+            { label: '#', value: (row) => data.handoffs_by_level.indexOf(row) + 1, number: true },
+            { label: 'level', value: (row) => row.level },
+            { label: 'handoffs', value: (row) => row.count, number: true },
+            { label: 'tokens now', value: (row) => row.tokens, number: true },
+          ],
+          rows: data.handoffs_by_level,
+        }),
+      )
+    }),
+    jobs: withTenant((data) => {
+      show(
+        card(
+          `Jobs (${data.jobs.length})`,
+          table(
+            'Jobs, newest first',
+            [
+              { label: 'job', value: (row) => row.job_id },
+              { label: 'type', value: (row) => row.job_type },
+              { label: 'status', value: (row) => row.status },
+              { label: 'created', value: (row) => shortTime(row.created_at) },
+              { label: 'duration (ms)', value: (row) => row.duration_ms, number: true },
+              { label: 'items', value: (row) => row.items_processed, number: true },
+              { label: 'tokens saved', value: (row) => row.tokens_saved, number: true },
+              { label: 'error', value: (row) => row.error_message },
+            ],
+            data.jobs,
+          ),
+        ),
+      )
+    }),
+    principles: withTenant((data) => {
+      show(
+        card(
+          `Principles (${data.principles.length})`,
+          table(
+            'Principles, newest first',
+            [
+              { label: 'principle', value: (row) => row.decision },
+              { label: 'rationale', value: (row) => row.rationale },
+              { label: 'handoffs', value: (row) => row.sources, number: true },
+              { label: 'created', value: (row) => shortTime(row.created_at) },
+            ],
+            data.principles,
+          ),
+        ),
+      )
+    }),
+  }
+
   // ---- start ---------------------------------------------------------------------------------
 
   const views = {
     brain: { title: 'Somnus: brain', tabs: brainTabs, renderers: brainRenderers },
-    ...(window.somnusViews || {}),
+    mind: {
+      title: 'Somnus: creature',
+      tabs: [
+        ['fatigue', 'Fatigue'],
+        ['dreams', 'Dreams'],
+        ['observations', 'Observations'],
+        ['priorities', 'Priorities'],
+      ],
+      renderers: mindRenderers,
+    },
+    tenant: {
+      title: 'Somnus: service tenant',
+      tabs: [
+        ['tokens', 'Tokens saved'],
+        ['handoffs', 'Handoffs'],
+        ['jobs', 'Jobs'],
+        ['principles', 'Principles'],
+      ],
+      renderers: tenantRenderers,
+    },
   }
   const chosen = views[view]
   if (!chosen) {
@@ -744,21 +1113,6 @@
   document.title = chosen.title
   setTabs(chosen.tabs)
   renderers = chosen.renderers
-  window.somnusDashboard = {
-    el,
-    table,
-    chart,
-    card,
-    show,
-    getJson,
-    cssVar,
-    seconds,
-    shortTime,
-    hashLink,
-    setKey: (key) => {
-      apiKey = key
-    },
-  }
   window.addEventListener('hashchange', () => void route())
   void route()
 })()

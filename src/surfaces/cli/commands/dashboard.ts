@@ -4,6 +4,8 @@
  * with --mind. It serves 127.0.0.1 only and prints the URL; Ctrl-C stops it.
  */
 import { spawn } from 'node:child_process'
+import { statSync } from 'node:fs'
+import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { SomnusError } from '../../../core/errors.ts'
 import type { DashboardEndpoint } from '../../dashboard/dashboard-server.ts'
@@ -29,6 +31,7 @@ export function register(program: Command, io: CliIo): void {
     .option('--port <port>', `TCP port on 127.0.0.1 (0: any free port)`, String(DEFAULT_PORT))
     .option('--open', 'open the page in the default browser')
     .option('--json', 'print {"url": ...} as one JSON line once serving (for scripts)')
+    .option('--mind <folder>', "show this creature's folder instead (e.g. .self)")
     .addHelpText(
       'after',
       `
@@ -40,19 +43,48 @@ The page shows, for the brain found from the current folder:
   Brain now    core files, digests, knowledge with staleness, tasks, triggers, bookmarks
   Patterns     the project's patterns and the skills and CLAUDE.md lines that cite them
   Search       recall over everything (the index as the last sleep run or recall left it)
+With --mind <folder>, a creature (somnus mind): fatigue over time against the warning (60) and
+the limit (80), dreams (light, full, deep) on a timeline, observations by priority and age, and
+the priorities its dreams set.
 Every chart has its numbers in a table beside it. It is read-only: nothing in the brain
 changes. It listens on 127.0.0.1 only and answers only requests addressed to the loopback.
 Diffs are kept from this version on (state/.sleeps/); older sleeps show their summary only.
 
 Examples:
   somnus dashboard
-  somnus dashboard --port 0 --open`,
+  somnus dashboard --port 0 --open
+  somnus dashboard --mind .self`,
     )
     .action(async (options: DashboardOptions) => {
       const port = portOf(options.port)
+      if (options.mind !== undefined) {
+        const api = await mindEndpoints(io, options.mind)
+        await serve(io, { port, view: 'mind', api, open: options.open, json: options.json })
+        return
+      }
       const api = await brainEndpoints(io)
       await serve(io, { port, view: 'brain', api, open: options.open, json: options.json })
     })
+}
+
+async function mindEndpoints(
+  io: CliIo,
+  folder: string,
+): Promise<Record<string, DashboardEndpoint>> {
+  const path = resolve(io.cwd, folder)
+  // Opening a folder that is not there would lay out a new creature: the dashboard only reads.
+  if (!statSync(path, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new SomnusError(
+      'NOT_FOUND',
+      `No creature folder at ${path}. Give the folder somnus mind uses (default .self): somnus dashboard --mind .self`,
+    )
+  }
+  const [{ openMindFolder }, { mindOverview }] = await Promise.all([
+    import('../../../create-mind.ts'),
+    import('../../dashboard/mind-dashboard-data.ts'),
+  ])
+  const mind = await openMindFolder({ folder: path, location: folder, env: io.env })
+  return { overview: () => mindOverview(mind, new Date()) }
 }
 
 async function brainEndpoints(io: CliIo): Promise<Record<string, DashboardEndpoint>> {

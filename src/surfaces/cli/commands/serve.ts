@@ -51,7 +51,9 @@ with somnus tenant create) and sees only its tenant. /health, /metrics (Promethe
 /openapi.json and /docs need none. With --no-auth the server binds loopback only, answers only
 requests whose Host is a loopback name (no DNS rebinding), and tenant_id (default 'default') picks
 the tenant, as in the seed. Handoffs and decisions can be deleted (DELETE /api/v1/handoffs/<id>,
-/api/v1/decisions/<id>); somnus tenant delete removes a whole tenant.
+/api/v1/decisions/<id>); somnus tenant delete removes a whole tenant. /dashboard/ is a page of
+each tenant's savings, handoff levels, jobs and principles: it asks for the key and keeps it in
+memory only.
 
 POST /api/v1/consolidation/run queues the jobs and answers at once (202, their ids; follow them at
 /api/v1/consolidation/jobs/<job_id>); ?wait=true answers once they have ended, in the seed's
@@ -142,6 +144,7 @@ async function serve(io: CliIo, options: ServeOptions): Promise<void> {
     log,
     minds,
   })
+  await addDashboard(app, api, service, options.auth)
   const stopping = new AbortController()
   let server: Awaited<ReturnType<typeof startHttpServer>>
   try {
@@ -182,4 +185,24 @@ async function serve(io: CliIo, options: ServeOptions): Promise<void> {
   await api.drain()
   await service.close()
   io.stdout('somnus serve: stopped\n')
+}
+
+/** `/dashboard/`: each tenant's page, behind its API key (src/surfaces/dashboard/). */
+async function addDashboard(
+  app: Parameters<typeof import('../../dashboard/tenant-dashboard.ts').addTenantDashboard>[0],
+  api: import('../../http/service-api.ts').ServiceApi,
+  service: Awaited<ReturnType<typeof openService>>,
+  authRequired: boolean,
+): Promise<void> {
+  const [{ addTenantDashboard }, { loadDashboardAssets }, { findPackageRoot }] = await Promise.all([
+    import('../../dashboard/tenant-dashboard.ts'),
+    import('../../dashboard/dashboard-assets.ts'),
+    import('./init.ts'),
+  ])
+  addTenantDashboard(app, {
+    api,
+    auth: { required: authRequired },
+    assets: loadDashboardAssets(findPackageRoot()),
+    levelCounts: (tenantId) => service.stores.handoffs.levelCounts(tenantId),
+  })
 }

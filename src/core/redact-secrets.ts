@@ -202,6 +202,8 @@ function redactAssignment(match: string, name: string, separator: string, raw: s
   if (/[()[\]{}]/.test(value) || /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value))
     return match
   if (PROSE_STOP_WORDS.has(value.toLowerCase())) return match
+  // A file path (`fix-the-auth-bug: _agent_context/state/fix-the-auth-bug.md`) is no secret.
+  if (/^[~.]?[\w.-]*\/(?:[\w.-]+\/)*[\w-]+\.[A-Za-z]{1,5}$/.test(value)) return match
   const envStyle = /^["']?[A-Z][A-Z0-9_]*["']?$/.test(name)
   // `apiKey = key` in code is a variable; `API_KEY=abc` and `password: hunter` are values.
   if (!envStyle && kind.marker !== 'password' && /^[A-Za-z_$]+$/.test(value)) return match

@@ -34,8 +34,11 @@ interface FormatRule {
   pattern: RegExp
 }
 
-/** Not preceded by a token character, so `task-...` does not start an `sk-` key. */
-const START = '(?<![A-Za-z0-9_-])'
+/**
+ * Not preceded by a letter or digit, so `task-...` does not start an `sk-` key; a `-` or `_` may
+ * come before, as in a file name (`keys-sk-ant-….env`).
+ */
+const START = '(?<![A-Za-z0-9])'
 /** Not followed by a token character, so only whole tokens match. */
 const END = '(?![A-Za-z0-9_-])'
 
@@ -171,7 +174,28 @@ export function redactSecrets(text: string): string {
   if (/[:=]/.test(out) && SECRET_NAME_WORD.test(out))
     out = out.replace(ASSIGNMENT, redactAssignment)
   if (/passw|passp|token|secret|key/i.test(out)) out = out.replace(PROSE, redactProse)
+  // A JSON string inside the text (a log line, a config dump, a transcript quoted whole) hides
+  // names and values behind escapes (`\"client_secret\": \"…\"`, `\nDB_PASSWORD=`): each is
+  // read, redacted and written back escaped.
+  if (out.includes('\\')) out = out.replace(JSON_STRING, redactJsonString)
   return out
+}
+
+/** A double-quoted string on one line (each character plain or one escape: linear to scan). */
+const JSON_STRING = /"(?:[^"\\\n]|\\.)*"/g
+
+/** The JSON string literal `literal` with its text redacted; as it was when it is not JSON. */
+function redactJsonString(literal: string): string {
+  if (!literal.includes('\\')) return literal
+  let value: unknown
+  try {
+    value = JSON.parse(literal)
+  } catch {
+    return literal
+  }
+  if (typeof value !== 'string') return literal
+  const redacted = redactSecrets(value)
+  return redacted === value ? literal : JSON.stringify(redacted)
 }
 
 /** Redacts `Basic <value>` when the value is base64 of `user:password`, not a word after "basic". */

@@ -29,6 +29,7 @@ const BENCHMARKS = [
   'recall-quality',
   'recall-latency',
   'recall-libraries',
+  'redaction-false-positives',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

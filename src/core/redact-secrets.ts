@@ -130,7 +130,7 @@ const BEARER = /\b(bearer\s+)([A-Za-z0-9._~+/-]{16,}=*)/gi
  * names holding a secret word match, so `login: password: x` leaves `password` to its own match.
  */
 const ASSIGNMENT =
-  /(?<![\w$./\\-])(?=["']?[\w.-]*?(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss]|[Pp][Ww][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]|[Aa][Uu][Tt][Hh]))(["']?[A-Za-z_][\w.-]*["']?)([ \t]*(?::=|=|:)[ \t]*)(?![=>])("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`$\n]*`|[^\s,;'"`)\]}]+)/g
+  /(?<![\w$./\\-])(?=["']?[\w.-]*?(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss]|[Pp][Ww][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]|[Aa][Uu][Tt][Hh]))(["']?[A-Za-z_][\w.-]*["']?)([ \t]*(?::=|=|:)[ \t]*)(?![=>])("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`$\n]*`|[^\s,;'"`)\]}\\]+)/g
 
 /** What every name ASSIGNMENT matches holds (its lookahead, case-insensitive). */
 const SECRET_NAME_WORD = /key|token|secret|pass|pwd|credential|auth/i
@@ -140,7 +140,7 @@ const SECRET_NAME_WORD = /key|token|secret|pass|pwd|credential|auth/i
  * `pwd`, which in prose is the shell command printing a folder.
  */
 const PROSE =
-  /\b(passwords?|passwd|passphrase|tokens?|secrets?|keys?)([ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)([^\s,;'"`)\]}]+)/gi
+  /\b(passwords?|passwd|passphrase|tokens?|secrets?|keys?)([ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)([^\s,;'"`)\]}\\]+)/gi
 
 /** `text` with every secret it holds replaced by a marker; text without one comes back as is. */
 export function redactSecrets(text: string): string {

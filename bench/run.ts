@@ -30,6 +30,7 @@ const BENCHMARKS = [
   'recall-latency',
   'recall-libraries',
   'dashboard-render',
+  'redaction-false-positives',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

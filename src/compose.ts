@@ -16,10 +16,13 @@ import { readSettingsFile, readUserSettings } from './adapters/fs/settings-file.
 import { randomIds } from './adapters/node/random-ids.ts'
 import type { Brain } from './app/brain.ts'
 import { transcriptFiles } from './compose-transcripts.ts'
+import { documentPath } from './core/brain-layout.ts'
 import { type Config, ignoredKeysWarning, resolveConfig } from './core/config.ts'
 import { isSomnusError } from './core/errors.ts'
 import type { Unit } from './core/model-results.ts'
+import { redactDocument } from './core/redact-document.ts'
 import type { SessionRecord } from './core/sleep-state.ts'
+import type { BrainFiles } from './ports/brain-files.ts'
 import { type Clock, systemClock } from './ports/clock.ts'
 import type { IdGenerator } from './ports/id-generator.ts'
 import type { ProjectFiles } from './ports/project-files.ts'
@@ -59,7 +62,7 @@ export function brainAt(root: string, options: BrainAtOptions): Brain {
     root,
     projectDir: join(root, '..'),
     config,
-    files: createFsBrainFiles(root),
+    files: redactingBrainFiles(createFsBrainFiles(root)),
     state,
     unitOfWork: createFsUnitOfWork({ root, state, clock, ids, warn }),
     clock,
@@ -99,6 +102,17 @@ function settingsOf(
       `${error.message} Until then Somnus runs with its defaults (turns are still recorded).`,
     )
     return { config: resolveConfig({ ...base, fileText: null }), notices }
+  }
+}
+
+/**
+ * `files`, with every document redacted as it is written: whatever a command was given (a task
+ * log, a knowledge note, a changelog line), no secret reaches a file that may be committed.
+ */
+function redactingBrainFiles(files: BrainFiles): BrainFiles {
+  return {
+    ...files,
+    write: (document, text) => files.write(document, redactDocument(documentPath(document), text)),
   }
 }
 

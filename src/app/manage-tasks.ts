@@ -1,6 +1,7 @@
 /** `somnus tasks`: create a task file, log to it, complete it, list them. */
 import { utcDay } from '../core/dates.ts'
 import { SomnusError } from '../core/errors.ts'
+import { redactSecrets } from '../core/redact-secrets.ts'
 import { requireSlug, slugify } from '../core/slug.ts'
 import {
   appendTaskLog,
@@ -25,7 +26,8 @@ export interface CreateTaskInput {
 
 /** Creates `state/<slug>.md`; a USAGE error when the task exists or the name makes no slug. */
 export async function createTask(brain: Brain, input: CreateTaskInput): Promise<TaskSummary> {
-  const raw = input.slugOrName.trim()
+  // The name becomes a file name and a heading: a secret in it goes before either is made.
+  const raw = redactSecrets(input.slugOrName.trim())
   const slug = requireSlug(slugify(raw) || raw, 'task')
   const feature = input.feature ? requireSlug(input.feature, 'feature') : null
   const task = taskDocument(slug)

@@ -50,3 +50,43 @@ describe('redactSecrets on ordinary text', () => {
     )
   })
 })
+
+describe('redactSecrets against a hostile transcript (issue 18)', () => {
+  const leaked = (text: string) =>
+    SECRET_SAMPLES.filter((sample) => text.includes(sample.secret)).map((sample) => sample.name)
+
+  it('redacts the corpus inside JSON-escaped strings, once and twice escaped, as valid JSON', () => {
+    const once = JSON.stringify({ log: ALL_SECRETS_TEXT })
+    const twice = JSON.stringify({ body: once })
+    for (const text of [once, twice, `npm ERR! ${once}`]) {
+      expect(leaked(redactSecrets(text))).toEqual([])
+    }
+    expect(JSON.parse(JSON.parse(redactSecrets(twice)).body).log).toContain('[redacted: ')
+  })
+
+  it('redacts a key that is part of a file name or a tool name', () => {
+    for (const sample of SECRET_SAMPLES.filter((candidate) => !/\s/.test(candidate.secret))) {
+      const text = `wrote /tmp/keys-${sample.secret}.env via mcp__vault__${sample.secret}`
+      const hidden = [
+        'low-entropy',
+        'password',
+        'JSON credential',
+        'token in prose',
+        'bearer',
+        'YAML',
+        'ADO',
+        'URL',
+        '.env',
+        'AWS secret',
+        'PEM',
+        'OpenSSH',
+        'Basic',
+      ]
+      if (hidden.some((part) => sample.name.includes(part))) continue
+      expect({ name: sample.name, leaked: leaked(redactSecrets(text)) }).toEqual({
+        name: sample.name,
+        leaked: [],
+      })
+    }
+  })
+})

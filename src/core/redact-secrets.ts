@@ -34,8 +34,11 @@ interface FormatRule {
   pattern: RegExp
 }
 
-/** Not preceded by a token character, so `task-...` does not start an `sk-` key. */
-const START = '(?<![A-Za-z0-9_-])'
+/**
+ * Not preceded by a letter or digit, so `task-...` does not start an `sk-` key; a `-` or `_` may
+ * come before, as in a file name (`keys-sk-ant-….env`).
+ */
+const START = '(?<![A-Za-z0-9])'
 /** Not followed by a token character, so only whole tokens match. */
 const END = '(?![A-Za-z0-9_-])'
 
@@ -127,7 +130,7 @@ const BEARER = /\b(bearer\s+)([A-Za-z0-9._~+/-]{16,}=*)/gi
  * names holding a secret word match, so `login: password: x` leaves `password` to its own match.
  */
 const ASSIGNMENT =
-  /(?<![\w$./\\-])(?=["']?[\w.-]*?(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss]|[Pp][Ww][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]|[Aa][Uu][Tt][Hh]))(["']?[A-Za-z_][\w.-]*["']?)([ \t]*(?::=|=|:)[ \t]*)(?![=>])("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`$\n]*`|[^\s,;'"`)\]}]+)/g
+  /(?<![\w$./\\-])(?=["']?[\w.-]*?(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss]|[Pp][Ww][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]|[Aa][Uu][Tt][Hh]))(["']?[A-Za-z_][\w.-]*["']?)([ \t]*(?::=|=|:)[ \t]*)(?![=>])("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`$\n]*`|[^\s,;'"`)\]}\\]+)/g
 
 /** What every name ASSIGNMENT matches holds (its lookahead, case-insensitive). */
 const SECRET_NAME_WORD = /key|token|secret|pass|pwd|credential|auth/i
@@ -137,7 +140,7 @@ const SECRET_NAME_WORD = /key|token|secret|pass|pwd|credential|auth/i
  * `pwd`, which in prose is the shell command printing a folder.
  */
 const PROSE =
-  /\b(passwords?|passwd|passphrase|tokens?|secrets?|keys?)([ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)([^\s,;'"`)\]}]+)/gi
+  /\b(passwords?|passwd|passphrase|tokens?|secrets?|keys?)([ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)([^\s,;'"`)\]}\\]+)/gi
 
 /** `text` with every secret it holds replaced by a marker; text without one comes back as is. */
 export function redactSecrets(text: string): string {
@@ -171,7 +174,28 @@ export function redactSecrets(text: string): string {
   if (/[:=]/.test(out) && SECRET_NAME_WORD.test(out))
     out = out.replace(ASSIGNMENT, redactAssignment)
   if (/passw|passp|token|secret|key/i.test(out)) out = out.replace(PROSE, redactProse)
+  // A JSON string inside the text (a log line, a config dump, a transcript quoted whole) hides
+  // names and values behind escapes (`\"client_secret\": \"…\"`, `\nDB_PASSWORD=`): each is
+  // read, redacted and written back escaped.
+  if (out.includes('\\')) out = out.replace(JSON_STRING, redactJsonString)
   return out
+}
+
+/** A double-quoted string on one line (each character plain or one escape: linear to scan). */
+const JSON_STRING = /"(?:[^"\\\n]|\\.)*"/g
+
+/** The JSON string literal `literal` with its text redacted; as it was when it is not JSON. */
+function redactJsonString(literal: string): string {
+  if (!literal.includes('\\')) return literal
+  let value: unknown
+  try {
+    value = JSON.parse(literal)
+  } catch {
+    return literal
+  }
+  if (typeof value !== 'string') return literal
+  const redacted = redactSecrets(value)
+  return redacted === value ? literal : JSON.stringify(redacted)
 }
 
 /** Redacts `Basic <value>` when the value is base64 of `user:password`, not a word after "basic". */
@@ -202,6 +226,8 @@ function redactAssignment(match: string, name: string, separator: string, raw: s
   if (/[()[\]{}]/.test(value) || /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value))
     return match
   if (PROSE_STOP_WORDS.has(value.toLowerCase())) return match
+  // A file path (`fix-the-auth-bug: _agent_context/state/fix-the-auth-bug.md`) is no secret.
+  if (/^[~.]?[\w.-]*\/(?:[\w.-]+\/)*[\w-]+\.[A-Za-z]{1,5}$/.test(value)) return match
   const envStyle = /^["']?[A-Z][A-Z0-9_]*["']?$/.test(name)
   // `apiKey = key` in code is a variable; `API_KEY=abc` and `password: hunter` are values.
   if (!envStyle && kind.marker !== 'password' && /^[A-Za-z_$]+$/.test(value)) return match

@@ -385,4 +385,5 @@ export const HARMLESS_TEXTS: readonly string[] = [
   'AWS region eu-west-1, bucket somnus-artifacts-2026, SKILL.md updated',
   'npm_config_cache=/tmp/npm and hf_hub_download(repo_id) work',
   'postgres://localhost:5432/app and http://example.com:8080/a@b',
+  'Created task fix-the-auth-bug: _agent_context/state/fix-the-auth-bug.md',
 ]

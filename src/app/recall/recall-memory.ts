@@ -4,8 +4,10 @@
  * place and every source (a fact in a digest line and in a core line comes back once), and keeps
  * the best `limit`.
  */
+
 import { normalizedText } from '../../core/recall/brain-entries.ts'
 import { queryTerms } from '../../core/recall/recall-terms.ts'
+import { redactSecrets } from '../../core/redact-secrets.ts'
 import type { RecallHit, RecallIndex, RecallQuery } from '../../ports/recall.ts'
 import type { RecallSources } from '../../ports/recall-sources.ts'
 
@@ -54,8 +56,11 @@ export async function recallMemory(
         if (!same.sources.includes(source)) same.sources.push(source)
       continue
     }
+    // Entries are redacted when indexed; an index built before a format was known is not.
     const memoryHit: MemoryHit = {
       ...hit,
+      text: redactSecrets(hit.text),
+      snippet: redactSecrets(hit.snippet),
       location,
       sources: [...hit.sources],
       also: [],

@@ -5,6 +5,7 @@
 import { Command, CommanderError, Help } from 'commander'
 import { environmentFault } from '../../core/environment-fault.ts'
 import { isSomnusError } from '../../core/errors.ts'
+import { redactDocument } from '../../core/redact-document.ts'
 import { type CliIo, helpLayout } from './cli-io.ts'
 
 /** A command module: adds its noun (and verbs) to the program. */
@@ -56,8 +57,21 @@ const stderrLayout = helpLayout(2)
 /** The exit codes of the CLI (130: stopped by Ctrl-C, as shells report it). */
 export const EXIT = { ok: 0, error: 1, usage: 2, interrupted: 130 } as const
 
-/** Runs `somnus <args...>` (without the node and script arguments). */
-export async function runCli(args: string[], io: CliIo): Promise<number> {
+/**
+ * Runs `somnus <args...>` (without the node and script arguments). Everything a command prints
+ * is redacted on its way out: a secret in a task, a recalled transcript or a summarized text
+ * never reaches a terminal or a log. `tenant` alone prints a secret on purpose: the new API key,
+ * shown once.
+ */
+export async function runCli(args: string[], outerIo: CliIo): Promise<number> {
+  const io: CliIo =
+    nounOf(args) === 'tenant'
+      ? outerIo
+      : {
+          ...outerIo,
+          stdout: (text) => outerIo.stdout(redactPrinted(text)),
+          stderr: (text) => outerIo.stderr(redactPrinted(text)),
+        }
   const program = new Command('somnus')
     .description(
       'Sleep for AI agents: track sleep debt, consolidate memory, wake with a small current picture.',
@@ -85,6 +99,11 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
   } catch (error) {
     return exitCodeFor(error, io)
   }
+}
+
+/** Printed text without a secret; JSON (`--json`) is redacted string by string, so it stays JSON. */
+function redactPrinted(text: string): string {
+  return redactDocument(/^\s*[[{]/.test(text) ? 'stdout.json' : 'stdout.txt', text)
 }
 
 /** The noun the arguments run (`help <noun>` asks for one too); undefined when none is known. */

@@ -28,6 +28,7 @@ import {
   stateContent,
   validHistoryEntry,
   validState,
+  withoutUncommitted,
 } from './ledger-files.ts'
 import { digitsInPlace, patchedFile, patchLedgerTriggers } from './patch-ledger-triggers.ts'
 import { sameJson } from './same-json.ts'
@@ -198,7 +199,12 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
     if (outcome.history || migrating) {
       const history = await loadHistory()
       if (history.kind === 'corrupt') quarantine(historyPath, history.problem)
-      const existing = history.kind === 'ok' ? history.value : []
+      const existing =
+        history.kind !== 'ok'
+          ? []
+          : outcome.history
+            ? withoutUncommitted(history.value, base)
+            : history.value
       const fresh = outcome.history ? [await validHistoryEntry(outcome.history)] : []
       // History first: if the process dies between the two writes, the legacy entries are
       // still in `.sleep.json` and the next migration skips the copies already moved.

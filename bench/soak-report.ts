@@ -11,7 +11,7 @@ export interface SoakRow {
 
 /** What one part measured. */
 export interface PartResult {
-  part: 'stops' | 'kills' | 'fuzz'
+  part: 'stops' | 'kills' | 'fuzz' | 'burst'
   seconds: number
   rows: SoakRow[]
 }

@@ -113,6 +113,13 @@ export async function soakStops(options: StopsOptions): Promise<PartResult> {
     }),
   )
 
+  // Stops that found the ledger busy queued their turn in its inbox: the next holder of the
+  // lock merges them, as `sleep status` does here.
+  for (const workspace of workspaces) {
+    const status = await runSomnus(workspace, ['sleep', 'status', '--json'])
+    if (status.code !== 0)
+      counts.sleepRunFailures.push(`${workspace.name}: status ${describe(status)}`)
+  }
   const sessionsLost: string[] = []
   const clearedUnread: string[] = []
   const bookmarksLost: string[] = []

@@ -7,10 +7,13 @@
  *              normal command, as a user would
  *   (c) fuzz   100,000 fuzzed hook inputs (fast-check), most in-process through `runHook`, a
  *              sample through real hook processes
+ *   (d) burst  200 Stops started at once in one workspace beside CPU burners (four per core),
+ *              each killed at its 5 s timeout: after one `sleep status`, no turn lost, every
+ *              score and the debt exact (issue 18)
  *
  * Options: `--scale <fraction>` (or SOMNUS_SOAK_SCALE) shrinks every count; `--part
- * stops|kills|fuzz` (repeatable) runs only those; `--stops N`, `--kills N`, `--fuzz N`,
- * `--fuzz-processes N` set a count outright; `--seed N`; `--out <file.json>` also writes the rows.
+ * stops|kills|fuzz|burst` (repeatable) runs only those; `--stops N`, `--kills N`, `--fuzz N`,
+ * `--fuzz-processes N`, `--burst N`, `--burners N` set a count outright; `--seed N`; `--out <file.json>` also writes the rows.
  * SOMNUS_SOAK_CONCURRENCY bounds the processes at once (default 12); SOMNUS_SOAK_KEEP=1 keeps
  * the temp folders. Prints a table, then PASS or FAIL; exits 1 on any violation.
  */
@@ -18,12 +21,13 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureBuilt } from '../test/support/build-once.ts'
+import { defaultBurners, soakBurst } from './soak-burst.ts'
 import { soakFuzz } from './soak-fuzz.ts'
 import { soakKills } from './soak-kills.ts'
 import { formatResults, isViolation, type PartResult, progress } from './soak-report.ts'
 import { soakStops } from './soak-stops.ts'
 
-const PARTS = ['stops', 'kills', 'fuzz'] as const
+const PARTS = ['stops', 'kills', 'fuzz', 'burst'] as const
 type Part = (typeof PARTS)[number]
 
 interface SoakOptions {
@@ -32,6 +36,8 @@ interface SoakOptions {
   kills: number
   fuzz: number
   fuzzProcesses: number
+  burst: number
+  burners: number
   seed: number
   concurrency: number
   out: string
@@ -55,6 +61,8 @@ function parseOptions(argv: string[]): SoakOptions {
     'kills',
     'fuzz',
     'fuzz-processes',
+    'burst',
+    'burners',
     'seed',
     'out',
   ])
@@ -83,6 +91,8 @@ function parseOptions(argv: string[]): SoakOptions {
     kills: count('kills', 1000),
     fuzz: count('fuzz', 100_000),
     fuzzProcesses: count('fuzz-processes', 1000),
+    burst: count('burst', 200),
+    burners: Number(one('burners') ?? defaultBurners()),
     seed: Number(one('seed') ?? 13),
     concurrency: Number(process.env.SOMNUS_SOAK_CONCURRENCY ?? 12),
     out: one('out') ?? join(here, 'results', 'soak.json'),
@@ -103,6 +113,15 @@ async function main(): Promise<number> {
           stops: options.stops,
           concurrency: options.concurrency,
           seed: options.seed,
+        }),
+      )
+    } else if (part === 'burst') {
+      results.push(
+        await soakBurst({
+          stops: options.burst,
+          burners: options.burners,
+          // Long enough for the 1-min load average to climb at full scale, short when small.
+          warmUpMs: Math.min(20_000, options.burst * 100),
         }),
       )
     } else if (part === 'kills') {

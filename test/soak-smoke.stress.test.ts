@@ -30,7 +30,10 @@ describe('npm run soak, very small scale', () => {
     const folder = mkdtempSync(join(tmpdir(), 'somnus-soak-smoke-'))
     const out = join(folder, 'soak.json')
     try {
-      const args = ['--stops', '20', '--kills', '10', '--fuzz', '200', '--fuzz-processes', '20']
+      const args = [
+        ...['--stops', '20', '--kills', '10', '--fuzz', '200', '--fuzz-processes', '20'],
+        ...['--burst', '20', '--burners', '2'],
+      ]
       const run = spawnSync(
         process.execPath,
         ['--import', 'tsx', 'bench/soak.ts', ...args, '--out', out],
@@ -42,7 +45,12 @@ describe('npm run soak, very small scale', () => {
         },
       )
       const output: SoakOutput = JSON.parse(readFileSync(out, 'utf8'))
-      expect(output.results.map((result) => result.part)).toEqual(['stops', 'kills', 'fuzz'])
+      expect(output.results.map((result) => result.part)).toEqual([
+        'stops',
+        'kills',
+        'fuzz',
+        'burst',
+      ])
       for (const result of output.results) {
         for (const row of result.rows) {
           if (row.limit === undefined) continue

@@ -119,6 +119,8 @@ const StoredSleepStateSchema = z.looseObject({
   knowledge_access: z._default(z.record(z.string(), KnowledgeAccessSchema), () => ({})),
   dashboard_changes: z._default(z.array(z.unknown()), () => []),
   compaction_log: z._default(z.array(CompactionRecordSchema), () => []),
+  /** Ids of the queued Stops still in an inbox file that are merged already (stop-inbox.ts). */
+  inbox_merged_ids: z.optional(z.array(z.string())),
 })
 
 /**

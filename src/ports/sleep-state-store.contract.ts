@@ -6,6 +6,7 @@ import {
   type SleepHistoryEntry,
   type SleepState,
 } from '../core/sleep-state.ts'
+import type { QueuedStop } from '../core/stop-inbox.ts'
 import type { SleepStateStore } from './sleep-state-store.ts'
 
 /** A scored session record for tests. */
@@ -34,6 +35,18 @@ export function sampleHistory(summary: string): SleepHistoryEntry {
     bookmarks_processed: 1,
     session_ids: ['a', 'b', 'c'],
     bookmark_ids: [],
+  }
+}
+
+/** A queued Stop scoring `score`, as a Stop that could not take the lock writes it. */
+export function queuedStop(id: string, sessionId: string, score: number): QueuedStop {
+  return {
+    id,
+    session_id: sessionId,
+    transcript_path: `/transcripts/${sessionId}.jsonl`,
+    last_assistant_message: `Finished ${sessionId}`,
+    outcome: { kind: 'scored', change_count: 2, tool_count: 9, score, task_slugs: [] },
+    now: '2026-03-01T10:00:00.000Z',
   }
 }
 
@@ -129,6 +142,39 @@ export function testSleepStateStore(name: string, make: () => Promise<SleepState
       expect((await store.read()).debt).toBe(4)
       await store.update((state) => ({ state: { ...state, debt: state.debt + 1 }, result: null }))
       expect((await store.read()).debt).toBe(5)
+    })
+
+    it('shows a queued Stop at once and merges it exactly once, whatever runs next', async () => {
+      const store = await make()
+      const stop = queuedStop('q1', 'queued-session', 3)
+      await store.queue(stop)
+      await store.queue(queuedStop('q2', 'queued-other', 2))
+      expect((await store.read()).debt).toBe(5)
+      await store.update((state) => ({ state: { ...state, debt: state.debt + 1 }, result: null }))
+      await store.update((state) => ({ state, result: null }))
+      const state = await store.read()
+      expect(state.sessions.map((session) => session.session_id).sort()).toEqual([
+        'queued-other',
+        'queued-session',
+      ])
+      expect(state.debt).toBe(6)
+      expect(state.sessions_since_last_sleep).toBe(2)
+    })
+
+    it('keeps the later of two Stops of one session, the queued one older', async () => {
+      const store = await make()
+      await store.update((state) => ({
+        state: withSession(state, {
+          ...sampleSession('s1', 2),
+          stopped_at: '2026-03-01T11:00:00.000Z',
+        }),
+        result: null,
+      }))
+      await store.queue({ ...queuedStop('old', 's1', 3), now: '2026-03-01T10:30:00.000Z' })
+      await store.update((state) => ({ state, result: null }))
+      const state = await store.read()
+      expect(state.sessions).toHaveLength(1)
+      expect(state.debt).toBe(2)
     })
 
     it('hands out copies: changing a read value does not change the ledger', async () => {

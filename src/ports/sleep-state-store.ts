@@ -1,5 +1,6 @@
 /** Where the sleep ledger and its history live; every change is one locked read-modify-write. */
 import type { SleepHistoryEntry, SleepState } from '../core/sleep-state.ts'
+import type { QueuedStop } from '../core/stop-inbox.ts'
 
 /** What a change to the ledger returns: the next state, a result for the caller, maybe history. */
 export interface StateChange<T> {
@@ -23,6 +24,11 @@ export interface SleepStateStore {
    * concurrent hooks never lose an update. The change function must be pure: it may run once only.
    */
   update<T>(change: (state: SleepState) => StateChange<T>): Promise<T>
+  /**
+   * Puts a Stop in the inbox without taking the lock, for a Stop that could not take it in time:
+   * `read()` shows it at once, and the next `update()` (by any process) merges it exactly once.
+   */
+  queue(stop: QueuedStop): Promise<void>
   /** All consolidation records, newest first. */
   readHistory(): Promise<SleepHistoryEntry[]>
   /**

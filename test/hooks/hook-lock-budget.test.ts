@@ -3,14 +3,22 @@
  * skew) is stale, a lock a live process keeps fresh is never taken over, and a hook that cannot
  * get the lock gives up inside its Claude Code timeout, logs why, and exits 0.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SOMNUS_HOOKS } from '../../src/core/claude-settings.ts'
-import { ensureBuilt } from '../support/build-once.ts'
+import { ensureBuilt, SOMNUS_BIN } from '../support/build-once.ts'
 import { createHookWorkspace, type HookWorkspace, readLedger } from '../support/hook-workspace.ts'
 import { spawnHook } from '../support/spawn-hook.ts'
+
+function runSomnus(ws: HookWorkspace, args: string[]) {
+  return spawnSync(process.execPath, [SOMNUS_BIN, ...args], {
+    cwd: ws.project,
+    env: { PATH: process.env.PATH, HOME: ws.home },
+    encoding: 'utf8',
+  })
+}
 
 /** An event's timeout as `somnus init` wires it, in ms. */
 const timeoutMsOf = (verb: string) =>
@@ -80,7 +88,7 @@ describe('a hook and the ledger lock', () => {
     expect(readLedger(ws).sessions.map((session) => session.session_id)).toEqual(['skewed-clock'])
   }, 30_000)
 
-  it('gives up inside its timeout on a lock a live holder keeps fresh, logs it, leaves the lock be', async () => {
+  it('queues its turn inside its timeout on a lock a live holder keeps fresh; `sleep status` merges it once', async () => {
     ws = createHookWorkspace()
     holder = await holdLock(lockPath())
     const run = await spawnHook(ws, 'stop', { text: stopPayloadFor(ws, 'blocked') })
@@ -89,11 +97,30 @@ describe('a hook and the ledger lock', () => {
     expect(run.exitAfterMs).toBeLessThan(STOP_TIMEOUT_MS)
     const log = readFileSync(brainLog(), 'utf8').trim().split('\n')
     expect(log).toHaveLength(1)
-    expect(log[0]).toMatch(/ stop failed: STATE_LOCKED: /)
-    // Not taken over: the holder still runs, its lock is still there, and nothing was written.
+    expect(log[0]).toMatch(/ stop the ledger was busy; queued this Stop in the inbox/)
+    // Not taken over: the holder still runs, its lock is still there, and the ledger is untouched.
     expect(holder.exitCode).toBeNull()
     expect(existsSync(lockPath())).toBe(true)
     expect(existsSync(ws.ledgerPath)).toBe(false)
+    const inbox = readFileSync(join(ws.root, 'state', '.sleep-inbox.jsonl'), 'utf8')
+    expect(inbox.trim().split('\n')).toHaveLength(1)
+    const gone = new Promise((resolve) => holder?.once('exit', resolve))
+    holder.stdin?.end()
+    await gone
+    // The next holder of the lock merges it; further holders do not count it again.
+    for (let round = 0; round < 2; round += 1) {
+      const status = runSomnus(ws, ['sleep', 'status', '--json'])
+      expect(status.status, status.stderr).toBe(0)
+    }
+    expect(readLedger(ws).sessions.map((session) => session.session_id)).toEqual(['blocked'])
+    const again = await spawnHook(ws, 'stop', { text: stopPayloadFor(ws, 'other') })
+    expect(again.code).toBe(0)
+    const ledger = readLedger(ws)
+    expect(ledger.sessions.map((session) => session.session_id).sort()).toEqual([
+      'blocked',
+      'other',
+    ])
+    expect(ledger.sessions_since_last_sleep).toBe(2)
   }, 30_000)
 
   it('SessionStart under a held lock still prints the context inside its timeout, saying why it saved nothing', async () => {

@@ -12,7 +12,8 @@ import { closeSync, constants, lstatSync, renameSync, writeSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { SomnusError } from '../../core/errors.ts'
 import type { SleepHistoryEntry, SleepState } from '../../core/sleep-state.ts'
-import type { SleepStateStore } from '../../ports/sleep-state-store.ts'
+import { mergeQueuedStops } from '../../core/stop-inbox.ts'
+import type { SleepStateStore, StateChange } from '../../ports/sleep-state-store.ts'
 import { writeFileAtomicSync } from './atomic-write.ts'
 import { type ConfinedFolder, confineTo } from './confined-path.ts'
 import { holdConsolidationLock, isConsolidationHeld } from './fs-consolidation-lock.ts'
@@ -27,10 +28,17 @@ import {
   stateContent,
   validHistoryEntry,
   validState,
+  withoutUncommitted,
 } from './ledger-files.ts'
 import { openPlainFileNoFollow } from './no-follow-file.ts'
 import { digitsInPlace, patchedFile, patchLedgerTriggers } from './patch-ledger-triggers.ts'
 import { sameJson } from './same-json.ts'
+import {
+  appendToInbox,
+  type InboxFile,
+  readInboxFiles,
+  retireInboxFiles,
+} from './stop-inbox-files.ts'
 import { sweepTemporaryFiles } from './sweep-temporary-files.ts'
 
 /** The ledger file name inside the state folder (seed 000). */
@@ -91,9 +99,10 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
    * Runs `task` under the lock, the state folder made and checked first: the lock, the temporary
    * files and every rename then land inside the brain.
    */
-  const withLock = <T>(task: () => Promise<T>): Promise<T> =>
+  const withLock = <T>(task: () => Promise<T>, waitOverrideMs?: number): Promise<T> =>
     serialise(lockPath, () => {
-      const waitMs = typeof lockWaitMs === 'function' ? lockWaitMs() : lockWaitMs
+      const waitMs =
+        waitOverrideMs ?? (typeof lockWaitMs === 'function' ? lockWaitMs() : lockWaitMs)
       const stateDir = confined.prepareFolder(options.stateDir)
       const realLock = join(stateDir, SLEEP_LOCK_FILE)
       refuseStrangeLock(lockPath, realLock)
@@ -165,6 +174,73 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
     return state.kind === 'ok' ? state.value.legacyHistory : []
   }
 
+  /** The Stop inbox's files, read; none when the state folder does not exist yet. */
+  const inboxFiles = (): InboxFile[] => {
+    const stateDir = confined.existingFolder(options.stateDir)
+    return stateDir === null ? [] : readInboxFiles(stateDir, options.warn)
+  }
+  const queuedStops = (files: readonly InboxFile[]) => files.flatMap((file) => file.stops)
+
+  /** The read-modify-write of `update`, the lock already held; merges the Stop inbox first. */
+  const updateLocked = async <T>(change: (state: SleepState) => StateChange<T>): Promise<T> => {
+    const loaded = await loadState()
+    if (loaded.kind === 'corrupt') quarantine(statePath, loaded.problem)
+    const current = loaded.kind === 'ok' ? loaded.value : null
+    const base = current ? current.state : freshState()
+    // Every holder of the lock merges the Stop inbox first, in the write the change makes.
+    const inbox = inboxFiles()
+    const rejected = inbox.reduce((sum, file) => sum + file.rejected, 0)
+    if (rejected > 0)
+      options.warn(`skipped ${rejected} damaged line(s) in the Stop inbox of ${options.stateDir}`)
+    const outcome = change(mergeQueuedStops(base, queuedStops(inbox)))
+    // Validate before writing: a bug in a change (or a planted inbox line) must not reach the disk.
+    const next = outcome.state === base ? base : await validState(outcome.state, base)
+    const legacy = current?.legacyHistory ?? []
+    const migrating = current?.hasLegacyKey === true
+    if (outcome.history || migrating) {
+      const history = await loadHistory()
+      if (history.kind === 'corrupt') quarantine(historyPath, history.problem)
+      const existing =
+        history.kind !== 'ok'
+          ? []
+          : outcome.history
+            ? withoutUncommitted(history.value, base)
+            : history.value
+      const fresh = outcome.history ? [await validHistoryEntry(outcome.history)] : []
+      // History first: if the process dies between the two writes, the legacy entries are
+      // still in `.sleep.json` and the next migration skips the copies already moved.
+      sweepLeftovers()
+      writeJson(confined, historyPath, [...fresh, ...mergeHistory(existing, legacy)])
+    }
+    // Compared before checking: a change shares most of `base`, so the comparison is quick.
+    // A missing file already reads as these defaults, so writing those changes nothing.
+    if (migrating || !sameJson(outcome.state, base)) {
+      writeState(
+        confined,
+        statePath,
+        next,
+        current && !migrating ? { ...current, state: base } : null,
+        sweepLeftovers,
+      )
+    }
+    // Only now that the ledger holds them may the inbox files be retired.
+    if (inbox.length > 0) retireInboxFiles(inbox, Date.now(), options.warn)
+    return outcome.result
+  }
+
+  /**
+   * Runs an empty update (which merges the inbox) if the lock is free now; else leaves it to the
+   * next writer. A read never fails for it: another problem is reported.
+   */
+  const mergeInboxIfFree = async (): Promise<void> => {
+    try {
+      await withLock(() => updateLocked((state) => ({ state, result: undefined })), 0)
+    } catch (error) {
+      if (error instanceof SomnusError && error.code === 'STATE_LOCKED') return
+      options.warn(`the Stop inbox was not merged: ${messageOf(error)}`)
+    }
+  }
+
   return {
     exclusive: (task) =>
       holdConsolidationLock(
@@ -174,9 +250,19 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
 
     async read() {
       const loaded = await loadState()
-      if (loaded.kind === 'ok') return loaded.value.state
       if (loaded.kind === 'corrupt') await repair(statePath, loadState)
-      return freshState()
+      const state = loaded.kind === 'ok' ? loaded.value.state : freshState()
+      const files = inboxFiles()
+      if (files.length === 0) return state
+      // Stops waiting in the inbox are shown as merged, and merged for real when the lock is
+      // free this instant (`somnus status`, SessionStart): a reader never waits for it.
+      const view = mergeQueuedStops(state, queuedStops(files))
+      if (view !== state) await mergeInboxIfFree()
+      return view
+    },
+
+    async queue(stop) {
+      appendToInbox(confined.prepareFolder(options.stateDir), stop)
     },
 
     async readHistory() {
@@ -186,41 +272,7 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
       return mergeHistory(entries, await loadLegacyHistory())
     },
 
-    async update(change) {
-      return withLock(async () => {
-        const loaded = await loadState()
-        if (loaded.kind === 'corrupt') quarantine(statePath, loaded.problem)
-        const current = loaded.kind === 'ok' ? loaded.value : null
-        const base = current ? current.state : freshState()
-        const outcome = change(base)
-        // Validate before writing: a bug in a change must not reach the disk.
-        const next = outcome.state === base ? base : await validState(outcome.state, base)
-        const legacy = current?.legacyHistory ?? []
-        const migrating = current?.hasLegacyKey === true
-        if (outcome.history || migrating) {
-          const history = await loadHistory()
-          if (history.kind === 'corrupt') quarantine(historyPath, history.problem)
-          const existing = history.kind === 'ok' ? history.value : []
-          const fresh = outcome.history ? [await validHistoryEntry(outcome.history)] : []
-          // History first: if the process dies between the two writes, the legacy entries are
-          // still in `.sleep.json` and the next migration skips the copies already moved.
-          sweepLeftovers()
-          writeJson(confined, historyPath, [...fresh, ...mergeHistory(existing, legacy)])
-        }
-        // Compared before checking: a change shares most of `base`, so the comparison is quick.
-        // A missing file already reads as these defaults, so writing those changes nothing.
-        if (migrating || !sameJson(outcome.state, base)) {
-          writeState(
-            confined,
-            statePath,
-            next,
-            current && !migrating ? { ...current, state: base } : null,
-            sweepLeftovers,
-          )
-        }
-        return outcome.result
-      })
-    },
+    update: (change) => withLock(() => updateLocked(change)),
   }
 }
 

@@ -138,6 +138,34 @@ export function mergeHistory(
   return [...entries, ...legacy.filter((entry) => !seen.has(JSON.stringify(entry)))]
 }
 
+/**
+ * `entries` without the newest ones a consolidation killed between its two writes left behind:
+ * the history is written first, so such an entry is dated after the ledger's last consolidation
+ * while everything it names is still in the ledger, uncleared. The run that redoes the work
+ * writes its own entry, so keeping the leftover would count the consolidation twice.
+ */
+export function withoutUncommitted(
+  entries: SleepHistoryEntry[],
+  state: SleepState,
+): SleepHistoryEntry[] {
+  const sessions = new Set(state.sessions.map((session) => session.session_id))
+  const bookmarks = new Set(state.bookmarks.map((bookmark) => bookmark.id))
+  const committedUpTo = state.last_consolidated_at ?? ''
+  let start = 0
+  for (const entry of entries) {
+    const named = entry.session_ids.length + entry.bookmark_ids.length
+    const uncommitted =
+      entry.consolidated_at !== null &&
+      entry.consolidated_at > committedUpTo &&
+      named > 0 &&
+      entry.session_ids.every((id) => sessions.has(id)) &&
+      entry.bookmark_ids.every((id) => bookmarks.has(id))
+    if (!uncommitted) break
+    start += 1
+  }
+  return start === 0 ? entries : entries.slice(start)
+}
+
 function describeIssue(issues: readonly { path: PropertyKey[]; message: string }[]): string {
   const issue = issues[0]
   if (!issue) return 'does not match the ledger schema'

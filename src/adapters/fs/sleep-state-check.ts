@@ -224,6 +224,7 @@ const STATE_KEYS = [
   'knowledge_access',
   'dashboard_changes',
   'compaction_log',
+  'inbox_merged_ids',
 ]
 
 /**
@@ -257,6 +258,9 @@ export function checkSleepState(value: unknown, trusted?: SleepState): SleepStat
     knowledge_access: accessRecords(value.knowledge_access, before.knowledge_access),
     dashboard_changes: unknownItems(value.dashboard_changes, before.dashboard_changes),
     compaction_log: recordsOf(compaction, value.compaction_log, before.compaction_log),
+    // Absent unless Stops were queued: most ledgers never carry it.
+    inbox_merged_ids:
+      value.inbox_merged_ids === undefined ? undefined : strings(value.inbox_merged_ids),
   }
   for (const key of STATE_KEYS) {
     if ((out as Plain)[key] === UNSURE) return undefined
@@ -266,6 +270,7 @@ export function checkSleepState(value: unknown, trusted?: SleepState): SleepStat
   if (!isCount(out.sessions_since_last_sleep)) {
     out.sessions_since_last_sleep = (sessions as SessionRecord[]).length
   }
+  if (out.inbox_merged_ids === undefined) delete (out as Plain).inbox_merged_ids
   const checked = withUnknownKeys(value, out as Plain, STATE_KEYS)
   return checked === UNSURE ? undefined : (checked as SleepState)
 }

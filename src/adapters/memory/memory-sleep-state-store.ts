@@ -5,6 +5,7 @@ import {
   type SleepState,
   SleepStateSchema,
 } from '../../core/sleep-state.ts'
+import { mergeQueuedStops, type QueuedStop } from '../../core/stop-inbox.ts'
 import type { SleepStateStore } from '../../ports/sleep-state-store.ts'
 
 /** A `SleepStateStore` in memory. Values are deep-copied in and out, as a file store would. */
@@ -15,6 +16,8 @@ export function createMemorySleepStateStore(
   let history = structuredClone(initial.history ?? [])
   let queue: Promise<unknown> = Promise.resolve()
   let consolidating = false
+  /** Queued Stops, kept like the file store's inbox: merged ones stay until the next merge. */
+  let inbox: QueuedStop[] = []
   return {
     async exclusive(task) {
       if (consolidating) return { ran: false }
@@ -25,14 +28,20 @@ export function createMemorySleepStateStore(
         consolidating = false
       }
     },
-    read: async () => structuredClone(state),
+    read: async () => structuredClone(mergeQueuedStops(state, inbox)),
+    queue: async (stop) => {
+      inbox = [...inbox, structuredClone(stop)]
+    },
     readHistory: async () => structuredClone(history),
     update<T>(change: Parameters<SleepStateStore['update']>[0]) {
       // Serialise updates like the file lock does, so the two adapters behave alike.
       const run = queue.then(() => {
-        const outcome = change(structuredClone(state))
+        const present = inbox
+        const outcome = change(structuredClone(mergeQueuedStops(state, present)))
         state = SleepStateSchema.parse(structuredClone(outcome.state))
         if (outcome.history) history = [structuredClone(outcome.history), ...history]
+        // What was read is now in the ledger: retired, as the file store retires its inbox.
+        inbox = inbox.filter((stop) => !present.includes(stop))
         return outcome.result as T
       })
       queue = run.catch(() => undefined)

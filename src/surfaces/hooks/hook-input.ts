@@ -61,6 +61,13 @@ export type SessionEndInput = z.infer<Schemas['session-end']>
 /** Parsed UserPromptSubmit stdin. */
 export type UserPromptSubmitInput = z.infer<Schemas['user-prompt-submit']>
 
+/**
+ * A hook payload larger than this is refused, not read on: Claude Code's payloads are a few KB
+ * (a long closing message or prompt, some MB at most), and reading without end would keep the
+ * hook past its timeout.
+ */
+export const HOOK_INPUT_MAX_BYTES = 32 * 1024 * 1024
+
 const BASE = ['session_id', 'transcript_path', 'cwd', 'hook_event_name', 'permission_mode']
 
 /** The events `somnus hook <event>` handles, by command-line name, with their string fields. */

@@ -8,7 +8,7 @@
  */
 import { fstatSync, read, readSync, writeSync } from 'node:fs'
 import { somnusCliCommand } from '../../core/somnus-command.ts'
-import { HOOK_EVENT_HELP } from './hook-input.ts'
+import { HOOK_EVENT_HELP, HOOK_INPUT_MAX_BYTES } from './hook-input.ts'
 import { runHook } from './run-hook.ts'
 
 /** Stdin is given up after this long: Claude Code closes it at once, a terminal never does. */
@@ -36,10 +36,12 @@ export function hookUsage(): string {
   ].join('\n')
 }
 
-/** What was read from stdin, and whether the timeout cut it short. */
+/** What was read from stdin, and whether the timeout or the size cap cut it short. */
 interface StdinText {
   text: string
   timedOut: boolean
+  /** Over HOOK_INPUT_MAX_BYTES: nothing is kept. */
+  tooLarge?: boolean
 }
 
 /** All of stdin, or what arrived within the timeout; nothing from a terminal. */
@@ -57,6 +59,8 @@ function readStdin(): Promise<StdinText> {
  */
 function readWithoutWaiting(): StdinText {
   const chunks: Buffer[] = []
+  const isWhole = objectEndScanner()
+  let total = 0
   const deadline = Date.now() + STDIN_TIMEOUT_MS
   const pause = new Int32Array(new SharedArrayBuffer(4))
   for (;;) {
@@ -71,9 +75,11 @@ function readWithoutWaiting(): StdinText {
       continue
     }
     if (bytes === 0) break
+    total += bytes
+    if (total > HOOK_INPUT_MAX_BYTES) return { text: '', timedOut: false, tooLarge: true }
     chunks.push(buffer.subarray(0, bytes))
     // Claude Code writes one JSON object and closes stdin: once the object is whole, stop.
-    if (isWholeObject(chunks)) break
+    if (isWhole(buffer.subarray(0, bytes))) break
   }
   return { text: textOf(chunks), timedOut: false }
 }
@@ -82,21 +88,25 @@ function readWithoutWaiting(): StdinText {
 function readOnThreadPool(): Promise<StdinText> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = []
+    const isWhole = objectEndScanner()
+    let total = 0
     let settled = false
-    const finish = (timedOut: boolean) => {
+    const finish = (timedOut: boolean, tooLarge = false) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
-      resolve({ text: textOf(chunks), timedOut })
+      resolve(tooLarge ? { text: '', timedOut, tooLarge } : { text: textOf(chunks), timedOut })
     }
     const timer = setTimeout(() => finish(true), STDIN_TIMEOUT_MS)
     const next = () =>
       read(0, Buffer.allocUnsafe(CHUNK_BYTES), 0, CHUNK_BYTES, null, (error, bytes, buffer) => {
         if (settled) return
         if (error || bytes === 0) return finish(false)
+        total += bytes
+        if (total > HOOK_INPUT_MAX_BYTES) return finish(false, true)
         chunks.push(buffer.subarray(0, bytes))
         // A read left waiting on an open pipe would keep the process alive: stop once whole.
-        if (isWholeObject(chunks)) return finish(false)
+        if (isWhole(buffer.subarray(0, bytes))) return finish(false)
         next()
       })
     next()
@@ -107,21 +117,55 @@ function textOf(chunks: Buffer[]): string {
   return Buffer.concat(chunks).toString('utf8')
 }
 
-const CLOSING_BRACE = 0x7d
+const OPENING_BRACE = 0x7b
 /** Space, tab, line feed, carriage return: JSON's white space. */
 const WHITE_SPACE = new Set([0x20, 0x09, 0x0a, 0x0d])
+const CLOSING_BRACE = 0x7d
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
 
-/** True when the bytes so far are one complete JSON object (the payload of every hook event). */
-function isWholeObject(chunks: Buffer[]): boolean {
-  // Cheap test first: an object ends with `}`, perhaps followed by white space.
-  const last = chunks[chunks.length - 1] ?? Buffer.alloc(0)
-  let end = last.length - 1
-  while (end >= 0 && WHITE_SPACE.has(last[end] as number)) end -= 1
-  if (last[end] !== CLOSING_BRACE) return false
-  try {
-    const value: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'))
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-  } catch {
+/**
+ * A scanner fed the bytes of stdin chunk by chunk, true once they hold one complete JSON object
+ * (the payload of every hook event): the braces outside strings balance again. Each byte is
+ * looked at once, so the cost is linear in the input; parsing the whole text again at each `}`
+ * was quadratic (8 MB of `}` took 8 s). The text is parsed later, once; this only says when to
+ * stop reading.
+ */
+function objectEndScanner(): (chunk: Buffer) => boolean {
+  let depth = 0
+  let started = false
+  let inString = false
+  let escaped = false
+  let done = false
+  /** Not an object (an array, a number...): read to the end and let the parse word it. */
+  let other = false
+  return (chunk) => {
+    if (done) return true
+    if (other) return false
+    for (let index = 0; index < chunk.length; index += 1) {
+      const byte = chunk[index] as number
+      if (!started && byte !== OPENING_BRACE) {
+        if (WHITE_SPACE.has(byte)) continue
+        other = true
+        return false
+      }
+      if (inString) {
+        if (escaped) escaped = false
+        else if (byte === BACKSLASH) escaped = true
+        else if (byte === QUOTE) inString = false
+      } else if (byte === QUOTE) {
+        inString = true
+      } else if (byte === OPENING_BRACE) {
+        depth += 1
+        started = true
+      } else if (byte === CLOSING_BRACE && started) {
+        depth -= 1
+        if (depth === 0) {
+          done = true
+          return true
+        }
+      }
+    }
     return false
   }
 }
@@ -210,11 +254,15 @@ async function main(): Promise<void> {
     env: process.env,
     startedAt,
     somnusCommand: thisInstallCommand(),
-    ...(stdin.timedOut
+    ...(stdin.tooLarge
       ? {
-          stdinNote: `stdin still open after ${STDIN_TIMEOUT_MS} ms: went on with the ${Buffer.byteLength(stdin.text)} bytes that had come`,
+          stdinNote: `stdin over ${HOOK_INPUT_MAX_BYTES} bytes: refused, nothing read or recorded (Claude Code sends a few KB)`,
         }
-      : {}),
+      : stdin.timedOut
+        ? {
+            stdinNote: `stdin still open after ${STDIN_TIMEOUT_MS} ms: went on with the ${Buffer.byteLength(stdin.text)} bytes that had come`,
+          }
+        : {}),
   })
   if (result.stdout !== '') await writeStdout(result.stdout)
 }

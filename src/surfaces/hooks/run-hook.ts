@@ -60,11 +60,15 @@ const LOG_ROTATE_BYTES = 1024 * 1024
 
 /**
  * Waiting for the ledger lock ends this long before the event's Claude Code timeout, leaving the
- * time to write, answer and exit before Claude Code kills the hook. Stop waits until 4.25 s of
- * its 5 s: past the store's 4 s stale window, so a Stop after a killed one still takes over the
- * lock it left behind and records its turn.
+ * time to write, answer and exit before Claude Code kills the hook.
  */
 const ANSWER_MARGIN_MS = 750
+/**
+ * A Stop gives up on the lock earlier (at 3 s of its 5 s) and queues its turn in the ledger's
+ * inbox instead: on a machine busy enough to keep the lock that long, the append and the exit
+ * need the time, and a Stop killed by Claude Code's timeout would lose the turn.
+ */
+const STOP_ANSWER_MARGIN_MS = 2000
 
 /** Events that do nothing useful without a parsed payload (they record a session or a trigger). */
 const NEEDS_PAYLOAD: ReadonlySet<HookEvent> = new Set(['stop', 'pre-compact', 'session-end'])
@@ -113,7 +117,8 @@ export async function runHook(
       throw error
     }
     if (!parsed.ok && NEEDS_PAYLOAD.has(event)) return { stdout, log }
-    const lockDeadline = startedAt + timeoutMsOf(event) - ANSWER_MARGIN_MS
+    const margin = event === 'stop' ? STOP_ANSWER_MARGIN_MS : ANSWER_MARGIN_MS
+    const lockDeadline = startedAt + timeoutMsOf(event) - margin
     const somnus = await dependencies.createSomnusHooks({
       contextDir: root,
       env: context.env,

@@ -1,0 +1,201 @@
+/**
+ * Soak part (d): issue 18's "no turn lost under load". `stops` Stop hooks (200 by default) start
+ * at the same instant in one workspace while CPU burners keep every core busy, each Stop killed
+ * at its 5 s Claude Code timeout as Claude Code would. Then one `somnus sleep status` (the next
+ * holder of the lock) merges the Stop inbox, and the ledger must hold every session exactly once,
+ * each with the score it gets when recorded alone, and the debt their exact sum.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { availableParallelism, loadavg } from 'node:os'
+import { join } from 'node:path'
+import { SOMNUS_HOOKS } from '../src/core/claude-settings.ts'
+import { assistant, text, toolResult, toolUse, user } from '../test/support/transcript-lines.ts'
+import { type PartResult, progress } from './soak-report.ts'
+import {
+  createWorkspace,
+  type ProcessRun,
+  removeBase,
+  runHookProcess,
+  runSomnus,
+  type SoakWorkspace,
+  soakBase,
+  stopPayload,
+} from './soak-support.ts'
+
+/** Sizes of the burst part. */
+export interface BurstOptions {
+  stops: number
+  /** CPU burner processes (default: four per core). */
+  burners: number
+  /** How long the burners run before the Stops start, so the load average climbs. */
+  warmUpMs: number
+}
+
+const STOP_TIMEOUT_MS = (SOMNUS_HOOKS.find((hook) => hook.verb === 'stop')?.timeout ?? 5) * 1000
+/** Writes per transcript shape: scores 1, 2 and 3 (seed 000's change buckets). */
+const SHAPES = [1, 5, 10]
+
+/** The default burner count: four per core, so the load stays well over 8 on 2 cores. */
+export function defaultBurners(): number {
+  return 4 * availableParallelism()
+}
+
+/** Runs the part and returns its counts. */
+export async function soakBurst(options: BurstOptions): Promise<PartResult> {
+  const started = performance.now()
+  const base = soakBase('burst')
+  const reference = createWorkspace(base, 'reference')
+  const workspace = createWorkspace(base, 'burst')
+  // Each shape's score as one Stop alone, on a quiet machine, records it: the exact expectation.
+  const expectedByShape = new Map<number, number>()
+  for (const writes of SHAPES) {
+    const id = `reference-${writes}`
+    const path = writeShapedTranscript(reference, id, writes)
+    const run = await runHookProcess(reference, 'stop', stopPayload(reference, id, path, id))
+    if (run.code !== 0) throw new Error(`the reference Stop failed: ${run.stderr}`)
+    const ledger = readLedger(reference)
+    const score = ledger.sessions.find((session) => session.session_id === id)?.score
+    if (typeof score !== 'number') throw new Error(`the reference Stop booked no score for ${id}`)
+    expectedByShape.set(writes, score)
+  }
+  const sessions = Array.from({ length: options.stops }, (_, index) => {
+    const id = `burst-${String(index).padStart(4, '0')}`
+    const writes = SHAPES[index % SHAPES.length] as number
+    const path = writeShapedTranscript(workspace, id, writes)
+    return { id, path, expected: expectedByShape.get(writes) as number }
+  })
+
+  progress(`burst: ${options.burners} CPU burners, warming up ${options.warmUpMs / 1000} s`)
+  const burners = startBurners(options.burners)
+  let maxLoad = loadavg()[0] as number
+  const sampler = setInterval(() => {
+    maxLoad = Math.max(maxLoad, loadavg()[0] as number)
+  }, 500)
+  let runs: ProcessRun[]
+  let loadAtStart: number
+  try {
+    await new Promise((resolve) => setTimeout(resolve, options.warmUpMs))
+    loadAtStart = loadavg()[0] as number
+    progress(`burst: ${options.stops} Stops at once, 1-min load ${loadAtStart.toFixed(1)}`)
+    runs = await Promise.all(
+      sessions.map((session) =>
+        runHookProcess(
+          workspace,
+          'stop',
+          stopPayload(workspace, session.id, session.path, session.id),
+          STOP_TIMEOUT_MS,
+        ),
+      ),
+    )
+  } finally {
+    clearInterval(sampler)
+    for (const burner of burners) burner.kill('SIGKILL')
+  }
+  const killedAtTimeout = runs.filter((run) => run.killed).length
+  const exitsNonZero = runs.filter((run) => !run.killed && run.code !== 0).length
+  const slowest = Math.max(...runs.map((run) => run.ms))
+  const inboxPath = join(workspace.root, 'state', '.sleep-inbox.jsonl')
+  const queued = existsSync(inboxPath)
+    ? readFileSync(inboxPath, 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '').length
+    : 0
+
+  const status = await runSomnus(workspace, ['sleep', 'status', '--json'])
+  const ledger = readLedger(workspace)
+  const found = new Map<string, number[]>()
+  for (const session of ledger.sessions) {
+    found.set(session.session_id, [...(found.get(session.session_id) ?? []), session.score ?? -1])
+  }
+  const lost = sessions.filter((session) => !found.has(session.id)).map((session) => session.id)
+  const twice = [...found].filter(([, scores]) => scores.length > 1).map(([id]) => id)
+  const wrongScore = sessions
+    .filter((session) => found.has(session.id))
+    .filter((session) => found.get(session.id)?.[0] !== session.expected)
+    .map((session) => `${session.id}: ${found.get(session.id)?.[0]} ≠ ${session.expected}`)
+  const expectedDebt = sessions.reduce((sum, session) => sum + session.expected, 0)
+  removeBase(base)
+  return {
+    part: 'burst',
+    seconds: (performance.now() - started) / 1000,
+    rows: [
+      { label: 'Stops started at once', value: options.stops },
+      { label: 'CPU burners beside them', value: options.burners },
+      {
+        label: '1-min load average: at the burst, highest',
+        value: `${loadAtStart.toFixed(1)}, ${maxLoad.toFixed(1)} on ${availableParallelism()} cores`,
+      },
+      { label: 'Stops queued in the inbox (lock busy)', value: queued },
+      {
+        label: `Stops killed at the ${STOP_TIMEOUT_MS / 1000} s timeout`,
+        value: killedAtTimeout,
+        limit: 0,
+      },
+      { label: 'Stop exits ≠ 0', value: exitsNonZero, limit: 0 },
+      { label: 'slowest Stop', value: `${slowest.toFixed(0)} ms` },
+      {
+        label: '`sleep status` after the burst (merges the inbox)',
+        value: status.code === 0 ? 'exit 0' : `exit ${status.code}`,
+      },
+      { label: 'turns lost', value: lost.length, limit: 0, samples: lost },
+      { label: 'sessions recorded twice', value: twice.length, limit: 0, samples: twice },
+      {
+        label: 'sessions with a score ≠ their score alone',
+        value: wrongScore.length,
+        limit: 0,
+        samples: wrongScore,
+      },
+      {
+        label: 'debt: found − exact sum',
+        value: Math.abs(ledger.debt - expectedDebt),
+        limit: 0,
+        samples: [`found ${ledger.debt}, expected ${expectedDebt}`],
+      },
+      {
+        label: 'sessions since last sleep − Stops',
+        value: Math.abs(ledger.sessions_since_last_sleep - options.stops),
+        limit: 0,
+      },
+    ],
+  }
+}
+
+interface LedgerView {
+  debt: number
+  sessions_since_last_sleep: number
+  sessions: { session_id: string; score: number | null }[]
+}
+
+function readLedger(workspace: SoakWorkspace): LedgerView {
+  const path = join(workspace.root, 'state', '.sleep.json')
+  if (!existsSync(path)) return { debt: 0, sessions_since_last_sleep: 0, sessions: [] }
+  return JSON.parse(readFileSync(path, 'utf8')) as LedgerView
+}
+
+/** A real-format transcript with `writes` Write calls, stamped now (so the session scores). */
+function writeShapedTranscript(workspace: SoakWorkspace, sessionId: string, writes: number) {
+  const path = join(workspace.transcripts, `${sessionId}.jsonl`)
+  const lines = [user(`Split the ${sessionId} loader into ${writes} modules.`)]
+  for (let index = 0; index < writes; index += 1) {
+    const id = `${sessionId}-t${index}`
+    lines.push(
+      assistant(`${sessionId}-m${index}`, [
+        toolUse(id, 'Write', { file_path: `src/part${index}.ts`, content: 'x' }),
+      ]),
+      toolResult(id, 'File created'),
+    )
+  }
+  lines.push(assistant(`${sessionId}-end`, [text(`Split ${sessionId}; tests pass.`)]))
+  const now = JSON.stringify(new Date().toISOString())
+  const stamped = lines.map((line) => line.replace(/"timestamp":"[^"]*"/, `"timestamp":${now}`))
+  writeFileSync(path, `${stamped.join('\n')}\n`)
+  return path
+}
+
+/** `count` processes spinning on a core each until killed. */
+function startBurners(count: number): ChildProcess[] {
+  return Array.from({ length: count }, () =>
+    spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+  )
+}

@@ -118,6 +118,7 @@ const CORE_PACKAGES: Record<string, string[]> = {
   'core/service/tenant.ts': ['zod'],
   'core/service/service-config.ts': ['zod'],
   'core/service/locomo-handoffs.ts': ['zod'],
+  'core/service/handoff-search.ts': ['zod'],
 }
 
 describe('core imports nothing outside itself', () => {

@@ -31,7 +31,11 @@ import { composeLanguageModel } from './compose-model.ts'
 import { resolveConfig } from './core/config.ts'
 import type { ConsolidationJob, RunJobType } from './core/service/consolidation-job.ts'
 import type { Handoff, HandoffInput } from './core/service/handoff.ts'
-import type { HandoffSearchHit, HandoffSearchQuery } from './core/service/handoff-search.ts'
+import {
+  type HandoffSearchHit,
+  type HandoffSearchQuery,
+  UNIT_WEIGHTS,
+} from './core/service/handoff-search.ts'
 import { resolveServiceConfig, type ServiceConfig } from './core/service/service-config.ts'
 import type { Clock } from './ports/clock.ts'
 import { systemClock } from './ports/clock.ts'
@@ -162,7 +166,12 @@ export async function composeSomnusService(
     importHandoffs: (tenantId, inputs, importOptions) =>
       importHandoffs(dependencies, tenantId, inputs, importOptions),
     searchHandoffs: (tenantId, query) =>
-      searchHandoffs(dependencies, createMiniSearchRecallIndex, tenantId, query),
+      searchHandoffs(
+        dependencies,
+        () => createMiniSearchRecallIndex({ contextBoost: UNIT_WEIGHTS.context }),
+        tenantId,
+        query,
+      ),
     runConsolidation: (request) => runConsolidation(dependencies, { ...request, workerId }),
     stats: (tenantId) => getConsolidationStats(dependencies, tenantId),
     jobs: (tenantId, query) => listConsolidationJobs(dependencies, tenantId, query),

@@ -29,6 +29,8 @@ const BENCHMARKS = [
   'recall-quality',
   'recall-latency',
   'recall-libraries',
+  'service-search',
+  'service-search-ingest',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

@@ -53,7 +53,8 @@ for (const engine of ENGINES) {
             learned: 'Globex pins its websocket library to 8.x after a memory leak.',
           }),
         )
-      })
+        // PGlite starts in seconds alone, in tens of seconds on a loaded machine.
+      }, 180_000)
       afterAll(async () => {
         await api?.close()
       })
@@ -164,13 +165,16 @@ for (const engine of ENGINES) {
           'locomo',
         )
         expect(imported.status, imported.stderr).toBe(0)
-      }, 120_000)
+      }, 300_000)
       afterAll(async () => {
         if (schema !== undefined) await dropSchema(schema)
         rmSync(folder, { recursive: true, force: true })
       })
 
-      it('names the handoff and the LoCoMo turn of each hit, as JSON and as text', () => {
+      // Each spawned command opens the database (PGlite: seconds, more under load).
+      it('names the handoff and the LoCoMo turn of each hit, as JSON and as text', {
+        timeout: 180_000,
+      }, () => {
         const run = somnus(
           'handoffs',
           'search',
@@ -207,7 +211,9 @@ for (const engine of ENGINES) {
         )
       })
 
-      it('refuses bad options with the fix, and has a --help that teaches', () => {
+      it('refuses bad options with the fix, and has a --help that teaches', {
+        timeout: 180_000,
+      }, () => {
         const limit = somnus('handoffs', 'search', 'x', '--tenant', 'locomo', '--limit', '0')
         expect(limit.status).not.toBe(0)
         expect(limit.stderr).toContain('--limit needs a whole number from 1 to 100')

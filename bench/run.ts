@@ -31,6 +31,8 @@ const BENCHMARKS = [
   'recall-libraries',
   'dashboard-render',
   'redaction-false-positives',
+  'service-search',
+  'service-search-ingest',
 ]
 
 const here = dirname(fileURLToPath(import.meta.url))

@@ -21,12 +21,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { sql } from 'kysely'
 import pg from 'pg'
 import { createMiniSearchRecallIndex } from '../src/adapters/search/minisearch-recall-index.ts'
 import { composeSomnusService } from '../src/compose-service.ts'
 import type { Handoff } from '../src/core/service/handoff.ts'
-import { searchUnits, type UnitWeights } from '../src/core/service/handoff-search.ts'
+import { searchUnits } from '../src/core/service/handoff-search.ts'
 import { locomoHandoffs } from '../src/core/service/locomo-handoffs.ts'
 
 const here = dirname(fileURLToPath(import.meta.url))
@@ -100,20 +99,22 @@ const conversations = [...TUNED, ...HELD_OUT].map((name) => {
   return { name, data, inputs: locomoHandoffs(data, name), questions: questionsOf(name, data) }
 })
 
-/** Ranks the units of `handoffs` in memory (no database): what tuning and the baseline use. */
-async function rankInMemory(
-  handoffs: Handoff[],
-  question: string,
-  weights: UnitWeights | 'plain',
-  contextBoost?: number,
-): Promise<string[]> {
-  const units = searchUnits(handoffs, 'full', weights === 'plain' ? { neighbours: 0 } : weights)
-  const index = createMiniSearchRecallIndex(contextBoost === undefined ? {} : { contextBoost })
+/** The baseline: a plain BM25 over the turns as they are (no speaker, no neighbours). */
+async function plainBm25(handoffs: Handoff[], question: string): Promise<string[]> {
+  const index = createMiniSearchRecallIndex()
   await index.put(
-    units.map((unit) => (weights === 'plain' ? { ...unit.entry, context: '' } : unit.entry)),
+    handoffs.flatMap((handoff) =>
+      (handoff.turns ?? []).map((turn) => ({
+        id: turn.id,
+        kind: 'full',
+        location: turn.id,
+        text: turn.text,
+        date: null,
+        sources: [],
+      })),
+    ),
   )
-  const hits = await index.search({ text: question, limit: TOP })
-  return hits.map((hit) => hit.id.slice(hit.id.indexOf('\n') + 1))
+  return (await index.search({ text: question, limit: TOP })).map((hit) => hit.id)
 }
 
 /** The handoffs an import stores, without a database (for the in-memory rankings). */
@@ -149,25 +150,29 @@ function asHandoffs(name: string, inputs: ReturnType<typeof locomoHandoffs>): Ha
 }
 
 if (values.tune) {
-  // The grid, on the tuning conversations only.
+  // The grid, on the tuning conversations only: one index per conversation and setting.
   const tuning = conversations.filter((conversation) => TUNED.includes(conversation.name))
   for (const neighbours of [0, 1, 2, 3]) {
-    for (const contextBoost of [0.1, 0.2, 0.3, 0.4, 0.6]) {
+    for (const context of [0.4, 0.6, 0.8, 1]) {
       const rows = []
       for (const conversation of tuning) {
         const handoffs = asHandoffs(conversation.name, conversation.inputs)
+        const index = createMiniSearchRecallIndex({ contextBoost: context })
+        const units = searchUnits(handoffs, 'full', { neighbours, context })
+        await index.put(units.map((unit) => unit.entry))
         for (const question of conversation.questions) {
+          const hits = await index.search({ text: question.question, limit: TOP })
           rows.push(
             score(
               question,
-              await rankInMemory(handoffs, question.question, { neighbours }, contextBoost),
+              hits.map((hit) => hit.id.slice(hit.id.indexOf('\n') + 1)),
             ),
           )
         }
       }
       const result = tally(rows)
       process.stdout.write(
-        `neighbours ${neighbours} contextBoost ${contextBoost}: recall@5 ${result.recall} hit@5 ${result.hit}\n`,
+        `neighbours ${neighbours}, context ${context}: recall@5 ${result.recall}, hit@5 ${result.hit}\n`,
       )
     }
   }
@@ -192,7 +197,6 @@ const target = engine === 'postgres' ? await postgresSchema() : null
 const service = await composeSomnusService({ database: target?.url ?? ':memory:' })
 const latencies: number[] = []
 const perConversation: Record<string, { search: Tally; baseline: Tally }> = {}
-const rowsBySet = { tuned: [] as Tally[], heldOut: [] as Tally[] }
 const all = {
   tuned: { search: [], baseline: [] },
   heldOut: { search: [], baseline: [] },
@@ -222,7 +226,7 @@ try {
           hits.map((hit) => hit.unit),
         ),
       )
-      baselineRows.push(score(question, await rankInMemory(handoffs, question.question, 'plain')))
+      baselineRows.push(score(question, await plainBm25(handoffs, question.question)))
     }
     const set = TUNED.includes(conversation.name) ? 'tuned' : 'heldOut'
     all[set].search.push(...searchRows)
@@ -236,8 +240,6 @@ try {
   await service.close()
   await target?.drop()
 }
-void rowsBySet
-void sql
 
 latencies.sort((a, b) => a - b)
 const at = (share: number) =>

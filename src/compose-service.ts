@@ -21,6 +21,7 @@ import {
   type ImportResult,
   importHandoffs,
 } from './app/service/import-handoffs.ts'
+import { indexPendingHandoffs } from './app/service/index-handoffs.ts'
 import type { JobTally } from './app/service/job-context.ts'
 import { getConsolidationStats, listConsolidationJobs } from './app/service/read-consolidation.ts'
 import { runConsolidation } from './app/service/run-consolidation.ts'
@@ -31,7 +32,11 @@ import { composeLanguageModel } from './compose-model.ts'
 import { resolveConfig } from './core/config.ts'
 import type { ConsolidationJob, RunJobType } from './core/service/consolidation-job.ts'
 import type { Handoff, HandoffInput } from './core/service/handoff.ts'
-import type { HandoffSearchHit, HandoffSearchQuery } from './core/service/handoff-search.ts'
+import {
+  type HandoffSearchHit,
+  type HandoffSearchQuery,
+  UNIT_WEIGHTS,
+} from './core/service/handoff-search.ts'
 import { resolveServiceConfig, type ServiceConfig } from './core/service/service-config.ts'
 import type { Clock } from './ports/clock.ts'
 import { systemClock } from './ports/clock.ts'
@@ -92,6 +97,15 @@ export interface SomnusService {
   work(options: Omit<WorkJobsOptions, 'workerId'> & { workerId?: string }): Promise<number>
   /** Adds one scheduled run's jobs for every tenant (what a cron tick does). */
   enqueueScheduledRun(run: ScheduledRun, slot: Date): Promise<number>
+  /**
+   * Indexes new and compressed handoffs for search in the background: every second, everything
+   * pending while `quiet()` says no writes are arriving, else one small batch every ten seconds
+   * (ingest keeps the CPU). Returns a function that stops it and waits for a pass in flight.
+   */
+  startSearchIndexer(options: {
+    quiet: () => boolean
+    onError?: (error: unknown) => void
+  }): () => Promise<void>
   /** Starts the cron schedule (UTC); returns a function that stops it. */
   startScheduler(options?: {
     onEnqueued?: (run: ScheduledRun, added: number) => void
@@ -162,13 +176,43 @@ export async function composeSomnusService(
     importHandoffs: (tenantId, inputs, importOptions) =>
       importHandoffs(dependencies, tenantId, inputs, importOptions),
     searchHandoffs: (tenantId, query) =>
-      searchHandoffs(dependencies, createMiniSearchRecallIndex, tenantId, query),
+      searchHandoffs(
+        dependencies,
+        () => createMiniSearchRecallIndex({ contextBoost: UNIT_WEIGHTS.context }),
+        tenantId,
+        query,
+      ),
     runConsolidation: (request) => runConsolidation(dependencies, { ...request, workerId }),
     stats: (tenantId) => getConsolidationStats(dependencies, tenantId),
     jobs: (tenantId, query) => listConsolidationJobs(dependencies, tenantId, query),
     work: (workOptions) =>
       workJobs(dependencies, { ...workOptions, workerId: workOptions.workerId ?? workerId }),
     enqueueScheduledRun: (run, slot) => enqueueScheduledRun(dependencies, run, slot),
+    startSearchIndexer: ({ quiet, onError }) => {
+      const stop = new AbortController()
+      let tick = 0
+      let pass: Promise<unknown> = Promise.resolve()
+      let running = false
+      const timer = setInterval(() => {
+        tick += 1
+        if (running || (!quiet() && tick % 10 !== 0)) return
+        running = true
+        pass = indexPendingHandoffs(
+          dependencies,
+          quiet() ? { signal: stop.signal } : { batch: 200, maxBatches: 1 },
+        )
+          .catch((error: unknown) => onError?.(error))
+          .finally(() => {
+            running = false
+          })
+      }, 1_000)
+      timer.unref()
+      return async () => {
+        clearInterval(timer)
+        stop.abort()
+        await pass
+      }
+    },
     startScheduler: async (schedulerOptions = {}) => {
       const { startCronSchedule } = await import('./adapters/node/cron-schedule.ts')
       return startCronSchedule(config.schedule, async (run, slot) => {

@@ -107,6 +107,39 @@ export function handoffSearchContract(open: () => Promise<ServiceStores>): void 
       expect(await search('rust')).toEqual([])
     })
 
+    it('finds handoffs before and after they are indexed in the background, and re-indexes a compressed one', async () => {
+      const id = await tenant()
+      await stores.handoffs.insert([
+        sampleHandoff(id, 'new', { experienced: 'Calibrated the spectrometer twice.' }),
+      ])
+      const found = async (text: string, level?: 'summary') =>
+        ids(await stores.handoffs.search(id, { text, level, limit: 5 }))
+      expect(await found('spectrometers')).toEqual(['new'])
+      // Other tests' handoffs may be pending too: index until nothing is left.
+      let indexed = 0
+      for (let pass = await stores.handoffs.indexPending(50); pass > 0; ) {
+        indexed += pass
+        pass = await stores.handoffs.indexPending(50)
+      }
+      expect(indexed).toBeGreaterThanOrEqual(1)
+      expect(await stores.handoffs.indexPending(50)).toBe(0)
+      expect(await found('spectrometers')).toEqual(['new'])
+      await stores.handoffs.applyCompression(id, [
+        {
+          handoff_id: 'new',
+          from: 'full',
+          to: 'summary',
+          summary: { text: 'Spectrometer calibrated; drift gone.', sources: [], tokens: 5 },
+          quick_ref: null,
+          consolidated_at: '2026-02-01T00:00:00.000Z',
+        },
+      ])
+      expect(await found('drift', 'summary')).toEqual(['new'])
+      expect(await stores.handoffs.indexPending(50)).toBeGreaterThanOrEqual(1)
+      expect(await found('drift', 'summary')).toEqual(['new'])
+      expect(await found('calibrating')).toEqual(['new'])
+    })
+
     it('takes any characters as words, never as query syntax', async () => {
       const id = await tenant()
       await stores.handoffs.insert([

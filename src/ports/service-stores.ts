@@ -74,13 +74,20 @@ export interface HandoffStore {
    * The tenant's handoffs that share a word (in any form: `tests` finds `test`) with `text` at
    * `level` (the original fields and turns, the summary, the quick reference; every level when
    * absent), best first by the database's own full-text rank, at most `limit`: the candidates a
-   * search ranks by unit. Kept in step with every write (create, compression, delete); any
+   * search ranks by unit. In step with every write (create, compression, delete), indexed yet or
+   * not (see `indexPending`); any
    * characters are words, never query syntax; a text without a searchable word finds none.
    */
   search(
     tenantId: string,
     request: { text: string; level?: SearchLevel | undefined; limit: number },
   ): Promise<Handoff[]>
+  /**
+   * Indexes for search up to `limit` handoffs of any tenant written since they were last indexed
+   * (new ones, and ones whose text compression changed); returns how many. Work done off the
+   * write path, so that ingest never waits for it; `search` reads unindexed handoffs too.
+   */
+  indexPending(limit: number): Promise<number>
   /**
    * Handoffs whose age has outgrown their level or that lack a level their age needs, in id order
    * after `afterId`: the work list of one compression batch. Past the integration cutoff, only a

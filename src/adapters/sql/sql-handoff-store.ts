@@ -52,6 +52,19 @@ const HANDOFF_COLUMNS = [
   'quick_ref_tokens',
 ] as const satisfies readonly (keyof SessionHandoffsTable)[]
 
+/**
+ * A row's search vector (migration 006's expression): the original fields and turns weighted D,
+ * the summary B, the quick reference A. Computed in the background (`indexPending`), or on the
+ * fly for a row not yet indexed.
+ */
+const SEARCH_VECTOR = sql.raw(`(
+  setweight(to_tsvector('english'::regconfig,
+    coalesce(experienced, '') || ' ' || coalesce(noticed, '') || ' ' || coalesce(learned, '')
+    || ' ' || coalesce(story, '') || ' ' || coalesce(becoming, '') || ' ' || coalesce(remember, '')), 'D')
+  || setweight(jsonb_to_tsvector('english'::regconfig, coalesce(turns, '[]'::jsonb), '["string"]'), 'D')
+  || setweight(to_tsvector('english'::regconfig, coalesce(summary, '')), 'B')
+  || setweight(to_tsvector('english'::regconfig, coalesce(quick_ref, '')), 'A'))`)
+
 /** The weight migration 006 gives each level's words in `search_vector`. */
 const LEVEL_WEIGHTS: Record<SearchLevel, string> = { full: 'D', summary: 'B', quick_ref: 'A' }
 
@@ -179,10 +192,21 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
           SELECT string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''' || ${weight}, ' | ')::tsquery AS terms
           FROM unnest(tsvector_to_array(to_tsvector('english'::regconfig, ${text}))) AS lexeme)
         SELECT ${columns} FROM session_handoffs, query
-        WHERE tenant_id = ${tenantId} AND search_vector @@ query.terms
-        ORDER BY ts_rank('{1, 1, 1, 1}', search_vector, query.terms, 1) DESC, created_at DESC, handoff_id
+        WHERE tenant_id = ${tenantId} AND (search_vector @@ query.terms
+          OR (search_vector IS NULL AND ${SEARCH_VECTOR} @@ query.terms))
+        ORDER BY ts_rank('{1, 1, 1, 1}', coalesce(search_vector, ${SEARCH_VECTOR}), query.terms, 1) DESC,
+          created_at DESC, handoff_id
         LIMIT ${limit}`.execute(db)
       return result.rows.map(handoffFromRow)
+    },
+
+    async indexPending(limit) {
+      const result = await sql`
+        UPDATE session_handoffs SET search_vector = ${SEARCH_VECTOR}
+        WHERE (tenant_id, handoff_id) IN (
+          SELECT tenant_id, handoff_id FROM session_handoffs WHERE search_vector IS NULL
+          LIMIT ${limit} FOR UPDATE SKIP LOCKED)`.execute(db)
+      return Number(result.numAffectedRows ?? 0)
     },
 
     async findCompressible(tenantId, { cutoffs, budgets, afterId, limit }) {
@@ -221,7 +245,8 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
           quick_ref = COALESCE(u.quick_ref, h.quick_ref),
           quick_ref_sources = CASE WHEN u.quick_ref IS NULL THEN h.quick_ref_sources ELSE u.quick_ref_sources END,
           quick_ref_tokens = COALESCE(u.quick_ref_tokens, h.quick_ref_tokens),
-          consolidated_at = u.consolidated_at
+          consolidated_at = u.consolidated_at,
+          search_vector = NULL
         FROM jsonb_to_recordset(${payload}::jsonb) AS u(
           handoff_id text, from_level text, to_level text,
           summary text, summary_sources text[], summary_tokens integer,

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto'
 import { SomnusError } from '../../core/errors.ts'
 import type { HandoffInput } from '../../core/service/handoff.ts'
 import { newHandoff, requireTenant } from './create-handoffs.ts'
+import { indexPendingHandoffs } from './index-handoffs.ts'
 import type { ServiceDependencies } from './service-dependencies.ts'
 
 /** Handoffs written per statement (each one is reported as progress). */
@@ -74,6 +75,8 @@ export async function importHandoffs(
     }
     return new Set(ids)
   })
+  // Indexed for search now, after the commit (search reads unindexed handoffs too, but slower).
+  await indexPendingHandoffs(dependencies)
   return {
     imported: inserted.size,
     skipped: handoffs.map((handoff) => handoff.handoff_id).filter((id) => !inserted.has(id)),

@@ -4,12 +4,15 @@
  * write); their units are then ranked together by BM25 in a recall index made for this one
  * search, so a turn is weighed against the other turns, not against whole handoffs.
  */
+import { queryTerms } from '../../core/recall/recall-terms.ts'
+import { snippetOf } from '../../core/recall/snippet.ts'
 import {
   type HandoffSearchHit,
   type HandoffSearchQuery,
+  type SearchUnit,
   searchUnits,
 } from '../../core/service/handoff-search.ts'
-import type { RecallIndex } from '../../ports/recall.ts'
+import { DEFAULT_SNIPPET_CHARS, type RecallIndex } from '../../ports/recall.ts'
 import { requireTenant } from './create-handoffs.ts'
 import type { ServiceDependencies } from './service-dependencies.ts'
 
@@ -22,6 +25,7 @@ export const SEARCH_CANDIDATES = 200
 /** The units of the tenant's handoffs that best match `query`, best first. */
 export async function searchHandoffs(
   dependencies: Pick<ServiceDependencies, 'stores'>,
+  /** A fresh in-memory index weighing context words as UNIT_WEIGHTS.context says. */
   newIndex: () => RecallIndex,
   tenantId: string,
   query: HandoffSearchQuery,
@@ -35,12 +39,16 @@ export async function searchHandoffs(
   })
   if (candidates.length === 0) return []
   const units = searchUnits(candidates, query.level)
-  const byId = new Map(units.map((unit) => [unit.entry.id, unit.hit]))
+  const byId = new Map<string, SearchUnit>(units.map((unit) => [unit.entry.id, unit]))
   const index = newIndex()
   await index.put(units.map((unit) => unit.entry))
   const hits = await index.search({ text, limit: query.limit })
+  const terms = queryTerms(text)
   return hits.flatMap((hit) => {
     const unit = byId.get(hit.id)
-    return unit === undefined ? [] : [{ ...unit, snippet: hit.snippet, score: hit.score }]
+    if (unit === undefined) return []
+    // The snippet of the text as stored (the index's text may leave out the speakers' names).
+    const snippet = snippetOf(unit.shown, terms, DEFAULT_SNIPPET_CHARS)
+    return [{ ...unit.hit, snippet, score: hit.score }]
   })
 }

@@ -50,19 +50,41 @@ export interface HandoffSearchHit {
   score: number
 }
 
-/** How much the words around a turn count, against its own (tuned on LoCoMo conversations 26 and 30 only). */
+/**
+ * How a turn's surroundings count (tuned on LoCoMo conversations 26 and 30 only; bench/README.md
+ * has the grid and the held-out result).
+ */
 export interface UnitWeights {
   /** Turns either side of a turn whose words are its context. */
   neighbours: number
+  /** A context word's weight against a word of the turn itself. */
+  context: number
 }
 
 /** The weights the service searches with. */
-export const UNIT_WEIGHTS: UnitWeights = { neighbours: 1 }
+export const UNIT_WEIGHTS: UnitWeights = { neighbours: 2, context: 0.8 }
 
-/** A unit to index: the recall entry and the hit it becomes. */
+/** A unit to index: the recall entry, the text to show, and the hit it becomes. */
 export interface SearchUnit {
   entry: RecallEntry
+  /** The unit's text as stored (the entry's text may leave out the speakers' names). */
+  shown: string
   hit: Omit<HandoffSearchHit, 'snippet' | 'score'>
+}
+
+/**
+ * `text` without the names of the conversation's speakers. In a dialog those names are mostly
+ * how one speaker addresses the other ("Thanks, Melanie!"), so a question about Melanie would
+ * find the turns said TO her; a turn is found by who said it instead (its speaker, a context word).
+ */
+export function withoutNames(text: string, names: readonly string[]): string {
+  const words = names
+    .map((name) => name.trim())
+    .filter((name) => name !== '')
+    .map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  if (words.length === 0) return text
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.join('|')})(?![\\p{L}\\p{N}])`, 'giu')
+  return text.replace(pattern, ' ')
 }
 
 /** Every searchable unit of `handoffs` at `level` (every level when absent). */
@@ -77,16 +99,17 @@ export function searchUnits(
       unit: string,
       unitLevel: SearchLevel,
       text: string,
-      extra: { speaker?: string | null; context?: string; sources: string[] },
+      extra: { speaker?: string | null; context?: string; found?: string; sources: string[] },
     ) => {
       if (text.trim() === '') return
       const id = `${handoff.handoff_id}\n${unit}`
       units.push({
+        shown: text,
         entry: {
           id,
           kind: unitLevel,
           location: `${handoff.handoff_id}#${unit}`,
-          text,
+          text: extra.found ?? text,
           context: extra.context,
           date: handoff.created_at,
           sources: extra.sources,
@@ -103,13 +126,15 @@ export function searchUnits(
     }
     if (level === undefined || level === 'full') {
       const turns = handoff.turns ?? []
+      const speakers = [...new Set(turns.map((turn) => turn.speaker ?? ''))]
+      const found = turns.map((turn) => withoutNames(turn.text, speakers))
       turns.forEach((turn, index) => {
-        const around = turns
+        const around = found
           .slice(Math.max(0, index - weights.neighbours), index + weights.neighbours + 1)
-          .filter((other) => other !== turn)
-          .map((other) => other.text)
+          .filter((_, offset) => offset !== Math.min(index, weights.neighbours))
         add(turn.id, 'full', turn.text, {
           speaker: turn.speaker ?? null,
+          found: found[index],
           context: [turn.speaker ?? '', ...around].join('\n'),
           sources: [turn.id],
         })

@@ -45,7 +45,7 @@ export interface ServiceApiOptions {
 export function serviceApiFor(
   service: Pick<SomnusService, 'stores' | 'dependencies' | 'stats' | 'jobs' | 'searchHandoffs'>,
   options: ServiceApiOptions = {},
-): ServiceApi & { drain(): Promise<void> } {
+): ServiceApi & { drain(): Promise<void>; lastHandoffWrite(): number } {
   const { stores, dependencies } = service
   // The service's one id generator (64 random bits), as the CLI and the workers use.
   const newId = (prefix: string) => dependencies.ids.next(prefix)
@@ -53,7 +53,10 @@ export function serviceApiFor(
     insertAll: (handoffs) => stores.handoffs.insert(handoffs),
     concurrency: INSERT_CONCURRENCY,
   })
+  // When a handoff was last written (ms since the epoch): the search indexer waits for a lull.
+  let lastHandoffWrite = 0
   return {
+    lastHandoffWrite: () => lastHandoffWrite,
     tenantForKey: (key) => tenantForApiKey(stores.tenants, key),
     tenantExists: async (tenantId) => (await stores.tenants.get(tenantId)) !== null,
     createHandoff: async (tenantId, input) => {
@@ -71,6 +74,7 @@ export function serviceApiFor(
         ...input,
         handoff_id: input.handoff_id ?? newId('ho'),
       })
+      lastHandoffWrite = Date.now()
       try {
         await handoffWriter.add(handoff)
       } catch (error) {

@@ -37,6 +37,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   await runStatements(
     db,
-    `DROP INDEX idx_handoffs_search; ALTER TABLE session_handoffs DROP COLUMN search_vector;`,
+    `
+    DROP INDEX idx_handoffs_search;
+    ALTER TABLE session_handoffs DROP COLUMN search_vector;
+  `,
   )
 }

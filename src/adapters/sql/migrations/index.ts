@@ -6,6 +6,7 @@ import * as decisions from './003-decisions.ts'
 import * as tenantScopedIds from './004-tenant-scoped-ids.ts'
 import * as jobAttempts from './005-job-attempts.ts'
 import * as handoffSearch from './006-handoff-search.ts'
+import * as handoffSearchInBackground from './006b-handoff-search-in-background.ts'
 
 /** Migration name → migration; Kysely runs them in name order. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -15,4 +16,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '004-tenant-scoped-ids': tenantScopedIds,
   '005-job-attempts': jobAttempts,
   '006-handoff-search': handoffSearch,
+  '006b-handoff-search-in-background': handoffSearchInBackground,
 }

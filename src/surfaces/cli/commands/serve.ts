@@ -174,10 +174,16 @@ async function serve(io: CliIo, options: ServeOptions): Promise<void> {
       })
     : Promise.resolve()
   if (options.worker) io.stdout('somnus serve: a worker runs jobs in this process\n')
+  // Search vectors are made between writes, never in a request (see app/service/index-handoffs.ts).
+  const stopIndexer = service.startSearchIndexer({
+    quiet: () => Date.now() - api.lastHandoffWrite() > 500,
+    onError: (error) => log(`somnus serve: search indexer: ${String(error)}\n`),
+  })
 
   const signal = await stopSignal
   io.stdout(`somnus serve: ${signal}: stopping\n`)
   stopScheduler()
+  await stopIndexer()
   stopWaiting.abort()
   await server.close()
   stopping.abort()

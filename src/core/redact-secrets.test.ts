@@ -64,6 +64,25 @@ describe('redactSecrets against a hostile transcript (issue 18)', () => {
     expect(JSON.parse(JSON.parse(redactSecrets(twice)).body).log).toContain('[redacted: ')
   })
 
+  it('redacts a secret that tool output carries base64-encoded, and leaves other base64 alone', () => {
+    // The secrets that are one by their format alone (a bare AWS secret needs `aws` beside it).
+    const bare = SECRET_SAMPLES.filter(
+      (candidate) =>
+        candidate.secret.length >= 18 && redactSecrets(candidate.secret) !== candidate.secret,
+    )
+    expect(bare.length).toBeGreaterThan(10)
+    for (const sample of bare) {
+      const encoded = btoa(sample.secret)
+      const text = `data:\n  api-key: ${encoded}\n$ echo ${encoded} | base64 -d`
+      expect({ name: sample.name, out: redactSecrets(text).includes(encoded) }).toEqual({
+        name: sample.name,
+        out: false,
+      })
+    }
+    const plain = `${btoa('just a config value, nothing secret here at all')} ${btoa(String.fromCharCode(...Array.from({ length: 60 }, (_, index) => (index * 37) % 256)))}`
+    expect(redactSecrets(plain)).toBe(plain)
+  })
+
   it('redacts a key that is part of a file name or a tool name', () => {
     for (const sample of SECRET_SAMPLES.filter((candidate) => !/\s/.test(candidate.secret))) {
       const text = `wrote /tmp/keys-${sample.secret}.env via mcp__vault__${sample.secret}`

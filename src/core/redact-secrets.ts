@@ -142,8 +142,32 @@ const SECRET_NAME_WORD = /key|token|secret|pass|pwd|credential|auth/i
 const PROSE =
   /\b(passwords?|passwd|passphrase|tokens?|secrets?|keys?)([ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)([^\s,;'"`)\]}\\]+)/gi
 
+/**
+ * A base64 run short enough to be a secret (a Kubernetes Secret's `data:`, a `.dockerconfigjson`,
+ * an `echo … | base64` in tool output); longer runs are images and archives.
+ */
+const BASE64_RUN = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,2048}={0,2}(?![A-Za-z0-9+/=])/g
+
 /** `text` with every secret it holds replaced by a marker; text without one comes back as is. */
 export function redactSecrets(text: string): string {
+  const out = redactPlainSecrets(text)
+  return /[A-Za-z0-9+/]{24}/.test(out) ? out.replace(BASE64_RUN, redactBase64Run) : out
+}
+
+/** The run redacted whole when it decodes to printable text that holds a secret. */
+function redactBase64Run(run: string): string {
+  let decoded = ''
+  try {
+    decoded = atob(run)
+  } catch {
+    return run
+  }
+  if (!/^[\t\n\r -~]+$/.test(decoded)) return run
+  return redactPlainSecrets(decoded) === decoded ? run : redactionMarker('base64 of a secret')
+}
+
+/** redactSecrets without the base64 step. */
+function redactPlainSecrets(text: string): string {
   if (!MIGHT_HOLD_A_SECRET.test(text.toLowerCase())) return text
   // Common words pass the test above ("tests pass", "the key point"). Each rule runs only when
   // the text it would scan holds what every match of it needs: a few quick tests instead of

@@ -41,4 +41,29 @@ describe('the mind routes without auth (loopback only), creatures in memory', ()
     const bad = await app.request('/api/v1/mind/status?tenant_id=Bad%20Id')
     expect(bad.status).toBe(404)
   })
+
+  it('refuses what a page of another site sends (no preflight for a text/plain POST)', async () => {
+    const app = createHttpApp({
+      service: fixture.service,
+      auth: { required: false },
+      version: 't',
+      minds: tenantMinds({ folder: null }),
+    })
+    const fromPage = (origin: string) =>
+      app.request('/api/v1/mind/wake?tenant_id=globex', {
+        method: 'POST',
+        headers: { origin, 'content-type': 'text/plain' },
+      })
+    for (const origin of [
+      'https://attacker.example',
+      'null',
+      'http://127.0.0.1.attacker.example',
+    ]) {
+      const answer = await fromPage(origin)
+      expect(answer.status, origin).toBe(403)
+      expect(await answer.json()).toMatchObject({ error: { code: 'FORBIDDEN_ORIGIN' } })
+    }
+    expect((await fromPage('http://localhost:3456')).status).not.toBe(403)
+    expect((await fromPage('http://[::1]:3456')).status).not.toBe(403)
+  })
 })

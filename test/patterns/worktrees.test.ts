@@ -167,4 +167,21 @@ describe('the worktrees of one repository', () => {
     expect(workspace.projectId).not.toBe(patternProjectId(main))
     expect(trees).toHaveLength(1)
   })
+
+  it('do not let a checkout name itself a worktree of any repository it likes', () => {
+    const { main } = repositoryWithWorktrees(join(base, 'four'), [])
+    // Every file committed: `.git` names the checkout as its own admin folder, `gitdir` leads
+    // back, `commondir` names another project's repository.
+    const hostile = join(base, 'four', 'hostile')
+    mkdirSync(hostile, { recursive: true })
+    writeFileSync(join(hostile, '.git'), 'gitdir: .\n')
+    writeFileSync(join(hostile, 'gitdir'), '.git\n')
+    writeFileSync(join(hostile, 'commondir'), `${join(main, '.git')}\n`)
+    const workspace = openPatternWorkspace({
+      cwd: hostile,
+      env: { HOME: join(base, 'four', 'home') },
+    })
+    expect(workspace.projectId).not.toBe(patternProjectId(main))
+    expect(workspace.projectId).toBe(patternProjectId(hostile))
+  })
 })

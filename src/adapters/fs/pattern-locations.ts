@@ -57,6 +57,9 @@ export function mainRepositoryRootOf(projectRoot: string): string {
     // An old git without `commondir`: the admin folder sits in `<common>/worktrees/<name>`.
     common = dirname(dirname(admin))
   }
+  // `git worktree add` keeps the admin folder in `<common>/worktrees/`: a checkout whose own
+  // files name it its admin folder (`gitdir: .`) must not choose the repository it belongs to.
+  if (canonical(dirname(admin)) !== canonical(join(common, 'worktrees'))) return projectRoot
   return canonical(basename(common) === '.git' ? dirname(common) : common)
 }
 

@@ -155,9 +155,15 @@ function loadSegments(realFolder: () => string | null, text: string | null): Seg
   }
 }
 
-/** A regular file read piece by piece (never through a symlink); kept open for the process. */
+/**
+ * A regular file read piece by piece (never through a symlink); kept open for the process.
+ * O_NONBLOCK: a FIFO planted in a segment's place would otherwise block the prompt hook in open().
+ */
 function fileSource(path: string): ByteSource {
-  const descriptor = openSync(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0))
+  const descriptor = openSync(
+    path,
+    constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0),
+  )
   const stat = fstatSync(descriptor)
   if (!stat.isFile()) {
     closeSync(descriptor)

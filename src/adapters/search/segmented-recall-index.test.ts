@@ -63,4 +63,29 @@ describe('recall shelf on disk', () => {
     expect((await third.index.search(query)).map((hit) => hit.id)).not.toContain('tests')
     expect(readdirSync(folder).filter((name) => name.endsWith('.seg')).length).toBeGreaterThan(0)
   })
+
+  it("takes a FIFO planted in a segment's place for no index, without blocking", async () => {
+    const { execFileSync, spawn } = await import('node:child_process')
+    const { mkdtempSync, readdirSync, rmSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const { openRecallShelf } = await import('./recall-shelf-file.ts')
+    const folder = mkdtempSync(join(tmpdir(), 'somnus-shelf-'))
+    const shelf = openRecallShelf(folder, '.recall-test.json')
+    await shelf.index.put(RECALL_FACTS)
+    await shelf.save()
+    const segment = join(folder, readdirSync(folder).find((name) => name.endsWith('.seg')) ?? '')
+    rmSync(segment)
+    execFileSync('mkfifo', [segment])
+    // A writer that turns up after 2 s frees a blocked open(), so the old code fails, not hangs.
+    const writer = spawn('sh', ['-c', `sleep 2; : > "${segment}"`], { stdio: 'ignore' })
+    try {
+      const started = Date.now()
+      const planted = openRecallShelf(folder, '.recall-test.json')
+      expect(Date.now() - started).toBeLessThan(1_000)
+      expect(planted.existed).toBe(false)
+    } finally {
+      writer.kill('SIGKILL')
+    }
+  })
 })

@@ -36,6 +36,10 @@ describe('parseHookInput', () => {
       ok: false,
       problem: 'stdin is not JSON (5 chars: hello)',
     })
+    const key = 'sk-ant-api03-ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefgh'
+    const cut = parseHookInput('user-prompt-submit', `{"prompt":"my key ${key}" and then`)
+    expect(cut).toMatchObject({ ok: false, problem: /\[redacted: anthropic key\]/ })
+    expect(JSON.stringify(cut)).not.toContain(key.slice(0, 24))
     expect(parseHookInput('stop', '[1]')).toMatchObject({ ok: false, problem: /not a JSON object/ })
     expect(parseHookInput('session-end', '{"reason":5}')).toMatchObject({
       ok: false,

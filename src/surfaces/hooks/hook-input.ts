@@ -5,6 +5,7 @@
  * Every field is optional: a payload missing what an event needs is handled by that event.
  */
 import * as z from 'zod/mini'
+import { redactSecrets } from '../../core/redact-secrets.ts'
 
 /** The stdin schemas, built on first use: the hand check in parseHookInput answers most payloads. */
 function buildSchemas() {
@@ -186,6 +187,7 @@ function checkHookInput(
 }
 
 function describe(stdinText: string): string {
-  const flat = stdinText.replace(/\s+/g, ' ').trim()
+  // Redacted before the cut: a prompt cut short at 60 characters may no longer look like a key.
+  const flat = redactSecrets(stdinText.slice(0, 4096)).replace(/\s+/g, ' ').trim()
   return `${stdinText.length} chars: ${flat.length > 60 ? `${flat.slice(0, 60)}...` : flat}`
 }

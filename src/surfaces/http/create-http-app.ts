@@ -57,7 +57,29 @@ const loopbackHostOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {
       403,
     )
   }
+  // Any web page can POST to 127.0.0.1 without a preflight (text/plain or no body: `mind/wake`,
+  // `consolidation/run`); the browser names the page in Origin, so a foreign one is refused.
+  const origin = c.req.header('origin')
+  if (origin !== undefined && !isLoopbackOrigin(origin)) {
+    return c.json(
+      errorBody(
+        'FORBIDDEN_ORIGIN',
+        'Origin: this server runs without API keys and answers no request a page of another site sends; serve with keys to be reached from a web page.',
+        { field: 'Origin' },
+      ),
+      403,
+    )
+  }
   return next()
+}
+
+/** True for an Origin header naming a page served from a loopback name. */
+function isLoopbackOrigin(origin: string): boolean {
+  try {
+    return isLoopbackHost(new URL(origin).hostname)
+  } catch {
+    return false
+  }
 }
 
 /** The methods `path` has a route for (with HEAD beside GET), for a 405's Allow header. */

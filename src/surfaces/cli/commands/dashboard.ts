@@ -88,14 +88,14 @@ async function mindEndpoints(
 }
 
 async function brainEndpoints(io: CliIo): Promise<Record<string, DashboardEndpoint>> {
-  const [somnus, { brainDashboardData }, { readSleepRecords }] = await Promise.all([
+  const [somnus, { brainDashboardData }, { openSleepRecords }] = await Promise.all([
     openSomnus(io),
     import('../../dashboard/brain-dashboard-data.ts'),
     import('../../../create-somnus.ts'),
   ])
   const data = brainDashboardData({
     somnus,
-    readSleepRecords: () => readSleepRecords(somnus.brain.root),
+    sleepRecords: await openSleepRecords(somnus.brain.root),
     patterns: async () => {
       const [{ createSomnusPatterns }, { patternsData }] = await Promise.all([
         import('../../../create-somnus-patterns.ts'),

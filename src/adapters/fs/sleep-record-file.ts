@@ -124,8 +124,8 @@ export interface SleepRecordSummary {
 export interface SleepRecordReader {
   /** Every readable record's summary, keyed by run id; a broken or foreign file is skipped. */
   summaries(): Promise<Map<string, SleepRecordSummary>>
-  /** One run's record with its diff, or null when it has none. */
-  record(runId: string): Promise<SleepRecord | null>
+  /** One run's record with its diff, and its summary; null when it has none. */
+  record(runId: string): Promise<{ record: SleepRecord; summary: SleepRecordSummary } | null>
 }
 
 /**
@@ -174,7 +174,7 @@ export function sleepRecordReader(paths: BrainPaths): SleepRecordReader {
     async record(runId) {
       const text = await paths.read(`${SLEEP_RECORDS_FOLDER}/${recordName(runId)}`)
       const record = text === null ? null : parse(text)
-      return record?.run_id === runId ? record : null
+      return record?.run_id === runId ? { record, summary: summaryOf(record) } : null
     },
   }
 }

@@ -101,20 +101,11 @@ export function brainDashboardData(input: BrainDashboardInput): BrainDashboardDa
       const entry = ordered[index]
       if (entry === undefined) return null
       // Only this sleep's diff is read: the overview keeps summaries of the others.
-      const record =
+      const read =
         typeof entry.run_id === 'string' ? await input.sleepRecords.record(entry.run_id) : null
+      const record = read?.record
       return {
-        ...sleepSummary(
-          entry,
-          index,
-          record && {
-            run_id: record.run_id,
-            sessions: record.sessions,
-            files_changed: record.files.length,
-            lines_added: record.files.reduce((sum, file) => sum + file.added, 0),
-            lines_removed: record.files.reduce((sum, file) => sum + file.removed, 0),
-          },
-        ),
+        ...sleepSummary(entry, index, read?.summary),
         session_ids: entry.session_ids,
         bookmark_ids: entry.bookmark_ids,
         sessions: record?.sessions ?? [],

@@ -138,18 +138,22 @@ export async function defaultServiceDataDir(
   return (await import('./compose-service.ts')).defaultServiceDataDir(env)
 }
 
-export type { SleepRecord } from './adapters/fs/sleep-record-file.ts'
+export type {
+  SleepRecord,
+  SleepRecordReader,
+  SleepRecordSummary,
+} from './adapters/fs/sleep-record-file.ts'
 
 /**
  * What each `sleep run` changed in the brain at `root` (its `_agent_context` folder), by run id:
  * the diffs `state/.sleeps/` keeps for the dashboard. Read-only.
  */
-export async function readSleepRecords(
+export async function openSleepRecords(
   root: string,
-): Promise<Map<string, import('./adapters/fs/sleep-record-file.ts').SleepRecord>> {
+): Promise<import('./adapters/fs/sleep-record-file.ts').SleepRecordReader> {
   const [records, paths] = await Promise.all([
     import('./adapters/fs/sleep-record-file.ts'),
     import('./adapters/fs/fs-brain-paths.ts'),
   ])
-  return records.readSleepRecords(paths.createFsBrainPaths(root))
+  return records.sleepRecordReader(paths.createFsBrainPaths(root))
 }

@@ -58,8 +58,48 @@
 
   const cssVar = (name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim()
 
-  /** A table of rows, the numbers beside a chart. `columns`: [{ label, value(row), number? }]. */
+  /** Rows a table draws at once: a 1,000-sleep brain's tables stay fast to draw. */
+  const PAGE_ROWS = 100
+
+  /**
+   * A table of rows, the numbers beside a chart. `columns`: [{ label, value(row, index), number? }].
+   * Long tables are drawn a page at a time, with buttons (keyboard reachable) to the other pages;
+   * data-rows holds the count of all rows.
+   */
   function table(caption, columns, rows, rowClass) {
+    const body = el('tbody', {})
+    const drawRow = (row, index) =>
+      el(
+        'tr',
+        { class: rowClass ? rowClass(row) : null },
+        columns.map((column) => {
+          const value = column.value(row, index)
+          return el(
+            'td',
+            { class: column.number ? 'number' : null },
+            value instanceof Node ? value : column.number ? number(value) : text(value),
+          )
+        }),
+      )
+    const pages = Math.max(1, Math.ceil(rows.length / PAGE_ROWS))
+    const status = el('span', { class: 'pager-status', 'aria-live': 'polite' })
+    const previous = el('button', { type: 'button', class: 'pager-previous' }, 'Previous rows')
+    const next = el('button', { type: 'button', class: 'pager-next' }, 'Next rows')
+    let page = 0
+    const draw = (to) => {
+      page = Math.min(pages - 1, Math.max(0, to))
+      const start = page * PAGE_ROWS
+      const end = Math.min(rows.length, start + PAGE_ROWS)
+      const drawn = []
+      for (let index = start; index < end; index++) drawn.push(drawRow(rows[index], index))
+      body.replaceChildren(...drawn)
+      previous.disabled = page === 0
+      next.disabled = page === pages - 1
+      status.textContent = `rows ${number(start + 1)}–${number(end)} of ${number(rows.length)}`
+    }
+    previous.addEventListener('click', () => draw(page - 1))
+    next.addEventListener('click', () => draw(page + 1))
+    draw(0)
     return el(
       'div',
       { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': caption },
@@ -78,25 +118,9 @@
             ),
           ),
         ),
-        el(
-          'tbody',
-          {},
-          rows.map((row) =>
-            el(
-              'tr',
-              { class: rowClass ? rowClass(row) : null },
-              columns.map((column) => {
-                const value = column.value(row)
-                return el(
-                  'td',
-                  { class: column.number ? 'number' : null },
-                  value instanceof Node ? value : column.number ? number(value) : text(value),
-                )
-              }),
-            ),
-          ),
-        ),
+        body,
       ),
+      pages > 1 ? el('div', { class: 'pager' }, previous, ' ', status, ' ', next) : null,
     )
   }
 
@@ -259,6 +283,7 @@
       const debtX = data.debt_series.map((point) => seconds(point.at))
       const band = (value) => data.debt_series.map(() => value)
       const sessions = data.sessions
+      const sleepIds = new Map(data.sleeps.map((sleep) => [sleep.number, sleep.id]))
       show(
         el(
           'p',
@@ -325,7 +350,7 @@
             },
           ],
           columns: [
-            { label: '#', value: (row) => sessions.indexOf(row) + 1, number: true },
+            { label: '#', value: (_row, index) => index + 1, number: true },
             { label: 'session', value: (row) => row.session_id.slice(0, 13) },
             { label: 'stopped', value: (row) => shortTime(row.stopped_at) },
             {
@@ -341,7 +366,7 @@
                 row.pending
                   ? 'pending'
                   : hashLink(
-                      `sleep/${encodeURIComponent(data.sleeps.find((s) => s.number === row.sleep)?.id || '')}`,
+                      `sleep/${encodeURIComponent(sleepIds.get(row.sleep) || '')}`,
                       `#${row.sleep}`,
                     ),
             },
@@ -1006,7 +1031,7 @@
             },
           ],
           columns: [
-            { label: '#', value: (row) => data.tokens_by_job_type.indexOf(row) + 1, number: true },
+            { label: '#', value: (_row, index) => index + 1, number: true },
             { label: 'job type', value: (row) => row.job_type },
             { label: 'tokens saved', value: (row) => row.tokens_saved, number: true },
           ],
@@ -1030,7 +1055,7 @@
             },
           ],
           columns: [
-            { label: '#', value: (row) => data.handoffs_by_level.indexOf(row) + 1, number: true },
+            { label: '#', value: (_row, index) => index + 1, number: true },
             { label: 'level', value: (row) => row.level },
             { label: 'handoffs', value: (row) => row.count, number: true },
             { label: 'tokens now', value: (row) => row.tokens, number: true },

@@ -111,21 +111,82 @@ export async function writeSleepRecord(
   )
 }
 
-/** Every readable record, keyed by run id; a broken or foreign file is skipped. */
-export async function readSleepRecords(paths: BrainPaths): Promise<Map<string, SleepRecord>> {
-  const records = new Map<string, SleepRecord>()
-  for (const name of await paths.list(SLEEP_RECORDS_FOLDER)) {
-    if (!name.endsWith('.json')) continue
-    const text = await paths.read(`${SLEEP_RECORDS_FOLDER}/${name}`)
-    if (text === null) continue
+/** What the dashboard's overview needs of one record: no diff lines. */
+export interface SleepRecordSummary {
+  run_id: string
+  sessions: SleepRecord['sessions']
+  files_changed: number
+  lines_added: number
+  lines_removed: number
+}
+
+/** Reads the records of one brain; remembers each file's summary until its text changes. */
+export interface SleepRecordReader {
+  /** Every readable record's summary, keyed by run id; a broken or foreign file is skipped. */
+  summaries(): Promise<Map<string, SleepRecordSummary>>
+  /** One run's record with its diff, and its summary; null when it has none. */
+  record(runId: string): Promise<{ record: SleepRecord; summary: SleepRecordSummary } | null>
+}
+
+/**
+ * A reader of `paths`' records. The files are read at once (not one after another) and a file whose
+ * text is what it was last time is not parsed again: the parse, not the read, is what a 1,000-sleep
+ * brain spends its time on. Nothing is written.
+ */
+export function sleepRecordReader(paths: BrainPaths): SleepRecordReader {
+  const known = new Map<string, { text: string; summary: SleepRecordSummary | null }>()
+  const parse = (text: string): SleepRecord | null => {
     try {
       const parsed = SleepRecordSchema.safeParse(JSON.parse(text))
-      if (parsed.success) records.set(parsed.data.run_id, parsed.data)
+      return parsed.success ? parsed.data : null
     } catch {
       // Not JSON: a torn or foreign file; the sleep is shown without its diff.
+      return null
     }
   }
-  return records
+  return {
+    async summaries() {
+      const names = (await paths.list(SLEEP_RECORDS_FOLDER)).filter((name) =>
+        name.endsWith('.json'),
+      )
+      const texts = await Promise.all(
+        names.map((name) => paths.read(`${SLEEP_RECORDS_FOLDER}/${name}`)),
+      )
+      const summaries = new Map<string, SleepRecordSummary>()
+      for (const [index, name] of names.entries()) {
+        const text = texts[index]
+        if (text === null || text === undefined) {
+          known.delete(name)
+          continue
+        }
+        let entry = known.get(name)
+        if (entry?.text !== text) {
+          const record = parse(text)
+          entry = { text, summary: record && summaryOf(record) }
+          known.set(name, entry)
+        }
+        if (entry.summary) summaries.set(entry.summary.run_id, entry.summary)
+      }
+      const present = new Set(names)
+      for (const name of known.keys()) if (!present.has(name)) known.delete(name)
+      return summaries
+    },
+    async record(runId) {
+      const text = await paths.read(`${SLEEP_RECORDS_FOLDER}/${recordName(runId)}`)
+      const record = text === null ? null : parse(text)
+      return record?.run_id === runId ? { record, summary: summaryOf(record) } : null
+    },
+  }
+}
+
+function summaryOf(record: SleepRecord): SleepRecordSummary {
+  return {
+    run_id: record.run_id,
+    sessions: record.sessions,
+    files_changed: record.files.length,
+    lines_added: record.files.reduce((sum, file) => sum + file.added, 0),
+    lines_removed: record.files.reduce((sum, file) => sum + file.removed, 0),
+  }
 }
 
 /** A file name for a run id: its plain characters only, so no id can name a path. */

@@ -5,7 +5,7 @@
  */
 import { CONTEXT_DIR_NAME, documentAt } from '../../core/brain-layout.ts'
 import type { SleepHistoryEntry } from '../../core/sleep-state.ts'
-import type { SleepRecord, Somnus } from '../../create-somnus.ts'
+import type { SleepRecordReader, SleepRecordSummary, Somnus } from '../../create-somnus.ts'
 import {
   type DigestFinder,
   digestFinder,
@@ -27,7 +27,8 @@ export interface BrainDashboardData {
 /** What opens the brain's other parts (kept apart so the CLI decides how they are loaded). */
 export interface BrainDashboardInput {
   somnus: Somnus
-  readSleepRecords(): Promise<Map<string, SleepRecord>>
+  /** The sleeps' records: summaries for the overview, one diff when a sleep is opened. */
+  sleepRecords: SleepRecordReader
   /** The project's patterns and what they became; null when pattern learning is not set up. */
   patterns(): Promise<unknown>
 }
@@ -47,11 +48,11 @@ export function brainDashboardData(input: BrainDashboardInput): BrainDashboardDa
       const [status, history, records] = await Promise.all([
         somnus.sleepStatus(),
         brain.state.readHistory(),
-        input.readSleepRecords(),
+        input.sleepRecords.summaries(),
       ])
       const sleeps = [...history]
         .reverse()
-        .map((entry, index) => sleepSummary(entry, index, records))
+        .map((entry, index) => sleepSummary(entry, index, records.get(String(entry.run_id ?? ''))))
       const sessions = [
         ...sleeps.flatMap((sleep) =>
           (records.get(sleep.run_id ?? '')?.sessions ?? []).map((session) => ({
@@ -94,18 +95,17 @@ export function brainDashboardData(input: BrainDashboardInput): BrainDashboardDa
     },
 
     async sleep(runId) {
-      const [history, records, findDigest] = await Promise.all([
-        brain.state.readHistory(),
-        input.readSleepRecords(),
-        finder(),
-      ])
+      const [history, findDigest] = await Promise.all([brain.state.readHistory(), finder()])
       const ordered = [...history].reverse()
       const index = ordered.findIndex((entry, at) => sleepId(entry, at) === runId)
       const entry = ordered[index]
       if (entry === undefined) return null
-      const record = records.get(String(entry.run_id ?? '')) ?? null
+      // Only this sleep's diff is read: the overview keeps summaries of the others.
+      const read =
+        typeof entry.run_id === 'string' ? await input.sleepRecords.record(entry.run_id) : null
+      const record = read?.record
       return {
-        ...sleepSummary(entry, index, records),
+        ...sleepSummary(entry, index, read?.summary),
         session_ids: entry.session_ids,
         bookmark_ids: entry.bookmark_ids,
         sessions: record?.sessions ?? [],
@@ -215,8 +215,11 @@ function sleepId(entry: SleepHistoryEntry, index: number): string {
   return typeof entry.run_id === 'string' ? entry.run_id : `sleep-${index + 1}`
 }
 
-function sleepSummary(entry: SleepHistoryEntry, index: number, records: Map<string, SleepRecord>) {
-  const record = records.get(String(entry.run_id ?? ''))
+function sleepSummary(
+  entry: SleepHistoryEntry,
+  index: number,
+  record: SleepRecordSummary | null | undefined,
+) {
   return {
     id: sleepId(entry, index),
     number: index + 1,
@@ -228,10 +231,10 @@ function sleepSummary(entry: SleepHistoryEntry, index: number, records: Map<stri
     sessions_processed: entry.sessions_processed,
     bookmarks_processed: entry.bookmarks_processed,
     model: typeof entry.model === 'string' ? entry.model : null,
-    has_diff: record !== undefined,
-    files_changed: record?.files.length ?? null,
-    lines_added: record ? record.files.reduce((sum, file) => sum + file.added, 0) : null,
-    lines_removed: record ? record.files.reduce((sum, file) => sum + file.removed, 0) : null,
+    has_diff: Boolean(record),
+    files_changed: record?.files_changed ?? null,
+    lines_added: record?.lines_added ?? null,
+    lines_removed: record?.lines_removed ?? null,
   }
 }
 

@@ -88,14 +88,18 @@ async function mindEndpoints(
 }
 
 async function brainEndpoints(io: CliIo): Promise<Record<string, DashboardEndpoint>> {
-  const [somnus, { brainDashboardData }, { readSleepRecords }] = await Promise.all([
+  const [somnus, { brainDashboardData }, { openSleepRecords }] = await Promise.all([
     openSomnus(io),
     import('../../dashboard/brain-dashboard-data.ts'),
     import('../../../create-somnus.ts'),
   ])
+  const sleepRecords = await openSleepRecords(somnus.brain.root)
+  // Read the records' summaries now, while the server starts and the browser opens, so the first
+  // view does not wait on a thousand parses; a failure here shows again on the first request.
+  sleepRecords.summaries().catch(() => undefined)
   const data = brainDashboardData({
     somnus,
-    readSleepRecords: () => readSleepRecords(somnus.brain.root),
+    sleepRecords,
     patterns: async () => {
       const [{ createSomnusPatterns }, { patternsData }] = await Promise.all([
         import('../../../create-somnus-patterns.ts'),

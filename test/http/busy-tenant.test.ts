@@ -226,7 +226,7 @@ for (const engine of ENGINES) {
         // Ordinary sentences, a few hundred kB of them: seconds of extractive consolidation.
         const content = (seed: number) =>
           Array.from(
-            { length: 400 },
+            { length: 2000 },
             (_, index) =>
               `On day ${index} I walked to place${(index * seed) % 997} with friend${index % 113} and we talked about topic${(index * 7 + seed) % 311}.`,
           ).join(' ')
@@ -236,8 +236,14 @@ for (const engine of ENGINES) {
           role: 'user',
           content: content(seed + 1),
         }))
-        const logged = await send('/api/v1/mind/events', json(keys.acme ?? '', { events }))
-        expect(logged.status).toBe(200)
+        // One event a request: together they are over the body limit.
+        for (const event of events) {
+          const logged = await send(
+            '/api/v1/mind/events',
+            json(keys.acme ?? '', { events: [event] }),
+          )
+          expect(logged.status).toBe(200)
+        }
         const before = threadCpu(server.child.pid)
         const order: string[] = []
         const sleep = track(
@@ -245,7 +251,9 @@ for (const engine of ENGINES) {
           'sleep',
           send('/api/v1/mind/sleep', json(keys.acme ?? '', { seconds: 60 })),
         )
-        await pause(300)
+        // Soon after the sleep starts: its cycle is bounded by the prompt budget (well under a
+        // second here), so a later probe could arrive after it and prove nothing.
+        await pause(50)
         const health = await track(order, 'health', send('/health'))
         expect(health.status).toBe(200)
         const slept = await sleep

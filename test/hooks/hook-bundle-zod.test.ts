@@ -83,7 +83,9 @@ const ledgerOf = (project: Project) =>
 describe('the built hook and zod', () => {
   beforeAll(() => ensureBuilt(), 300_000)
   afterAll(() => {
-    for (const dir of made) rmSync(dir, { recursive: true, force: true })
+    // The CLI may still be writing its code cache in the test home: retry while it settles.
+    for (const dir of made)
+      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
   })
 
   it('is built without zod, which it requires where somnus is installed', () => {

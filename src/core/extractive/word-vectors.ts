@@ -5,6 +5,7 @@
  * vectors. Pure: the bytes are read by an adapter (adapters/node/word-vectors-file.ts).
  */
 import { SomnusError } from '../errors.ts'
+import { COMMON_DIRECTION_REFERENCE } from './common-direction-reference.ts'
 import { STOP_WORDS } from './stop-words.ts'
 
 /** Decoded word vectors: a word's row is its frequency rank (0 the most frequent). */
@@ -47,13 +48,14 @@ export function decodeWordVectors(file: WordVectorsFile): WordVectors {
   const scales = new Float32Array(count)
   for (let row = 0; row < count; row += 1)
     scales[row] = view.getFloat32(HEADER_BYTES + row * 4, true)
+  // A view, not a copy: the bytes may be shared by every thread of the CPU pool.
   const values = new Int8Array(bytes.buffer, bytes.byteOffset + valuesStart, count * dimensions)
   const words = new TextDecoder().decode(bytes.subarray(wordsStart)).split('\n')
   const rows = new Map<string, number>()
   words.forEach((word, row) => {
     if (row < count) rows.set(word, row)
   })
-  const vectors = { dimensions, rows, scales, values: new Int8Array(values) }
+  const vectors = { dimensions, rows, scales, values }
   cached = { name: file.name, byteLength: bytes.byteLength, vectors }
   return vectors
 }
@@ -72,13 +74,40 @@ const WORD = /[a-z]+/g
 
 /**
  * Each text's meaning vector: the weighted mean of its known content words' vectors (stop words
- * and words not in the file left out), then the batch's common direction removed (the "frame"
- * every statement shares, as SIF does), unit length. A word weighs its SIF weight (rare in
- * English: more) times its inverse document frequency in the batch (in many of these texts:
- * less), as the lexical score weighs stems. A text with no known word gets a zero vector
- * (similarity 0 to everything).
+ * and words not in the file left out), minus its part along the direction such statements share
+ * (their "frame": "someone who", "more", "becoming", as SIF removes a common component), unit
+ * length. A word weighs its SIF weight (rare in English: more) times its inverse document
+ * frequency in the batch (in many of these texts: less), as the lexical score weighs stems. The
+ * shared direction is the first principal direction of the batch's means pooled with those of
+ * COMMON_DIRECTION_REFERENCE: from the batch alone, a batch where one theme dominates would lose
+ * that theme. A text with no known word gets a zero vector (similarity 0 to everything).
  */
 export function meaningVectors(texts: readonly string[], vectors: WordVectors): Float32Array[] {
+  const means = weightedMeans(texts, vectors)
+  const direction = principalDirection([...means, ...referenceMeans(vectors)])
+  for (const vector of means) {
+    const projection = dot(vector, direction)
+    for (let index = 0; index < vector.length; index += 1)
+      vector[index] = (vector[index] ?? 0) - projection * (direction[index] ?? 0)
+    normalize(vector)
+  }
+  return means
+}
+
+/** The reference statements' means, per decoded file. */
+const referenceCache = new WeakMap<WordVectors, Float32Array[]>()
+
+function referenceMeans(vectors: WordVectors): Float32Array[] {
+  let means = referenceCache.get(vectors)
+  if (!means) {
+    means = weightedMeans(COMMON_DIRECTION_REFERENCE, vectors)
+    referenceCache.set(vectors, means)
+  }
+  return means
+}
+
+/** SIF × batch-IDF weighted means of `texts`' known content words, unit length. */
+function weightedMeans(texts: readonly string[], vectors: WordVectors): Float32Array[] {
   const { dimensions, rows, scales, values } = vectors
   const known = texts.map((text) =>
     (text.toLowerCase().match(WORD) ?? []).filter(
@@ -89,7 +118,7 @@ export function meaningVectors(texts: readonly string[], vectors: WordVectors): 
   for (const words of known)
     for (const word of new Set(words))
       documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1)
-  const means = known.map((words) => {
+  return known.map((words) => {
     const sum = new Float32Array(dimensions)
     for (const word of words) {
       const row = rows.get(word) ?? 0
@@ -104,9 +133,6 @@ export function meaningVectors(texts: readonly string[], vectors: WordVectors): 
     normalize(sum)
     return sum
   })
-  removeCommonDirection(means)
-  for (const vector of means) normalize(vector)
-  return means
 }
 
 /** Cosine of two unit (or zero) vectors. */
@@ -125,15 +151,13 @@ function normalize(vector: Float32Array): void {
 }
 
 /**
- * Subtracts from each vector its projection on the batch's first principal direction (found by
- * power iteration on the uncentered vectors, as SIF does). With fewer than three texts there is
- * no common direction to speak of, and nothing is removed.
+ * The first principal direction of `vectors` (uncentered, as SIF computes it), by power
+ * iteration: 50 rounds settle it to well within the 8-bit vectors' precision.
  */
-function removeCommonDirection(vectors: Float32Array[]): void {
-  if (vectors.length < 3) return
+function principalDirection(vectors: readonly Float32Array[]): Float32Array {
   const dimensions = vectors[0]?.length ?? 0
   let direction = new Float32Array(dimensions).fill(1 / Math.sqrt(dimensions))
-  for (let iteration = 0; iteration < 30; iteration += 1) {
+  for (let iteration = 0; iteration < 50; iteration += 1) {
     const next = new Float32Array(dimensions)
     for (const vector of vectors) {
       const projection = dot(vector, direction)
@@ -143,9 +167,5 @@ function removeCommonDirection(vectors: Float32Array[]): void {
     normalize(next)
     direction = next
   }
-  for (const vector of vectors) {
-    const projection = dot(vector, direction)
-    for (let index = 0; index < dimensions; index += 1)
-      vector[index] = (vector[index] ?? 0) - projection * (direction[index] ?? 0)
-  }
+  return direction
 }

@@ -11,6 +11,7 @@ import {
 } from './adapters/llm/extractive-language-model.ts'
 import { createCpuThreadPool } from './adapters/node/cpu-thread-pool.ts'
 import { serviceIds } from './adapters/node/random-ids.ts'
+import { lazyWordVectors } from './adapters/node/word-vectors-file.ts'
 import { createMiniSearchRecallIndex } from './adapters/search/minisearch-recall-index.ts'
 import { parseDatabaseLocation } from './adapters/sql/open-service-database.ts'
 import { openSqlServiceStores } from './adapters/sql/sql-service-stores.ts'
@@ -155,7 +156,10 @@ export async function composeSomnusService(
     typeof modelSpec === 'object'
       ? modelSpec
       : modelSpec === 'extractive'
-        ? createExtractiveLanguageModel({ pool: { work: cpu, threads } })
+        ? createExtractiveLanguageModel({
+            pool: { work: cpu, threads },
+            wordVectors: lazyWordVectors(),
+          })
         : await composeLanguageModel(modelSpec, {
             config: resolveConfig({ fileText: null, filePath: 'somnus.json', env }),
             env,

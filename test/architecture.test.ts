@@ -188,7 +188,7 @@ describe('front door', () => {
 })
 
 describe('hook path', () => {
-  it('bundles no commander, full zod, tokenizer, SQL, HTTP, MCP or LLM code', async () => {
+  it('bundles no commander, full zod, tokenizer, SQL, HTTP, MCP, LLM or word-vector code', async () => {
     const result = await build({
       entryPoints: [join(SRC, 'surfaces/hooks/hook-main.ts')],
       bundle: true,
@@ -200,7 +200,7 @@ describe('hook path', () => {
     })
     const inputs = Object.keys(result.metafile.inputs)
     const forbidden = inputs.filter((path) =>
-      /node_modules\/(commander|gpt-tokenizer|pg|kysely|hono|@hono|@modelcontextprotocol|@electric-sql)\/|node_modules\/zod\/v4\/classic\/|src\/adapters\/(llm|sql)\/|src\/surfaces\/(http|mcp|cli)\//.test(
+      /node_modules\/(commander|gpt-tokenizer|pg|kysely|hono|@hono|@modelcontextprotocol|@electric-sql)\/|node_modules\/zod\/v4\/classic\/|src\/adapters\/(llm|sql)\/|src\/surfaces\/(http|mcp|cli)\/|word-vectors/.test(
         path,
       ),
     )

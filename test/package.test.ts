@@ -1,13 +1,14 @@
 /** The package's promises to its users: version in step, bin present, plugin manifest valid. */
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SOMNUS_CLAUDE_FILES } from '../src/core/claude-agent-files.ts'
 import { PLUGIN_SOMNUS_COMMAND } from '../src/core/somnus-command.ts'
 import { VERSION } from '../src/surfaces/cli/run-cli.ts'
-import { ensureBuilt } from './support/build-once.ts'
+import { ensureBuilt, SOMNUS_BIN } from './support/build-once.ts'
+import { TESTS_FIRST } from './support/service-fixtures.ts'
 import { REPO_ROOT } from './support/shared-data.ts'
 import { bareSomnusCommands, commandsIn } from './support/somnus-commands.ts'
 
@@ -91,5 +92,61 @@ describe('the plugin names Somnus by its own script, which works without somnus 
       env: { PATH: pathWithoutSomnus, HOME: tmpdir(), SOMNUS_SKIP_HOOKS: '1' },
     })
     expect(hook).toMatchObject({ status: 0, stdout: '', stderr: '' })
+  })
+})
+
+describe('the word vectors identity consolidation groups with', () => {
+  it('ship in the package with their license, attribution and derivation', () => {
+    const [packed] = JSON.parse(
+      execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+      }),
+    ) as { files: { path: string; size: number }[] }[]
+    const shipped = new Map(packed?.files.map((file) => [file.path, file.size]))
+    expect(shipped.get('data/word-vectors/glove-100d.swv')).toBeGreaterThan(5_000_000)
+    for (const path of ['LICENSE', 'ACKNOWLEDGEMENT.md', 'README.md'])
+      expect(shipped.has(`data/word-vectors/${path}`), path).toBe(true)
+    expect(readFileSync(join(REPO_ROOT, 'data/word-vectors/ACKNOWLEDGEMENT.md'), 'utf8')).toContain(
+      'GloVe',
+    )
+  })
+
+  it('are found by the built CLI, whose CPU threads group with them', async () => {
+    await ensureBuilt()
+    const home = mkdtempSync(join(tmpdir(), 'somnus-word-vectors-'))
+    try {
+      const somnus = (args: string[], input = '') =>
+        spawnSync(process.execPath, [SOMNUS_BIN, ...args, '--db', join(home, 'db')], {
+          encoding: 'utf8',
+          input,
+          cwd: home,
+          env: { PATH: process.env.PATH, HOME: home },
+          timeout: 120_000,
+        })
+      const lines = TESTS_FIRST.map((becoming, index) =>
+        JSON.stringify({
+          handoff_id: `h-${index}`,
+          created_at: '2026-01-01T00:00:00Z',
+          experienced: `Session ${index}.`,
+          becoming,
+        }),
+      ).join('\n')
+      const imported = somnus(['handoffs', 'import', '--format', 'jsonl'], lines)
+      expect(imported.status, imported.stderr).toBe(0)
+      const run = somnus([
+        'consolidate',
+        'run',
+        '--job-type',
+        'identity_consolidation',
+        '--as-of',
+        '2026-02-01',
+        '--json',
+      ])
+      expect(run.status, run.stderr).toBe(0)
+      expect(JSON.parse(run.stdout).results[0].details).toMatchObject({ principles_created: 1 })
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
   })
 })

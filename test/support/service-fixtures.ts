@@ -1,5 +1,6 @@
 /** Service test fixtures: dependencies on a test database, and statements with known themes. */
 import { createExtractiveLanguageModel } from '../../src/adapters/llm/extractive-language-model.ts'
+import { lazyWordVectors } from '../../src/adapters/node/word-vectors-file.ts'
 import type { ServiceDependencies } from '../../src/app/service/service-dependencies.ts'
 import { resolveServiceConfig } from '../../src/core/service/service-config.ts'
 import { fixedClock } from '../../src/ports/clock.ts'
@@ -14,7 +15,13 @@ export function daysAgo(days: number): string {
   return new Date(NOW.getTime() - days * 86_400_000).toISOString()
 }
 
-/** Dependencies over `stores` with the extractive model, a fixed clock and sequential ids. */
+/** The shipped word vectors, read once for all the tests of a file (as the service reads them). */
+const wordVectors = lazyWordVectors()
+
+/**
+ * Dependencies over `stores` with the extractive model as the service composes it (grouping with
+ * the word vectors), a fixed clock and sequential ids.
+ */
 export function serviceDependencies(
   stores: ServiceStores,
   config: unknown = {},
@@ -23,7 +30,7 @@ export function serviceDependencies(
   const ids = sequentialIds()
   return {
     stores,
-    model: createExtractiveLanguageModel(),
+    model: createExtractiveLanguageModel({ wordVectors }),
     clock: fixedClock(NOW),
     ids: { next: (kind) => ids.next(`${kind}_${prefix}`) },
     config: resolveServiceConfig(config),

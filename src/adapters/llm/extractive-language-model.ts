@@ -10,6 +10,7 @@ import { extractObservations } from '../../core/extractive/observations.ts'
 import { extractPatterns } from '../../core/extractive/patterns.ts'
 import { reflect } from '../../core/extractive/reflection.ts'
 import { summarizeLevels, summarizeUnits } from '../../core/extractive/summarize.ts'
+import type { WordVectorsFile } from '../../core/extractive/word-vectors.ts'
 import type { CpuWork } from '../../ports/cpu-work.ts'
 import {
   GroupSchema,
@@ -42,13 +43,24 @@ export interface ExtractiveModelOptions {
    * its thread count; `threads` is then ignored.
    */
   pool?: { work: CpuWork; threads: number } | undefined
+  /**
+   * Word vectors for `groupSimilar`, loaded on its first call: grouping then blends the meaning of
+   * the words (core/extractive/word-vectors.ts) with their stems. The service's identity
+   * consolidation passes them; without them grouping is by stems alone.
+   */
+  wordVectors?: (() => Promise<WordVectorsFile>) | undefined
 }
 
 /** Creates the extractive model. */
 export function createExtractiveLanguageModel(options: ExtractiveModelOptions = {}): LanguageModel {
   if (options.pool) {
     const { work, threads } = options.pool
-    return threadedModel(createExtractiveLanguageModel(), async () => work, threads)
+    return threadedModel(
+      createExtractiveLanguageModel({ wordVectors: options.wordVectors }),
+      async () => work,
+      threads,
+      options.wordVectors,
+    )
   }
   const threads = Math.max(1, Math.floor(options.threads ?? 1))
   if (threads > 1) {
@@ -61,8 +73,10 @@ export function createExtractiveLanguageModel(options: ExtractiveModelOptions = 
           maxWaiting: Number.POSITIVE_INFINITY,
         }),
       ))
-    return threadedModel(createExtractiveLanguageModel(), ownPool, threads)
+    const single = createExtractiveLanguageModel({ wordVectors: options.wordVectors })
+    return threadedModel(single, ownPool, threads, options.wordVectors)
   }
+  const wordVectors = options.wordVectors
   return {
     name: EXTRACTIVE_MODEL_NAME,
     // Each skill is one synchronous pass that cannot be interrupted: the signal is checked before
@@ -88,7 +102,8 @@ export function createExtractiveLanguageModel(options: ExtractiveModelOptions = 
     groupSimilar: async ({ units, threshold = DEFAULT_GROUP_THRESHOLD, signal }) => {
       throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
       checkThreshold(threshold)
-      return call(GroupSchema.array(), groupSimilar(checked(units), threshold))
+      const meaning = wordVectors ? await wordVectors() : undefined
+      return call(GroupSchema.array(), groupSimilar(checked(units), threshold, meaning))
     },
     reflect: async ({ units, signal }) => {
       throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
@@ -131,6 +146,7 @@ function threadedModel(
   model: LanguageModel,
   work: () => Promise<CpuWork>,
   threads: number,
+  wordVectors: (() => Promise<WordVectorsFile>) | undefined,
 ): LanguageModel {
   const levels = async (
     units: Unit[],
@@ -160,9 +176,12 @@ function threadedModel(
     groupSimilar: async ({ units, threshold = DEFAULT_GROUP_THRESHOLD, signal }) => {
       throwIfAborted(signal, EXTRACTIVE_MODEL_NAME)
       checkThreshold(threshold)
+      // Shared memory: the thread gets the vectors without a copy and decodes them once.
+      const meaning = wordVectors ? await wordVectors() : undefined
       const groups = await (await work()).run(MODEL_LANE, 'groupSimilar', [
         checked(units),
         threshold,
+        meaning,
       ])
       return call(GroupSchema.array(), groups)
     },

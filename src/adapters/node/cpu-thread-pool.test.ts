@@ -13,6 +13,7 @@ import { handoffRecord } from '../../core/service/handoff-record.ts'
 import type { Unit } from '../../ports/language-model.ts'
 import { createExtractiveLanguageModel } from '../llm/extractive-language-model.ts'
 import { createCpuThreadPool } from './cpu-thread-pool.ts'
+import { lazyWordVectors } from './word-vectors-file.ts'
 
 const TURNS: [string, string][] = [
   ['Ann', 'Hi Bob! Good to see you.'],
@@ -201,5 +202,33 @@ describe('createExtractiveLanguageModel({ threads })', () => {
     await expect(threaded.groupSimilar({ units: UNITS, threshold: 2 })).rejects.toMatchObject({
       code: 'USAGE',
     })
+  })
+})
+
+describe('createExtractiveLanguageModel({ threads, wordVectors })', () => {
+  it('groups on the threads as on the calling thread, the file shared, not copied', async () => {
+    const wordVectors = lazyWordVectors()
+    const threaded = createExtractiveLanguageModel({ threads: 2, wordVectors })
+    const plain = createExtractiveLanguageModel({ wordVectors })
+    const statements = [
+      'someone who tests before shipping',
+      'I never ship a change until the tests pass',
+      'I run the tests, then I ship',
+      'someone who buys vegetables at the market',
+      'I spent my savings on a new car',
+    ].map((text, index) => ({ id: `s${index}`, text }))
+    const request = { units: statements, threshold: 0.2 }
+    const [onThreads, again, onCaller] = [
+      await threaded.groupSimilar(request),
+      await threaded.groupSimilar(request),
+      await plain.groupSimilar(request),
+    ]
+    expect(onThreads).toEqual(onCaller)
+    expect(again).toEqual(onCaller)
+    expect(onCaller.value.length).toBeGreaterThan(0)
+    // The vectors change the answer: stems alone group these differently.
+    const stemsOnly = await createExtractiveLanguageModel().groupSimilar(request)
+    expect(stemsOnly.value).not.toEqual(onCaller.value)
+    expect((await wordVectors()).bytes.buffer).toBeInstanceOf(SharedArrayBuffer)
   })
 })

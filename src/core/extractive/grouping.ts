@@ -1,10 +1,24 @@
 /**
- * Groups statements that say the same thing: TF-IDF cosine over stemmed content words,
- * average-link agglomerative clustering down to `threshold`. Singletons are left out.
+ * Groups statements that say the same thing: TF-IDF cosine over stemmed content words (blended
+ * with the cosine of their meaning vectors when word vectors are given), average-link
+ * agglomerative clustering down to `threshold`. Singletons are left out.
  */
 import type { TextUnit } from './sentences.ts'
 import { contentStems, shorten } from './text.ts'
 import { cosine, inverseDocumentFrequency, tfIdfVector } from './tfidf.ts'
+import {
+  decodeWordVectors,
+  dot,
+  meaningVectors,
+  type WordVectors,
+  type WordVectorsFile,
+} from './word-vectors.ts'
+
+/**
+ * The share of the meaning score in a pair's similarity when word vectors are given. Half: 0.7
+ * and 1.0 did worse on the tune split of bench/identity-grouping.ts (bench/README.md).
+ */
+export const MEANING_WEIGHT = 0.5
 
 /**
  * Default mean similarity within a group. On short statements 0.5 split clear paraphrases ("Never
@@ -27,11 +41,48 @@ export interface SimilarityGroup {
 export function groupSimilar(
   units: readonly TextUnit[],
   threshold = DEFAULT_GROUP_THRESHOLD,
+  wordVectors?: WordVectorsFile,
 ): SimilarityGroup[] {
+  const lexical = lexicalSimilarity(units)
+  const similarity = wordVectors
+    ? blend(lexical, meaningSimilarity(units, decodeWordVectors(wordVectors)), MEANING_WEIGHT)
+    : lexical
+  return clusterBySimilarity(units, similarity, threshold)
+}
+
+/** TF-IDF cosine over stemmed content words, every pair. */
+export function lexicalSimilarity(units: readonly TextUnit[]): number[][] {
   const stems = units.map((unit) => contentStems(unit.text))
   const idf = inverseDocumentFrequency(stems)
   const vectors = stems.map((list) => tfIdfVector(list, idf))
-  const similarity = vectors.map((left) => vectors.map((right) => cosine(left, right)))
+  return vectors.map((left) => vectors.map((right) => cosine(left, right)))
+}
+
+/** Cosine of the meaning vectors (word-vectors.ts), every pair; negative cosines count as 0. */
+export function meaningSimilarity(units: readonly TextUnit[], vectors: WordVectors): number[][] {
+  const meanings = meaningVectors(
+    units.map((unit) => unit.text),
+    vectors,
+  )
+  return meanings.map((left) => meanings.map((right) => Math.max(0, dot(left, right))))
+}
+
+/** `weight` of `meaning` and the rest of `lexical`, pair by pair. */
+export function blend(lexical: number[][], meaning: number[][], weight: number): number[][] {
+  return lexical.map((row, left) =>
+    row.map((value, right) => (1 - weight) * value + weight * (meaning[left]?.[right] ?? 0)),
+  )
+}
+
+/**
+ * Average-link clustering of `units` given their pairwise `similarity`, as groupSimilar
+ * describes.
+ */
+export function clusterBySimilarity(
+  units: readonly TextUnit[],
+  similarity: number[][],
+  threshold: number,
+): SimilarityGroup[] {
   // clusters[i] holds unit indexes; linkSum[i][j] the sum of similarities between clusters i and j.
   const clusters: (number[] | null)[] = units.map((_, index) => [index])
   const linkSum = similarity.map((row) => [...row])

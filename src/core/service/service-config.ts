@@ -21,7 +21,9 @@ export const ServiceConfigSchema = z.object({
    * Mean similarity within a theme, passed to the model's `groupSimilar`. Lower than the model's
    * 0.4 default: "becoming" statements are a handful of words, so paraphrases share few stems
    * (0.4 split 12 paraphrases of one idea into three groups; 0.2 kept them together and still
-   * kept two different ideas apart; see consolidation-jobs.test.ts).
+   * kept two different ideas apart; see consolidation-jobs.test.ts). With the word vectors the
+   * service groups with, 0.2 is also the best F0.5 on the tune split of the labelled statements
+   * (bench/README.md, identity-grouping).
    */
   identity_similarity_threshold: z.number().min(0).max(1).default(0.2),
   /** Becoming statements grouped per pass (grouping cost grows with the square of this). */

@@ -16,8 +16,9 @@ export interface SecretSample {
   /** Words around the secret that must survive. */
   kept: string[]
   /**
-   * The secret is split over two lines (a wrapped token): it is whole only with its line break, so
-   * a caller that joins lines with something else (`ONE_LINE` in the write-path test) leaves it out.
+   * The secret is known only by its line breaks (a wrapped token, a cut-short key block with line
+   * numbers): a caller that joins lines with something else (`ONE_LINE` in the write-path test)
+   * leaves it out.
    */
   wrapped?: true
 }
@@ -399,6 +400,7 @@ export const SECRET_SAMPLES: readonly SecretSample[] = [
     secret: 'Nm3Qw6Er9Ty2Ui5Op8As1Df4Gh7Jk0Lz',
     marker: '[redacted: private key]',
     kept: ['Read id_rsa:'],
+    wrapped: true,
   },
   {
     name: 'password holding a backslash',

@@ -261,6 +261,8 @@ function redactAssignment(match: string, name: string, separator: string, raw: s
   if (kind === null) return match
   const { value, quote } = unquote(raw)
   if (isPlaceholder(value)) return match
+  // `credentials: password: hunter2` names a second label, not a value: that one has its match.
+  if (quote === '' && /^[A-Za-z_][\w.-]*[:=]$/.test(value)) return match
   const redacted = `${name}${separator}${quote}${redactionMarker(kind.marker)}${quote}`
   if (kind.strength === 'weak') return isHighEntropy(value) ? redacted : match
   if (quote !== '') return redacted

@@ -8,6 +8,7 @@ import {
   parseJsonArray,
 } from '../core/core-files.ts'
 import { utcDay } from '../core/dates.ts'
+import { redactSecrets } from '../core/redact-secrets.ts'
 import { SomnusError } from '../core/errors.ts'
 import type { FeatureSummary } from '../core/features.ts'
 import { compareText } from '../core/snapshot/compare-text.ts'
@@ -26,7 +27,9 @@ export async function addChangelog(
       `Unknown change type "${type}": use one of ${CHANGE_TYPES.join(', ')}.`,
     )
   }
-  const message = input.message.replace(/\s+/g, ' ').trim()
+  // Redacted before it is made one line: a token wrapped over two lines is a secret only with its
+  // line break (the brain's own write redaction comes after the flattening, too late).
+  const message = redactSecrets(input.message).replace(/\s+/g, ' ').trim()
   if (message === '') {
     throw new SomnusError(
       'USAGE',

@@ -4,6 +4,12 @@
  * file that may be committed or a model provider. Each secret becomes a marker naming what was
  * there (`[redacted: github token]`); the text around it is kept.
  */
+
+import {
+  joinWrappedTokens,
+  redactPercentEncoded,
+  withoutInvisibleCharacters,
+} from './secret-disguises.ts'
 import {
   isHighEntropy,
   isPlaceholder,
@@ -46,9 +52,12 @@ const END = '(?![A-Za-z0-9_-])'
 const FORMAT_RULES: readonly FormatRule[] = [
   {
     kind: 'private key',
-    // A block cut short (clipped output) is redacted up to where its base64 ends.
+    // A header wrapped over lines still counts. A block cut short (clipped output) is redacted over
+    // its whole lines of base64 (and `Proc-Type:` headers), also when shown with line numbers
+    // (`   2→MIIE…`, as Claude Code's Read tool prints a file), quoted (`> MIIE…`) or with its
+    // line breaks JSON-escaped; the ordinary line after it stays.
     pattern:
-      /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,-]*)/g,
+      /-----BEGIN\s+(?:[A-Z0-9]+\s+)*PRIVATE\s+KEY(?:\s+BLOCK)?-----(?:[\s\S]*?-----END\s+(?:[A-Z0-9]+\s+)*PRIVATE\s+KEY(?:\s+BLOCK)?-----|(?:[ \t]+[A-Za-z0-9+/=]{16,})*(?:(?:\r?\n|(?:\\{1,3}r)?\\{1,3}n)[ \t]*(?:\d{1,7}(?:\u2192|\t)|[>|\u2502#*]{1,3}[ \t]?)?(?:[A-Za-z0-9+/=]+|[A-Za-z-]+:[ \t]*[A-Za-z0-9,-]+)?(?=[ \t]*(?:\r?\n|\\{1,3}[rn]|$)|[^\x20-\x7e\s]|\.\.\.|\[))*)/g,
   },
   { kind: 'anthropic key', pattern: new RegExp(`${START}sk-ant-[A-Za-z0-9_-]{20,}${END}`, 'g') },
   {
@@ -126,11 +135,13 @@ const BEARER = /\b(bearer\s+)([A-Za-z0-9._~+/-]{16,}=*)/gi
 
 /**
  * `NAME = value`, `NAME: value`, `"name": "value"`, `export NAME=value`: group 1 the name (with
- * any quotes), 2 the separator, 3 the value (quoted, or up to a space or a closing bracket). Only
+ * any quotes), 2 the separator, 3 the value (quoted, or up to a space or a closing bracket). An
+ * unquoted value runs over a backslash (`abc\\def`) but stops at one that starts an escape (`\\n`
+ * in JSON-escaped text, where the next name begins). Only
  * names holding a secret word match, so `login: password: x` leaves `password` to its own match.
  */
 const ASSIGNMENT =
-  /(?<![\w$./\\-])(?=["']?[\w.-]*?(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss]|[Pp][Ww][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]|[Aa][Uu][Tt][Hh]))(["']?[A-Za-z_][\w.-]*["']?)([ \t]*(?::=|=|:)[ \t]*)(?![=>])("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`$\n]*`|[^\s,;'"`)\]}\\]+)/g
+  /(?<![\w$./\\-])(?=["']?[\w.-]*?(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss]|[Pp][Ww][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]|[Aa][Uu][Tt][Hh]))(["']?[A-Za-z_][\w.-]*["']?)([ \t]*(?::=|=|:)[ \t]*)(?![=>])("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`$\n]*`|(?:[^\s,;'"`)\]}\\]|\\{1,2}(?![nrtu"'\s\\]|$))+)/g
 
 /** What every name ASSIGNMENT matches holds (its lookahead, case-insensitive). */
 const SECRET_NAME_WORD = /key|token|secret|pass|pwd|credential|auth/i
@@ -140,7 +151,7 @@ const SECRET_NAME_WORD = /key|token|secret|pass|pwd|credential|auth/i
  * `pwd`, which in prose is the shell command printing a folder.
  */
 const PROSE =
-  /\b(passwords?|passwd|passphrase|tokens?|secrets?|keys?)([ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)([^\s,;'"`)\]}\\]+)/gi
+  /\b(passwords?|passwd|passphrase|tokens?|secrets?|keys?)([ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)((?:[^\s,;'"`)\]}\\]|\\{1,2}(?![nrtu"'\s\\]|$))+)/gi
 
 /**
  * A base64 run short enough to be a secret (a Kubernetes Secret's `data:`, a `.dockerconfigjson`,
@@ -150,8 +161,13 @@ const BASE64_RUN = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,2048}={0,2}(?![A-Za-z0-9+
 
 /** `text` with every secret it holds replaced by a marker; text without one comes back as is. */
 export function redactSecrets(text: string): string {
-  const out = redactPlainSecrets(text)
-  return /[A-Za-z0-9+/]{24}/.test(out) ? out.replace(BASE64_RUN, redactBase64Run) : out
+  // A zero-width character inside a key, a key percent-encoded in a URL and a token wrapped over
+  // two lines are undone first (secret-disguises.ts); text that holds no secret comes back as is.
+  const visible = withoutInvisibleCharacters(text)
+  let out = redactPercentEncoded(visible, redactPlainSecrets)
+  out = redactPlainSecrets(out)
+  if (/[A-Za-z0-9+/]{24}/.test(out)) out = out.replace(BASE64_RUN, redactBase64Run)
+  return out === visible ? text : out
 }
 
 /** The run redacted whole when it decodes to printable text that holds a secret. */
@@ -163,7 +179,9 @@ function redactBase64Run(run: string): string {
     return run
   }
   if (!/^[\t\n\r -~]+$/.test(decoded)) return run
-  return redactPlainSecrets(decoded) === decoded ? run : redactionMarker('base64 of a secret')
+  // Decoded in full (base64 inside base64, as a `.dockerconfigjson` holds one): each level is a
+  // quarter shorter, so this ends.
+  return redactSecrets(decoded) === decoded ? run : redactionMarker('base64 of a secret')
 }
 
 /** redactSecrets without the base64 step. */
@@ -173,6 +191,8 @@ function redactPlainSecrets(text: string): string {
   // the text it would scan holds what every match of it needs: a few quick tests instead of
   // fourteen scans, with the same result.
   let out = text
+  if (/\n|\\n/.test(out) && (FORMAT_PREFIX.test(out) || /bearer/i.test(out)))
+    out = joinWrappedTokens(out, redactPlainSecrets)
   if (FORMAT_PREFIX.test(out))
     for (const rule of FORMAT_RULES) out = out.replace(rule.pattern, redactionMarker(rule.kind))
   if (/aws/i.test(out))
@@ -241,6 +261,8 @@ function redactAssignment(match: string, name: string, separator: string, raw: s
   if (kind === null) return match
   const { value, quote } = unquote(raw)
   if (isPlaceholder(value)) return match
+  // `credentials: password: hunter2` names a second label, not a value: that one has its match.
+  if (quote === '' && /^[A-Za-z_][\w.-]*[:=]$/.test(value)) return match
   const redacted = `${name}${separator}${quote}${redactionMarker(kind.marker)}${quote}`
   if (kind.strength === 'weak') return isHighEntropy(value) ? redacted : match
   if (quote !== '') return redacted

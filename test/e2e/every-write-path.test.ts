@@ -76,7 +76,11 @@ function leaks(text: string): string[] {
   )
 }
 
-const ONE_LINE = ALL_SECRETS_TEXT.replace(/\n/g, ' ; ')
+// A wrapped token is whole only with its line break: joined by ` ; ` its second half is no secret.
+const ONE_LINE = SECRET_SAMPLES.filter((sample) => !sample.wrapped)
+  .map((sample) => sample.text)
+  .join('\n')
+  .replace(/\n/g, ' ; ')
 const first = SECRET_SAMPLES[0]?.secret ?? ''
 
 /** A session that carries the corpus in every part a transcript has. */

@@ -15,6 +15,12 @@ export interface SecretSample {
   marker: string
   /** Words around the secret that must survive. */
   kept: string[]
+  /**
+   * The secret is known only by its line breaks (a wrapped token, a cut-short key block with line
+   * numbers): a caller that joins lines with something else (`ONE_LINE` in the write-path test)
+   * leaves it out.
+   */
+  wrapped?: true
 }
 
 const alnum = 'aB3dE5fG7hJ9kL2mN4pQ6rS8tU0vW1xY'
@@ -56,6 +62,25 @@ const sendgridKey = `${'S'}G.${alnum.slice(0, 22)}.${alnum}${alnum.slice(0, 11)}
 const adoPassword = `Str0ng${'Pa55'}w0rd`
 const yamlKey = `${'k9'}Zq2Lm7Xp4Rt8Vw1Nb6`
 const somnusKey = `${'smn'}_${alnum}${alnum.slice(0, 11)}`
+/** Characters no other sample uses, so a half that leaks is found by itself (one per sample). */
+const fresh = 'Qm7Zt2Vx9Kp4Lr8Nw3Hy6Jc5Bd1Fg0Ts'
+const fresh2 = 'Ye4Wu8Ri1Oa5Sd9Fh3Gj7Kl2Zc6Xv0Bn'
+const fresh3 = 'Pt6Mq1Ln5Kr9Js3Hv7Gw2Fx8Dy4Cz0Ba'
+const fresh4 = 'Uh2Ig6Jf0Ke4Ld8Mc3Nb7Oa1Pz5Qy9Rx'
+const wrappedBearer = `${fresh}${fresh.slice(0, 12)}`
+const wrappedAnthropic = `${'sk-'}ant-api03-${fresh2}${fresh2}-Hq4Rw7AA`
+const readToolPem = [
+  `     1\u2192${'-----BEGIN'} PRIVATE KEY-----`,
+  '     2\u2192MIIEvQIBADANBgkqhkiG9w0BAQEFAASC',
+  '     3\u2192Wq5Ty8Ui2Op6As9Df3Gh7Jk1Lz4Xc0Vb',
+  '     4\u2192Nm3Qw6Er9Ty2Ui5Op8As1Df4Gh7Jk0Lz',
+].join('\n')
+const backslashPassword = `Wq7\\dEf9Lm2${'x!'}`
+const percentPassword = `Pa%40ss%2Fw0rd${'Q7'}`
+const percentWebhook = `https%3A%2F%2F${'hooks'}.slack.com%2Fservices%2FT0${'5CY8RA3'}%2FB0${'8NL4MQ9'}%2F${fresh3.slice(0, 24)}`
+const zeroWidthKey = `${'sk-'}ant-\u200bapi03-${fresh4}${fresh4.slice(0, 20)}-Pw3Kx8AA`
+const base64EnvLine = btoa(`STRIPE_SECRET_KEY=${'sk'}_live_${fresh.slice(0, 24)}`)
+const base64PasswordLine = btoa(`DB_PASSWORD=Gl4cier${'-Fox'}-91`)
 
 /** Every kind, each in a sentence. */
 export const SECRET_SAMPLES: readonly SecretSample[] = [
@@ -353,6 +378,72 @@ export const SECRET_SAMPLES: readonly SecretSample[] = [
     marker: '[redacted: somnus key]',
     kept: ['SOMNUS key for the tenant:'],
   },
+  {
+    name: 'bearer token wrapped over two lines',
+    text: `curl -H "Authorization: Bearer ${wrappedBearer.slice(0, 20)}\n${wrappedBearer.slice(20)}" https://api.example.com`,
+    secret: wrappedBearer.slice(20),
+    marker: 'Bearer [redacted: token]',
+    kept: ['curl -H "Authorization:', 'https://api.example.com'],
+    wrapped: true,
+  },
+  {
+    name: 'Anthropic key wrapped in a transcript',
+    text: `the key I pasted was ${wrappedAnthropic.slice(0, 26)}\n${wrappedAnthropic.slice(26)} and it failed`,
+    secret: wrappedAnthropic.slice(26),
+    marker: '[redacted: anthropic key]',
+    kept: ['the key I pasted was', 'and it failed'],
+    wrapped: true,
+  },
+  {
+    name: 'private key read with line numbers, cut short',
+    text: `Read id_rsa:\n${readToolPem}`,
+    secret: 'Nm3Qw6Er9Ty2Ui5Op8As1Df4Gh7Jk0Lz',
+    marker: '[redacted: private key]',
+    kept: ['Read id_rsa:'],
+    wrapped: true,
+  },
+  {
+    name: 'password holding a backslash',
+    text: `mysql_password=${backslashPassword} in my.cnf`,
+    secret: backslashPassword.slice(3),
+    marker: 'mysql_password=[redacted: password]',
+    kept: ['in my.cnf'],
+  },
+  {
+    name: 'URL password percent-encoded',
+    text: `git remote add origin https://deploy:${percentPassword}@git.example.com/app.git`,
+    secret: percentPassword,
+    marker: '[redacted: password]',
+    kept: ['git remote add origin', 'git.example.com/app.git'],
+  },
+  {
+    name: 'Slack webhook percent-encoded in a query',
+    text: `GET https://relay.example.com/forward?to=${percentWebhook}&retry=1 failed`,
+    secret: fresh3.slice(0, 24),
+    marker: '[redacted: slack webhook]',
+    kept: ['GET https://relay.example.com/forward?to=', 'failed'],
+  },
+  {
+    name: 'Anthropic key with a zero-width space inside',
+    text: `export KEY_FOR_EVALS=${zeroWidthKey}`,
+    secret: zeroWidthKey.slice(zeroWidthKey.indexOf('api03')),
+    marker: '[redacted: anthropic key]',
+    kept: ['export KEY_FOR_EVALS='],
+  },
+  {
+    name: 'base64 of a .env key line',
+    text: `kubectl get secret app -o yaml\ndata:\n  env: ${base64EnvLine}`,
+    secret: base64EnvLine,
+    marker: '[redacted: base64 of a secret]',
+    kept: ['kubectl get secret app -o yaml', 'data:'],
+  },
+  {
+    name: 'base64 of a .env password line',
+    text: `echo ${base64PasswordLine} | base64 -d`,
+    secret: base64PasswordLine,
+    marker: '[redacted: base64 of a secret]',
+    kept: ['| base64 -d'],
+  },
 ]
 
 /** All the samples in one text, as a user might paste a config dump. */
@@ -386,4 +477,12 @@ export const HARMLESS_TEXTS: readonly string[] = [
   'npm_config_cache=/tmp/npm and hf_hub_download(repo_id) work',
   'postgres://localhost:5432/app and http://example.com:8080/a@b',
   'Created task fix-the-auth-bug: _agent_context/state/fix-the-auth-bug.md',
+  // Near the disguises redactSecrets undoes: wrapped lines, percent escapes, backslashes, joiners.
+  'Pass a Bearer token in the header:\nAuthorization must be set first',
+  'installed sk-learn-2024-release\nFinished in 3.2s',
+  'https://example.com/search?q=caf%C3%A9%20menu%2Fdrinks&page=2',
+  'open C:\\Users\\dev\\project\\src\\index.ts',
+  'printf "PORT=3000\\nHOST=localhost\\n" > .env.example',
+  'shipped it \u{1F469}\u200D\u{1F4BB} with the team, \u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645',
+  'echo $(printf %s%s a b) and 100% done',
 ]

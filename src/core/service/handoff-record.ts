@@ -31,14 +31,15 @@ export function handoffRecord(
       input.turns?.map((turn) => ({
         id: turn.id,
         text: redactSecrets(turn.text),
-        ...(turn.speaker === undefined ? {} : { speaker: turn.speaker }),
+        ...(turn.speaker === undefined ? {} : { speaker: redactSecrets(turn.speaker) }),
       })) ?? null,
     ...fields,
   }
   return {
     ...base,
     tenant_id: tenantId,
-    session_id: input.session_id ?? null,
+    // The caller's own label, stored and shown like the text: redacted the same way.
+    session_id: redact(input.session_id),
     with_whom: redact(input.with_whom),
     significance: input.significance ?? 0.5,
     tags: (input.tags ?? []).map(redactSecrets),

@@ -9,15 +9,20 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { ZodError } from 'zod'
 import { isSomnusError, type SomnusErrorCode } from '../../core/errors.ts'
 import { escapeLogText } from '../../core/log-text.ts'
+import { redactSecrets } from '../../core/redact-secrets.ts'
 import type { ErrorResponse } from './schemas/common-schemas.ts'
 
-/** An error body, ready to send. */
+/**
+ * An error body, ready to send. Its message and field are redacted: both may quote the client's
+ * own text (an unknown field's name), and an answer is a way out like any other.
+ */
 export function errorBody(
   code: string,
   message: string,
   extra: { field?: string; valid_values?: string[] } = {},
 ): ErrorResponse {
-  return { success: false, error: { code, message, ...extra } }
+  const field = extra.field === undefined ? {} : { field: redactSecrets(extra.field) }
+  return { success: false, error: { code, message: redactSecrets(message), ...extra, ...field } }
 }
 
 /** The 400 for a request that failed its schema: the first problem, named by its field. */
@@ -128,7 +133,7 @@ export function errorResponse(
   // error's text, and neither may start a log line of its own.
   const detail = error instanceof Error ? (error.stack ?? error.message) : String(error)
   log(
-    `somnus serve: ${escapeLogText(c.req.method)} ${escapeLogText(c.req.path)} failed: ${escapeLogText(detail)}\n`,
+    `somnus serve: ${escapeLogText(c.req.method)} ${escapeLogText(redactSecrets(c.req.path))} failed: ${escapeLogText(redactSecrets(detail))}\n`,
   )
   if (isDatabaseUnavailable(error)) {
     c.header('Retry-After', '5')

@@ -1,5 +1,6 @@
 /** Search a tenant's handoffs, every level and every turn: `GET /api/v1/search`. */
 import type { Hono } from 'hono'
+import { redactSecrets } from '../../../core/redact-secrets.ts'
 import { type ApiEnv, requestTenant } from '../api-key-auth.ts'
 import { type AnyApiRoute, type ApiRoute, addApiRoute } from '../api-route.ts'
 import { errorAnswers } from '../schemas/common-schemas.ts'
@@ -36,7 +37,14 @@ export function addSearchRoutes(app: Hono<ApiEnv>, service: ServiceApi): void {
       level: query.level,
     })
     return c.json(
-      { success: true as const, tenant_id: tenantId, query: query.q, count: hits.length, hits },
+      // The query is echoed redacted: a client may search for the very secret it pasted.
+      {
+        success: true as const,
+        tenant_id: tenantId,
+        query: redactSecrets(query.q),
+        count: hits.length,
+        hits,
+      },
       200,
     )
   })

@@ -1,8 +1,8 @@
 /**
- * The one redaction step (DESIGN principle 8): text from a transcript, a bookmark or a closing
- * message passes through `redactSecrets` before Somnus stores or prints it, so no secret reaches a
- * file that may be committed or a model provider. Each secret becomes a marker naming what was
- * there (`[redacted: github token]`); the text around it is kept.
+ * The one redaction step (principle 8, docs/design/principles.md): text from a transcript, a
+ * bookmark or a closing message passes through `redactSecrets` before Somnus stores or prints it,
+ * so no secret reaches a file that may be committed or a model provider. Each secret becomes a
+ * marker naming what was there (`[redacted: github token]`); the text around it is kept.
  */
 import {
   isHighEntropy,

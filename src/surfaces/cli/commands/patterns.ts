@@ -241,7 +241,7 @@ function entryLine(entry: PatternEntry): string {
 
 /**
  * Runs `work`; with a hook log (the detached run a hook started), a failure becomes one log line
- * and the process still exits 0, as a hook would (DESIGN principle 5).
+ * and the process still exits 0, as a hook would (principle 5, docs/design/principles.md).
  */
 async function asHookJob(
   log: string | undefined,

@@ -1,8 +1,9 @@
 /**
- * The creature front door (seed 004): `createMind(options)` opens a creature's memory (a folder,
- * `.self/` by default, or memory) and returns its sleep cycle — record, action, sleep, wake,
- * status, context, observations, dreams, recall — plus the `set_sleep` tool an agent hands its
- * model. The consolidating mind is the offline extractive one unless a chat transport is given.
+ * The creature front door (seed 004, docs/design/origins.md): `createMind(options)` opens a
+ * creature's memory (a folder, `.self/` by default, or memory) and returns its sleep cycle —
+ * record, action, sleep, wake, status, context, observations, dreams, recall — plus the `set_sleep`
+ * tool an agent hands its model. The consolidating mind is the offline extractive one unless a chat
+ * transport is given.
  */
 import { lstat, readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'

@@ -77,7 +77,8 @@ export {
   createPromptedLanguageModel,
   type PromptedLanguageModelOptions,
 } from './adapters/llm/prompted-language-model.ts'
-// Pattern learning (seed 002): encode sessions into domain patterns, crystallize them into skills.
+// Pattern learning (seed 002, docs/design/origins.md): encode sessions into domain patterns,
+// crystallize them into skills.
 export type { PatternEntry } from './core/patterns/pattern-entry.ts'
 export type { ConsolidationRunResponse } from './core/service/consolidation-job.ts'
 export type { Handoff, HandoffInput } from './core/service/handoff.ts'

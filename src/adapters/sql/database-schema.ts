@@ -25,7 +25,10 @@ export interface ApiKeysTable {
   revoked_at: Timestamp | null
 }
 
-/** `session_handoffs` (seed 003, migrations 018 and 019, plus sources, turns and measured tokens). */
+/**
+ * `session_handoffs` (seed 003, migrations 018 and 019, plus sources, turns and measured tokens,
+ * docs/design/origins.md).
+ */
 export interface SessionHandoffsTable {
   handoff_id: string
   tenant_id: string

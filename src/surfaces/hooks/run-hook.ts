@@ -208,8 +208,8 @@ async function dispatch(
 }
 
 /**
- * Starts the detached pattern runs the event asks for (seed 002); a failure to start is logged and
- * never fails the hook.
+ * Starts the detached pattern runs the event asks for (seed 002, docs/design/origins.md); a failure
+ * to start is logged and never fails the hook.
  */
 function startPatternJobs(
   event: HookEvent,

@@ -1,4 +1,7 @@
-/** Tenants, API keys (hashed) and seed 003's `session_handoffs` (its migration 018). */
+/**
+ * Tenants, API keys (hashed) and seed 003's `session_handoffs` (its migration 018)
+ * (docs/design/origins.md).
+ */
 import type { Kysely } from 'kysely'
 import { runStatements } from './run-statements.ts'
 

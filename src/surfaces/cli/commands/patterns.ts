@@ -1,4 +1,7 @@
-/** `somnus patterns`: pattern learning (seed 002): encode sessions, consolidate into skills. */
+/**
+ * `somnus patterns`: pattern learning (seed 002, docs/design/origins.md): encode sessions,
+ * consolidate into skills.
+ */
 import { dirname, resolve } from 'node:path'
 import type { Command } from 'commander'
 import { daysSince } from '../../../core/dates.ts'

@@ -72,7 +72,6 @@ export type { LanguageModel, ModelCall } from './ports/language-model.ts'
 
 // Plugging in your own model: any chat transport becomes a LanguageModel; every call takes a signal.
 
-export type { ChatRequest, ChatResponse, ChatTransport } from './adapters/llm/chat-transport.ts'
 export {
   createPromptedLanguageModel,
   type PromptedLanguageModelOptions,
@@ -93,6 +92,7 @@ export {
   type SomnusPatterns,
   type SomnusPatternsOptions,
 } from './create-somnus-patterns.ts'
+export type { ChatRequest, ChatResponse, ChatTransport } from './ports/chat-transport.ts'
 export type { ModelRequestOptions } from './ports/language-model.ts'
 
 // Creatures (seed 004): fatigue, voluntary sleep, dreams, observations, deep sleep, wake-up.

@@ -148,9 +148,20 @@ const PROSE =
  */
 const BASE64_RUN = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,2048}={0,2}(?![A-Za-z0-9+/=])/g
 
-/** `text` with every secret it holds replaced by a marker; text without one comes back as is. */
-export function redactSecrets(text: string): string {
-  const out = redactPlainSecrets(text)
+/**
+ * `text` with every secret it holds replaced by a marker; text without one comes back as is.
+ * `knownSecrets` are exact values to remove whatever their format (a provider's own key, which a
+ * provider could echo into an error): each one of 4 or more characters becomes `[redacted]` first.
+ */
+export function redactSecrets(
+  text: string,
+  knownSecrets: readonly (string | undefined)[] = [],
+): string {
+  let known = text
+  for (const secret of knownSecrets) {
+    if (secret !== undefined && secret.length >= 4) known = known.split(secret).join('[redacted]')
+  }
+  const out = redactPlainSecrets(known)
   return /[A-Za-z0-9+/]{24}/.test(out) ? out.replace(BASE64_RUN, redactBase64Run) : out
 }
 

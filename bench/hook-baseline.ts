@@ -112,9 +112,9 @@ function patternFoldersFor(home: string, project: string): void {
 }
 
 /**
- * Pattern learning's gates (seed 002) are seeded to say no: a Stop they let through starts a
- * detached `somnus patterns encode` of the 3 MB transcript, which would run beside the next
- * measurements (its cost to the Stop itself is hook-stop-patterns.ts's to measure).
+ * Pattern learning's gates (seed 002, docs/design/origins.md) are seeded to say no: a Stop they let
+ * through starts a detached `somnus patterns encode` of the 3 MB transcript, which would run beside
+ * the next measurements (its cost to the Stop itself is hook-stop-patterns.ts's to measure).
  */
 const QUIET_GATES = String(refusingSeed('bench-stop', null))
 

@@ -1,9 +1,10 @@
 /**
  * What pattern learning costs the Stop hook when its gates decide not to encode or consolidate
- * (seed 002's 10% and 5%: nine Stops in ten): `node dist/hook.cjs stop` on a brain with patterns
- * on, against the same hook on a brain with `"patterns": {"enabled": false}` (the plain Stop), in
- * the same run, interleaved. The gate is seeded with a seed that says no for this session, so every
- * measured Stop takes the "not this time" path. Target: ratio of medians <= 1.05.
+ * (seed 002's 10% and 5%: nine Stops in ten, docs/design/origins.md): `node dist/hook.cjs stop` on
+ * a brain with patterns on, against the same hook on a brain with `"patterns": {"enabled": false}`
+ * (the plain Stop), in the same run, interleaved. The gate is seeded with a seed that says no for
+ * this session, so every measured Stop takes the "not this time" path. Target: ratio of medians <=
+ * 1.05.
  *
  * Run: `npx tsx bench/hook-stop-patterns.ts` (builds dist/ first when stale).
  * Results: bench/results/hook-stop-patterns.json.

@@ -1,10 +1,10 @@
 /**
- * Pattern quality (seed 002, issue 20): encode real Claude Code sessions into pattern files, then
- * judge every entry by the rubric of bench/README.md against the lessons a reader listed from the
- * same transcripts (bench/pattern-lessons.json): useful / marginal / noise, wrong fixes, and the
- * share of the reader's lessons that some entry states. Targets: lesson recall >= 70 %, noise
- * <= 10 % of the entries, no wrong fix. The dataset's own developer facts (session-facts.json,
- * kinds gotcha, decision, workflow) are counted too, by their probe rule.
+ * Pattern quality (seed 002, issue 20, docs/design/origins.md): encode real Claude Code sessions
+ * into pattern files, then judge every entry by the rubric of bench/README.md against the lessons a
+ * reader listed from the same transcripts (bench/pattern-lessons.json): useful / marginal / noise,
+ * wrong fixes, and the share of the reader's lessons that some entry states. Targets: lesson recall
+ * >= 70 %, noise <= 10 % of the entries, no wrong fix. The dataset's own developer facts
+ * (session-facts.json, kinds gotcha, decision, workflow) are counted too, by their probe rule.
  *
  * Run: `npx tsx bench/pattern-quality.ts [--transcripts DIR] [--lessons FILE] [--facts FILE]
  * [--keep] [--all]`; sessions that are not in the repository are measured by pointing

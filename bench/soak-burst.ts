@@ -33,7 +33,10 @@ export interface BurstOptions {
 }
 
 const STOP_TIMEOUT_MS = (SOMNUS_HOOKS.find((hook) => hook.verb === 'stop')?.timeout ?? 5) * 1000
-/** Writes per transcript shape: scores 1, 2 and 3 (seed 000's change buckets). */
+/**
+ * Writes per transcript shape: scores 1, 2 and 3 (seed 000's change buckets,
+ * docs/design/origins.md).
+ */
 const SHAPES = [1, 5, 10]
 
 /** The default burner count: four per core, so the load stays well over 8 on 2 cores. */

@@ -1,7 +1,8 @@
 /**
  * The hook-sized part of pattern learning: the settings, and the read-before-act index SessionStart
- * shows (seed 002 item 1). Encoding and consolidation never run in a hook process: the hook starts
- * a detached `somnus patterns` run (surfaces/hooks/pattern-jobs.ts) and returns.
+ * shows (seed 002 item 1, docs/design/origins.md). Encoding and consolidation never run in a hook
+ * process: the hook starts a detached `somnus patterns` run (surfaces/hooks/pattern-jobs.ts) and
+ * returns.
  */
 import { existsSync } from 'node:fs'
 import { createFsFolderFiles } from './adapters/fs/fs-folder-files.ts'

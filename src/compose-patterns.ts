@@ -1,8 +1,9 @@
 /**
- * Wires pattern learning (seed 002) to the disk: the project root, the user-scope pattern folder,
- * Claude Code's auto memory, the settings (`patterns` in the brain's `somnus.json`, when there is a
- * brain) and the lock. Light enough for the hook path: the hooks read the index and roll the gates
- * through here; encoding and consolidation run in a detached `somnus patterns` process.
+ * Wires pattern learning (seed 002, docs/design/origins.md) to the disk: the project root, the
+ * user-scope pattern folder, Claude Code's auto memory, the settings (`patterns` in the brain's
+ * `somnus.json`, when there is a brain) and the lock. Light enough for the hook path: the hooks
+ * read the index and roll the gates through here; encoding and consolidation run in a detached
+ * `somnus patterns` process.
  */
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'

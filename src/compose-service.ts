@@ -54,7 +54,10 @@ export interface SomnusServiceOptions {
   database?: string | undefined
   /** PostgreSQL only: keep the tables in this schema instead of `public`. */
   schema?: string | undefined
-  /** Settings over seed 003's defaults (see core/service/service-config.ts). */
+  /**
+   * Settings over seed 003's defaults (see core/service/service-config.ts)
+   * (docs/design/origins.md).
+   */
   config?: unknown
   /** A model or a spec (`extractive`, `anthropic:<model>`…); default `extractive`. */
   model?: LanguageModel | string | undefined

@@ -1,14 +1,14 @@
 /**
- * The creature front door (seed 004): `createMind(options)` opens a creature's memory (a folder,
- * `.self/` by default, or memory) and returns its sleep cycle — record, action, sleep, wake,
- * status, context, observations, dreams, recall — plus the `set_sleep` tool an agent hands its
- * model. The consolidating mind is the offline extractive one unless a chat transport is given.
+ * The creature front door (seed 004, docs/design/origins.md): `createMind(options)` opens a
+ * creature's memory (a folder, `.self/` by default, or memory) and returns its sleep cycle —
+ * record, action, sleep, wake, status, context, observations, dreams, recall — plus the `set_sleep`
+ * tool an agent hands its model. The consolidating mind is the offline extractive one unless a chat
+ * transport is given.
  */
 import { lstat, readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import * as z from 'zod'
 import { createFsMindStore } from './adapters/fs/mind/fs-mind-store.ts'
-import type { ChatTransport } from './adapters/llm/chat-transport.ts'
 import {
   createChatConsolidationModel,
   createExtractiveConsolidationModel,
@@ -31,6 +31,7 @@ import type { DreamEntry } from './core/mind/mind-state.ts'
 import type { RecallHit } from './core/mind/recall.ts'
 import type { Priority } from './core/model-results.ts'
 import { MIND_RECALL_FILE } from './create-mind-recall.ts'
+import type { ChatTransport } from './ports/chat-transport.ts'
 import { type Clock, systemClock } from './ports/clock.ts'
 import type { ConsolidationModel } from './ports/consolidation-model.ts'
 import type { CpuWork } from './ports/cpu-work.ts'

@@ -105,8 +105,9 @@ export async function createSomnusHooks(options: SomnusOptions = {}): Promise<So
 }
 
 /**
- * SessionStart with seed 002's read-before-act index after the snapshot: the index's room is taken
- * from the snapshot's budget first, so the whole stays within `snapshot_budget_chars`.
+ * SessionStart with seed 002's read-before-act index after the snapshot (docs/design/origins.md):
+ * the index's room is taken from the snapshot's budget first, so the whole stays within
+ * `snapshot_budget_chars`.
  */
 async function sessionStartWithPatterns(
   brain: Brain,

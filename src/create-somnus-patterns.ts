@@ -1,7 +1,8 @@
 /**
- * `createSomnusPatterns(options)`: the front door of pattern learning (seed 002), for the CLI, the
- * detached encode a hook starts, and library users. It opens the project's pattern workspace and
- * binds the use cases to it; the model loads only for the verbs that need it.
+ * `createSomnusPatterns(options)`: the front door of pattern learning (seed 002,
+ * docs/design/origins.md), for the CLI, the detached encode a hook starts, and library users. It
+ * opens the project's pattern workspace and binds the use cases to it; the model loads only for the
+ * verbs that need it.
  */
 
 import { readSettingsFile, readUserSettings } from './adapters/fs/settings-file.ts'

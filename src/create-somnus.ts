@@ -121,9 +121,9 @@ export async function createSomnus(options: SomnusOptions = {}): Promise<Somnus>
 }
 
 /**
- * Opens the multi-tenant consolidation service (seed 003) on its SQL database: embedded PGlite by
- * default, PostgreSQL for `postgres://` URLs. Loaded only when called, so no hook or brain command
- * ever loads SQL code.
+ * Opens the multi-tenant consolidation service (seed 003, docs/design/origins.md) on its SQL
+ * database: embedded PGlite by default, PostgreSQL for `postgres://` URLs. Loaded only when called,
+ * so no hook or brain command ever loads SQL code.
  */
 export async function createSomnusService(
   options: import('./compose-service.ts').SomnusServiceOptions = {},

@@ -72,12 +72,12 @@ export type { LanguageModel, ModelCall } from './ports/language-model.ts'
 
 // Plugging in your own model: any chat transport becomes a LanguageModel; every call takes a signal.
 
-export type { ChatRequest, ChatResponse, ChatTransport } from './adapters/llm/chat-transport.ts'
 export {
   createPromptedLanguageModel,
   type PromptedLanguageModelOptions,
 } from './adapters/llm/prompted-language-model.ts'
-// Pattern learning (seed 002): encode sessions into domain patterns, crystallize them into skills.
+// Pattern learning (seed 002, docs/design/origins.md): encode sessions into domain patterns,
+// crystallize them into skills.
 export type { PatternEntry } from './core/patterns/pattern-entry.ts'
 export type { ConsolidationRunResponse } from './core/service/consolidation-job.ts'
 export type { Handoff, HandoffInput } from './core/service/handoff.ts'
@@ -92,6 +92,7 @@ export {
   type SomnusPatterns,
   type SomnusPatternsOptions,
 } from './create-somnus-patterns.ts'
+export type { ChatRequest, ChatResponse, ChatTransport } from './ports/chat-transport.ts'
 export type { ModelRequestOptions } from './ports/language-model.ts'
 
 // Creatures (seed 004): fatigue, voluntary sleep, dreams, observations, deep sleep, wake-up.

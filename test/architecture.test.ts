@@ -1,4 +1,7 @@
-/** The dependency rule of DESIGN.md, checked on every import in src/, and the hook path kept light. */
+/**
+ * The dependency rule of docs/design/principles.md, checked on every import in src/, and the hook
+ * path kept light.
+ */
 import { readdirSync, readFileSync } from 'node:fs'
 import { isBuiltin } from 'node:module'
 import { join, relative } from 'node:path'
@@ -106,7 +109,7 @@ const CORE_PACKAGES: Record<string, string[]> = {
   'core/config.ts': ['zod/mini'],
   // Schemas the model's replies must match; model code never reaches the hook bundle.
   'core/model-results.ts': ['zod'],
-  // Tokens are counted with a real tokenizer (DESIGN.md principle 4).
+  // Tokens are counted with a real tokenizer (principle 4, docs/design/principles.md).
   'core/tokens.ts': ['gpt-tokenizer/encoding/o200k_base'],
   // The extractive summarizer matches words by their stems.
   'core/extractive/text.ts': ['stemmer'],

@@ -1,7 +1,7 @@
 /**
- * `somnus sleep run`: the REM-sleep protocol of seed 001 without Claude Code. Bookmarks first (by
- * salience), then session summaries and transcripts through the model, then the planned edits
- * applied all-or-nothing, then `sleep done`.
+ * `somnus sleep run`: the REM-sleep protocol of seed 001 without Claude Code
+ * (docs/design/origins.md). Bookmarks first (by salience), then session summaries and transcripts
+ * through the model, then the planned edits applied all-or-nothing, then `sleep done`.
  */
 
 import { SomnusError } from '../core/errors.ts'

@@ -8,7 +8,7 @@ import type { Brain } from './brain.ts'
  * Reads the transcript at `transcriptPath` (null: none given) counting only records after
  * `since`, and scores it with the brain's policy. A missing file or a read error leaves the score
  * pending (SessionStart retries); a file over `transcript_max_bytes` is booked at 0 with a note,
- * seed 000's safety cap. Never throws: problems go to `brain.warn`.
+ * seed 000's safety cap (docs/design/origins.md). Never throws: problems go to `brain.warn`.
  */
 export async function readSessionOutcome(
   brain: Brain,

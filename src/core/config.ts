@@ -12,7 +12,10 @@ import { SomnusError } from './errors.ts'
 /** The settings schema (built on first use: the hand check in resolveConfig answers most files). */
 export function buildConfigSchema() {
   return z.object({
-    /** `seed`: seed 000's 0-3 buckets and 4/7/10 levels. `calibrated`: dreamcontext's 0-10 log score. */
+    /**
+     * `seed`: seed 000's 0-3 buckets and 4/7/10 levels (docs/design/origins.md). `calibrated`:
+     * dreamcontext's 0-10 log score.
+     */
     scoring: z._default(z.enum(['seed', 'calibrated']), 'seed'),
     /** Transcripts larger than this are not analysed by hooks (seed 000's 50 MB safety cap). */
     transcript_max_bytes: z._default(z.number().check(z.int(), z.positive()), DEFAULTS.transcript),

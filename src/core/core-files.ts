@@ -5,7 +5,7 @@
 import { SomnusError } from './errors.ts'
 import { fieldText, parseFrontmatter } from './frontmatter.ts'
 
-/** The core files the snapshot loads in full, in seed 001's order. */
+/** The core files the snapshot loads in full, in seed 001's order (docs/design/origins.md). */
 export const HEAD_CORE_FILES = {
   soul: 'core/0.soul.md',
   user: 'core/1.user.md',

@@ -1,4 +1,7 @@
-/** Feature PRDs, `core/features/<slug>.md` (seed 000 is one): frontmatter, `## Why`, stories. */
+/**
+ * Feature PRDs, `core/features/<slug>.md` (seed 000 is one, docs/design/origins.md): frontmatter,
+ * `## Why`, stories.
+ */
 import { fieldText, parseFrontmatter } from './frontmatter.ts'
 import { clip, firstContentLine, sectionBody } from './markdown-text.ts'
 

@@ -1,7 +1,8 @@
 /**
  * Knowledge files, `knowledge/<slug>.md`: long-term notes the agent reads on demand. Access is
  * tracked in the ledger (`knowledge_access`) so unused notes show as stale (memory decay) and
- * recently used ones load partly at session start (the warm tier), as seed 000 describes.
+ * recently used ones load partly at session start (the warm tier), as seed 000 describes
+ * (docs/design/origins.md).
  */
 
 import { daysSince } from './dates.ts'

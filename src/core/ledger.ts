@@ -193,9 +193,9 @@ export function completeConsolidation(
 
 /**
  * The ledger after a consolidation that cleared what `clearsSession` and `clearsBookmark` pick,
- * and the history entry saying so. Spent reminders leave (seed 000, 2026-02-27); dashboard
- * changes after `changesAfter` stay (none when it is null); transcripts of the cleared sessions
- * count as read up to `readUpTo`.
+ * and the history entry saying so. Spent reminders leave (seed 000, 2026-02-27,
+ * docs/design/origins.md); dashboard changes after `changesAfter` stay (none when it is null);
+ * transcripts of the cleared sessions count as read up to `readUpTo`.
  */
 function afterConsolidation(
   state: SleepState,

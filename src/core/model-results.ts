@@ -32,7 +32,10 @@ export const MeasuredSummarySchema = SummarySchema.extend({ tokens: z.number().i
 /** A budgeted summary and its measured tokens. */
 export type MeasuredSummary = z.infer<typeof MeasuredSummarySchema>
 
-/** Priority of an observation (seed 004): RED critical, YLW important, GRN informational. */
+/**
+ * Priority of an observation (seed 004, docs/design/origins.md): RED critical, YLW important, GRN
+ * informational.
+ */
 export const PrioritySchema = z.enum(['RED', 'YLW', 'GRN'])
 /** Observation priority. */
 export type Priority = z.infer<typeof PrioritySchema>

@@ -114,3 +114,19 @@ describe('redactSecrets against a hostile transcript (issue 18)', () => {
     }
   })
 })
+
+describe('redactSecrets with known secrets (a provider echoing its own key)', () => {
+  it('removes each known value whatever its format, then the known formats', () => {
+    const key = 'plain-words-key'
+    const text = `bad key plain-words-key; also sk-ant-api03-${'a'.repeat(40)}`
+    const redacted = redactSecrets(text, [key, undefined])
+    expect(redacted).not.toContain(key)
+    expect(redacted).toContain('[redacted]')
+    expect(redacted).not.toContain('a'.repeat(40))
+    expect(redactSecrets(text)).toContain(key)
+  })
+
+  it('leaves values shorter than 4 characters alone (they would erase ordinary words)', () => {
+    expect(redactSecrets('the cat sat', ['cat', ''])).toBe('the cat sat')
+  })
+})

@@ -1,8 +1,8 @@
 /**
- * The one redaction step (DESIGN principle 8): text from a transcript, a bookmark or a closing
- * message passes through `redactSecrets` before Somnus stores or prints it, so no secret reaches a
- * file that may be committed or a model provider. Each secret becomes a marker naming what was
- * there (`[redacted: github token]`); the text around it is kept.
+ * The one redaction step (principle 8, docs/design/principles.md): text from a transcript, a
+ * bookmark or a closing message passes through `redactSecrets` before Somnus stores or prints it,
+ * so no secret reaches a file that may be committed or a model provider. Each secret becomes a
+ * marker naming what was there (`[redacted: github token]`); the text around it is kept.
  */
 
 import {
@@ -159,15 +159,27 @@ const PROSE =
  */
 const BASE64_RUN = /(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{24,2048}={0,2}(?![A-Za-z0-9+/=])/g
 
-/** `text` with every secret it holds replaced by a marker; text without one comes back as is. */
-export function redactSecrets(text: string): string {
+/**
+ * `text` with every secret it holds replaced by a marker; text without one comes back as is.
+ * `knownSecrets` are exact values to remove whatever their format (a provider's own key, which a
+ * provider could echo into an error): each one of 4 or more characters becomes `[redacted]` first.
+ */
+export function redactSecrets(
+  text: string,
+  knownSecrets: readonly (string | undefined)[] = [],
+): string {
+  let known = text
+  for (const secret of knownSecrets) {
+    if (secret !== undefined && secret.length >= 4) known = known.split(secret).join('[redacted]')
+  }
   // A zero-width character inside a key, a key percent-encoded in a URL and a token wrapped over
   // two lines are undone first (secret-disguises.ts); text that holds no secret comes back as is.
-  const visible = withoutInvisibleCharacters(text)
+  const visible = withoutInvisibleCharacters(known)
   let out = redactPercentEncoded(visible, redactPlainSecrets)
   out = redactPlainSecrets(out)
   if (/[A-Za-z0-9+/]{24}/.test(out)) out = out.replace(BASE64_RUN, redactBase64Run)
-  return out === visible ? text : out
+  return out === visible ? known : out
+}
 }
 
 /** The run redacted whole when it decodes to printable text that holds a secret. */

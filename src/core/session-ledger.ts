@@ -29,7 +29,10 @@ export type TranscriptOutcome =
       score: number
       task_slugs: string[]
     }
-  /** Deliberately not read (over the size cap): booked at 0 with the reason, as seed 000 does. */
+  /**
+   * Deliberately not read (over the size cap): booked at 0 with the reason, as seed 000 does
+   * (docs/design/origins.md).
+   */
   | { kind: 'skipped'; note: string }
   /** Not on disk, not flushed yet, or unreadable this time: the score stays pending. */
   | { kind: 'pending' }

@@ -1,8 +1,9 @@
 /**
  * SHA-256 (FIPS 180-4) of a string's UTF-8 bytes, as hex. A measured copy for the hook path:
- * SessionStart needs seed 002's project id (a SHA-256 of the project root) on every run, and
- * loading `node:crypto` there costs ~2.2 ms of a ~35 ms hook (it pulls in Node's streams).
- * Everything off the hook path hashes with `node:crypto`; a test holds the two equal.
+ * SessionStart needs seed 002's project id (a SHA-256 of the project root) on every run
+ * (docs/design/origins.md), and loading `node:crypto` there costs ~2.2 ms of a ~35 ms hook (it
+ * pulls in Node's streams). Everything off the hook path hashes with `node:crypto`; a test holds
+ * the two equal.
  */
 
 const ROUND_CONSTANTS = new Uint32Array([

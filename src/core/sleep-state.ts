@@ -162,7 +162,7 @@ export const SleepHistorySchema = z.array(SleepHistoryEntrySchema)
 
 /**
  * A new empty ledger. A function, not a shared constant: spreading a constant shares its arrays
- * between callers, the test-pollution bug seed 000 records.
+ * between callers, the test-pollution bug seed 000 records (docs/design/origins.md).
  */
 export function freshSleepState(): SleepState {
   return SleepStateSchema.parse({})

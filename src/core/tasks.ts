@@ -32,7 +32,10 @@ export interface TaskSummary {
   completed: string | null
   tags: string[]
   feature: string | null
-  /** First line of `## Why`, at most 100 characters (seed 001's snapshot rule). */
+  /**
+   * First line of `## Why`, at most 100 characters (seed 001's snapshot rule,
+   * docs/design/origins.md).
+   */
   why: string | null
 }
 

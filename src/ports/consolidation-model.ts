@@ -1,7 +1,8 @@
 /**
- * The consolidating mind (seed 004): one call, outside the creature's conversation, that answers
- * in the OBSERVATIONS / REFLECTION / PRIORITY text format. Implementations: the offline extractive
- * mind (default) and any chat transport with the seed's prompt. The caller parses the text.
+ * The consolidating mind (seed 004, docs/design/origins.md): one call, outside the creature's
+ * conversation, that answers in the OBSERVATIONS / REFLECTION / PRIORITY text format.
+ * Implementations: the offline extractive mind (default) and any chat transport with the seed's
+ * prompt. The caller parses the text.
  */
 import type { ActivityLine } from '../core/mind/consolidation-format.ts'
 import type { Usage } from '../core/model-results.ts'

@@ -1,7 +1,8 @@
 /**
- * The consolidation service's stores (seed 003's tables), by role: handoffs, decisions and
- * principles, jobs, stats, tenants and API keys. One SQL adapter implements them on PGlite and on
- * PostgreSQL; `service-stores.contract.ts` is the suite both pass. Times are ISO 8601 strings.
+ * The consolidation service's stores (seed 003's tables, docs/design/origins.md), by role:
+ * handoffs, decisions and principles, jobs, stats, tenants and API keys. One SQL adapter implements
+ * them on PGlite and on PostgreSQL; `service-stores.contract.ts` is the suite both pass. Times are
+ * ISO 8601 strings.
  */
 import type {
   ConsolidationJob,

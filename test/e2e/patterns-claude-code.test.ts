@@ -1,10 +1,10 @@
 /**
  * Pattern learning end to end with the real Claude Code CLI against a loopback stand-in of the
- * Messages API (seed 002). Three sessions each run a build from the wrong folder, fail, and fix it;
- * each SessionEnd hook starts a detached encode into a temp HOME. The second session is shown the
- * recent-pattern index at SessionStart. `somnus patterns consolidate` then crystallizes the
- * recurring lesson into `.claude/skills/<name>/SKILL.md` and a MEMORY.md line where Claude Code
- * looks, and the fourth session's request lists the skill to the model.
+ * Messages API (seed 002, docs/design/origins.md). Three sessions each run a build from the wrong
+ * folder, fail, and fix it; each SessionEnd hook starts a detached encode into a temp HOME. The
+ * second session is shown the recent-pattern index at SessionStart. `somnus patterns consolidate`
+ * then crystallizes the recurring lesson into `.claude/skills/<name>/SKILL.md` and a MEMORY.md line
+ * where Claude Code looks, and the fourth session's request lists the skill to the model.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import {

@@ -1,7 +1,7 @@
 /**
- * The hooks' side of pattern learning (seed 002), in-process with the real engine: SessionStart
- * ends with the recent-pattern index inside the snapshot budget; SessionEnd and PreCompact hand
- * an encode to the detached starter; a Stop the gates refuse starts nothing.
+ * The hooks' side of pattern learning (seed 002, docs/design/origins.md), in-process with the real
+ * engine: SessionStart ends with the recent-pattern index inside the snapshot budget; SessionEnd
+ * and PreCompact hand an encode to the detached starter; a Stop the gates refuse starts nothing.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'

@@ -1,4 +1,7 @@
-/** An in-memory pattern workspace (seed 002) for use-case tests: memory folders, a fixed clock. */
+/**
+ * An in-memory pattern workspace (seed 002, docs/design/origins.md) for use-case tests: memory
+ * folders, a fixed clock.
+ */
 
 import { createMemoryFolderFiles } from '../../src/adapters/memory/memory-folder-files.ts'
 import { createMemoryProjectFiles } from '../../src/adapters/memory/memory-project-files.ts'

@@ -41,7 +41,7 @@ import {
 } from './stop-inbox-files.ts'
 import { sweepTemporaryFiles } from './sweep-temporary-files.ts'
 
-/** The ledger file name inside the state folder (seed 000). */
+/** The ledger file name inside the state folder (seed 000, docs/design/origins.md). */
 export const SLEEP_STATE_FILE = '.sleep.json'
 /** The consolidation history file name inside the state folder (agentcontext). */
 export const SLEEP_HISTORY_FILE = '.sleep-history.json'

@@ -1,12 +1,13 @@
 /**
- * Where pattern learning reads and writes, found as seed 002 and Claude Code define it: the project
- * root is the git root (else the folder itself); patterns live in user scope under
- * `<patterns dir>/<16 hex of SHA-256(main repository root)>/` (seed 002 item 9, keyed on the main
- * repository so a repository's worktrees share one folder); auto memory is where Claude Code
- * itself looks (research/seed-systems.md 9.2): `CLAUDE_COWORK_MEMORY_PATH_OVERRIDE`, else the
- * `autoMemoryDirectory` setting of the user's or the project's local settings (never the shared
- * project settings), else `<CLAUDE_CODE_REMOTE_MEMORY_DIR or ~/.claude>/projects/<sanitized git
- * root>/memory/`. Seed 002 says that folder name is a hash; it is not (9.1).
+ * Where pattern learning reads and writes, found as seed 002 and Claude Code define it
+ * (docs/design/origins.md): the project root is the git root (else the folder itself); patterns
+ * live in user scope under `<patterns dir>/<16 hex of SHA-256(main repository root)>/` (seed 002
+ * item 9, keyed on the main repository so a repository's worktrees share one folder); auto memory
+ * is where Claude Code itself looks (research/seed-systems.md 9.2):
+ * `CLAUDE_COWORK_MEMORY_PATH_OVERRIDE`, else the `autoMemoryDirectory` setting of the user's or the
+ * project's local settings (never the shared project settings), else
+ * `<CLAUDE_CODE_REMOTE_MEMORY_DIR or ~/.claude>/projects/<sanitized git root>/memory/`. Seed 002
+ * says that folder name is a hash; it is not (9.1).
  */
 import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { homedir } from 'node:os'

@@ -28,7 +28,10 @@ const CHUNKS_BETWEEN_TURNS = 16
 export interface AnalyzeFileOptions {
   /** ISO time: records at or before it are not counted. */
   since?: string
-  /** Files larger than this are not read (seed 000's safety cap); `onSkip` says so. */
+  /**
+   * Files larger than this are not read (seed 000's safety cap, docs/design/origins.md); `onSkip`
+   * says so.
+   */
   maxBytes?: number
   /** Called with the reason when the file is not read because of `maxBytes`. */
   onSkip?: (reason: string) => void

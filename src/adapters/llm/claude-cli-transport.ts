@@ -11,17 +11,12 @@ import { spawn as nodeSpawn } from 'node:child_process'
 import type { Readable, Writable } from 'node:stream'
 import * as z from 'zod'
 import { SomnusError } from '../../core/errors.ts'
+import { redactSecrets } from '../../core/redact-secrets.ts'
 import { SKIP_HOOKS_VALUE, SKIP_HOOKS_VARIABLE } from '../../core/skip-hooks.ts'
+import type { ChatRequest, ChatResponse, ChatTransport } from '../../ports/chat-transport.ts'
 import { abortedError, throwIfAborted } from './aborted-error.ts'
-import {
-  type ChatRequest,
-  type ChatResponse,
-  type ChatTransport,
-  CONFIG_FILE_HINT,
-  firstSetting,
-  withoutSecrets,
-} from './chat-transport.ts'
 import { safeParseJson } from './post-json.ts'
+import { CONFIG_FILE_HINT, firstSetting } from './provider-settings.ts'
 
 /** The part of a child process the transport uses; `node:child_process` `spawn` satisfies it. */
 export interface ChildLike {
@@ -133,7 +128,7 @@ async function generate(
   ]
   throwIfAborted(request.signal, 'claude-cli')
   const run = await runChild(options, binary, args, env, request.prompt, request.signal)
-  const scrub = (text: string) => withoutSecrets(text, [apiKey])
+  const scrub = (text: string) => redactSecrets(text, [apiKey])
   return readResult(run, binary, scrub, bare)
 }
 

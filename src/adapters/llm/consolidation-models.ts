@@ -5,12 +5,12 @@
 
 import { renderConsolidation } from '../../core/mind/consolidation-format.ts'
 import { extractiveConsolidation } from '../../core/mind/extractive-consolidation.ts'
+import type { ChatTransport } from '../../ports/chat-transport.ts'
 import type { ConsolidationModel } from '../../ports/consolidation-model.ts'
 import type { CpuWork } from '../../ports/cpu-work.ts'
 import { throwIfAborted } from './aborted-error.ts'
-import type { ChatTransport } from './chat-transport.ts'
-import { transportFailure } from './chat-transport.ts'
 import { EXTRACTIVE_MODEL_NAME } from './extractive-language-model.ts'
+import { transportFailure } from './transport-failure.ts'
 
 /** Reply tokens a consolidation may use. */
 const CONSOLIDATION_MAX_TOKENS = 4096

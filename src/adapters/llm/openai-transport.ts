@@ -5,13 +5,9 @@
  */
 import * as z from 'zod'
 import { SomnusError } from '../../core/errors.ts'
-import {
-  type ChatTransport,
-  CONFIG_FILE_HINT,
-  endpointUrl,
-  firstSetting,
-} from './chat-transport.ts'
+import type { ChatTransport } from '../../ports/chat-transport.ts'
 import { type HttpSettings, pickHttpSettings, postJson } from './post-json.ts'
+import { CONFIG_FILE_HINT, endpointUrl, firstSetting } from './provider-settings.ts'
 
 /** OpenAI's endpoint, used when neither config nor OPENAI_BASE_URL names another. */
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1'

@@ -4,8 +4,8 @@
  * `retry-after`), and errors mapped once to Somnus codes with messages that never hold the key.
  */
 import { SomnusError } from '../../core/errors.ts'
+import { redactSecrets } from '../../core/redact-secrets.ts'
 import { abortedError, throwIfAborted } from './aborted-error.ts'
-import { withoutSecrets } from './chat-transport.ts'
 
 /** Settings shared by the HTTP transports; all optional so callers pass only what they change. */
 export interface HttpSettings {
@@ -73,7 +73,7 @@ export async function postJson(request: PostJsonRequest): Promise<unknown> {
   const maxRetries = request.maxRetries ?? DEFAULT_MAX_RETRIES
   const sleep = request.sleep ?? sleepFor
   const random = request.random ?? Math.random
-  const scrub = (text: string) => withoutSecrets(text, request.secrets ?? [])
+  const scrub = (text: string) => redactSecrets(text, request.secrets ?? [])
 
   const cancel = request.signal
   for (let attempt = 0; ; attempt++) {

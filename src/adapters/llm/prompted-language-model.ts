@@ -6,6 +6,7 @@
 import * as z from 'zod'
 import { SomnusError } from '../../core/errors.ts'
 import { countTokens } from '../../core/tokens.ts'
+import type { ChatTransport } from '../../ports/chat-transport.ts'
 import {
   GroupSchema,
   type LanguageModel,
@@ -17,7 +18,6 @@ import {
   type Usage,
 } from '../../ports/language-model.ts'
 import { throwIfAborted, untilAborted } from './aborted-error.ts'
-import { type ChatTransport, transportFailure } from './chat-transport.ts'
 import {
   citedUnits,
   DIGEST_SYSTEM,
@@ -37,6 +37,7 @@ import {
   unitsPrompt,
 } from './prompts.ts'
 import { cutToBudget, extractJson } from './reply-text.ts'
+import { transportFailure } from './transport-failure.ts'
 
 /** What a prompted model needs. */
 export interface PromptedLanguageModelOptions {

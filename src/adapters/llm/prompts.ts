@@ -1,7 +1,7 @@
 /**
  * The prompts behind each consolidation skill. The definitions are the seeds' own words (seed 004's
- * RED / YLW / GRN, seed 002's nine pattern categories and placement rule), so an LLM and the
- * extractive model sort material by the same rules.
+ * RED / YLW / GRN, seed 002's nine pattern categories and placement rule) (docs/design/origins.md),
+ * so an LLM and the extractive model sort material by the same rules.
  */
 import type { Unit } from '../../ports/language-model.ts'
 

@@ -1,12 +1,7 @@
 /** DecisionStore on SQL (`decisions`). */
 import { type Kysely, type Selectable, sql } from 'kysely'
 import { SomnusError } from '../../core/errors.ts'
-import type {
-  Decision,
-  DecisionKind,
-  DecisionScope,
-  DecisionStatus,
-} from '../../core/service/decision.ts'
+import type { Decision } from '../../core/service/decision.ts'
 import type { DecisionStore } from '../../ports/service-stores.ts'
 import type { DecisionsTable, ServiceDatabase } from './database-schema.ts'
 import {
@@ -23,11 +18,11 @@ function decisionFromRow(row: Selectable<DecisionsTable>): Decision {
   return {
     decision_id: row.decision_id,
     tenant_id: row.tenant_id,
-    kind: row.kind as DecisionKind,
+    kind: row.kind,
     decision: row.decision,
     rationale: row.rationale,
-    status: row.status as DecisionStatus,
-    scope: row.scope as DecisionScope,
+    status: row.status,
+    scope: row.scope,
     sources: row.sources,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),

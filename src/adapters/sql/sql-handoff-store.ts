@@ -1,7 +1,7 @@
 /** HandoffStore on SQL (`session_handoffs`). */
-import { type Kysely, type Selectable, sql } from 'kysely'
+import { type Kysely, type NotNull, type Selectable, sql } from 'kysely'
 import { SomnusError } from '../../core/errors.ts'
-import type { CompressionLevel, Handoff, HandoffTurn } from '../../core/service/handoff.ts'
+import type { Handoff, HandoffTurn } from '../../core/service/handoff.ts'
 import type { CompressionUpdate, HandoffStore, SearchLevel } from '../../ports/service-stores.ts'
 import type { ServiceDatabase, SessionHandoffsTable } from './database-schema.ts'
 import {
@@ -68,8 +68,11 @@ const SEARCH_VECTOR = sql.raw(`(
 /** The weight migration 006 gives each level's words in `search_vector`. */
 const LEVEL_WEIGHTS: Record<SearchLevel, string> = { full: 'D', summary: 'B', quick_ref: 'A' }
 
+/** A handoff's row as the store reads it: every column in HANDOFF_COLUMNS. */
+type HandoffRow = Pick<Selectable<SessionHandoffsTable>, (typeof HANDOFF_COLUMNS)[number]>
+
 /** The handoff a row holds. */
-export function handoffFromRow(row: Selectable<SessionHandoffsTable>): Handoff {
+export function handoffFromRow(row: HandoffRow): Handoff {
   return {
     handoff_id: row.handoff_id,
     tenant_id: row.tenant_id,
@@ -86,7 +89,7 @@ export function handoffFromRow(row: Selectable<SessionHandoffsTable>): Handoff {
     created_at: iso(row.created_at),
     sources: row.sources,
     turns: row.turns === null ? null : json<HandoffTurn[]>(row.turns),
-    compression_level: row.compression_level as CompressionLevel,
+    compression_level: row.compression_level,
     summary: row.summary,
     summary_sources: row.summary_sources,
     quick_ref: row.quick_ref,
@@ -187,7 +190,7 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
       // the caller ranks), each quoted so that no character is ever tsquery syntax.
       const weight = level === undefined ? '' : `:${LEVEL_WEIGHTS[level]}`
       const columns = sql.join(HANDOFF_COLUMNS.map((column) => sql.ref(column)))
-      const result = await sql<Selectable<SessionHandoffsTable>>`
+      const result = await sql<HandoffRow>`
         WITH query AS (
           SELECT string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''' || ${weight}, ' | ')::tsquery AS terms
           FROM unnest(tsvector_to_array(to_tsvector('english'::regconfig, ${text}))) AS lexeme)
@@ -270,7 +273,8 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
         .where(sql<boolean>`length(trim(coalesce(becoming, ''))) > 0`)
         .orderBy('handoff_id')
         .limit(limit)
-        .execute() as Promise<{ handoff_id: string; becoming: string }[]>
+        .$narrowType<{ becoming: NotNull }>()
+        .execute()
     },
 
     async markIntegrated(tenantId, handoffIds, principleId) {
@@ -319,7 +323,7 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
         .orderBy('compression_level')
         .execute()
       return rows.map((row) => ({
-        level: row.compression_level as CompressionLevel,
+        level: row.compression_level,
         count: num(row.count),
         tokens: num(row.tokens),
       }))

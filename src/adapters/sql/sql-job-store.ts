@@ -4,8 +4,8 @@
  * machines with different clocks agree on who died. Counts are added batch by batch in the batch's
  * own transaction, so the row holds what every attempt did, exactly once.
  */
-import { type Kysely, type Selectable, sql } from 'kysely'
-import type { ConsolidationJob, JobStatus, JobType } from '../../core/service/consolidation-job.ts'
+import { type Insertable, type Kysely, type Selectable, sql, type UpdateObject } from 'kysely'
+import type { ConsolidationJob } from '../../core/service/consolidation-job.ts'
 import type { JobKey, JobStore, NewJob } from '../../ports/service-stores.ts'
 import type { ConsolidationJobsTable, ServiceDatabase } from './database-schema.ts'
 import { iso, isoOrNull, json, num } from './sql-values.ts'
@@ -20,8 +20,8 @@ function jobFromRow(row: Selectable<ConsolidationJobsTable>): ConsolidationJob {
   return {
     job_id: row.job_id,
     tenant_id: row.tenant_id,
-    job_type: row.job_type as JobType,
-    status: row.status as JobStatus,
+    job_type: row.job_type,
+    status: row.status,
     scheduled_for: isoOrNull(row.scheduled_for),
     as_of: isoOrNull(row.as_of),
     started_at: isoOrNull(row.started_at),
@@ -40,7 +40,7 @@ function jobFromRow(row: Selectable<ConsolidationJobsTable>): ConsolidationJob {
   }
 }
 
-function rowOf(job: NewJob) {
+function rowOf(job: NewJob): Insertable<ConsolidationJobsTable> {
   return { ...job, status: 'pending', metadata: JSON.stringify(job.metadata) }
 }
 
@@ -50,7 +50,7 @@ export function sqlJobStore(db: Kysely<ServiceDatabase>): JobStore {
   const updateHeld = async (
     job: JobKey,
     workerId: string,
-    set: Record<string, unknown>,
+    set: UpdateObject<ServiceDatabase, 'consolidation_jobs'>,
   ): Promise<Selectable<ConsolidationJobsTable> | null> => {
     const rows = await db
       .updateTable('consolidation_jobs')
@@ -160,7 +160,8 @@ export function sqlJobStore(db: Kysely<ServiceDatabase>): JobStore {
           ELSE now() + make_interval(secs => least(${cap}::float8,
             ${backoffSeconds}::float8 * power(2, failures))) END`,
       })
-      return row === null ? null : (row.status as 'failed' | 'dead')
+      // The CASE above leaves the row failed or dead.
+      return row === null ? null : row.status === 'dead' ? 'dead' : 'failed'
     },
 
     release: async (job, workerId) =>

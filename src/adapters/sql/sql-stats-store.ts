@@ -1,6 +1,6 @@
 /** StatsStore on SQL (`consolidation_stats`): batches add into their day's row. */
 import { type Kysely, sql } from 'kysely'
-import type { ConsolidationStat, JobType } from '../../core/service/consolidation-job.ts'
+import type { ConsolidationStat } from '../../core/service/consolidation-job.ts'
 import type { StatsStore } from '../../ports/service-stores.ts'
 import type { ServiceDatabase } from './database-schema.ts'
 import { num } from './sql-values.ts'
@@ -58,7 +58,7 @@ export function sqlStatsStore(db: Kysely<ServiceDatabase>): StatsStore {
       return rows.map(
         (row): ConsolidationStat => ({
           stat_date: row.stat_date,
-          compression_type: row.compression_type as JobType,
+          compression_type: row.compression_type,
           before_count: num(row.before_count),
           before_tokens: num(row.before_tokens),
           after_count: num(row.after_count),

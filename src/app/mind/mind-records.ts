@@ -1,6 +1,7 @@
 /**
- * The creature's files read as outside input (DESIGN principle 8): the state and every JSONL line
- * pass a schema. A line that fails it (a torn last line, a hand edit) is skipped, never trusted.
+ * The creature's files read as outside input (principle 8, docs/design/principles.md): the state
+ * and every JSONL line pass a schema. A line that fails it (a torn last line, a hand edit) is
+ * skipped, never trusted.
  */
 import * as z from 'zod'
 import { SomnusError } from '../../core/errors.ts'

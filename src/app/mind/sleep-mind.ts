@@ -1,8 +1,9 @@
 /**
- * `set_sleep`: decides whether a sleep consolidates (seed 004's rules), and if so consolidates:
- * claims the cycle's lines under the lock, asks the model outside it (other processes keep
- * recording meanwhile), parses the answer strictly, retries a malformed one, records a failure as
- * a RED observation, and commits the dream (deep sleep every Nth) under the lock again.
+ * `set_sleep`: decides whether a sleep consolidates (seed 004's rules, docs/design/origins.md), and
+ * if so consolidates: claims the cycle's lines under the lock, asks the model outside it (other
+ * processes keep recording meanwhile), parses the answer strictly, retries a malformed one, records
+ * a failure as a RED observation, and commits the dream (deep sleep every Nth) under the lock
+ * again.
  */
 import { SomnusError } from '../../core/errors.ts'
 import {

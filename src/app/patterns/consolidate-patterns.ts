@@ -1,10 +1,11 @@
 /**
- * `patterns consolidate` (seed 002 items 5-8, 10): prune old entries, count, bail out early when no
- * domain can reach the threshold, then group similar entries with the model and crystallize groups
- * seen in enough sessions: domain knowledge into `.claude/skills/<domain>-<name>/SKILL.md`, rules
- * for every task into CLAUDE.md's Somnus section, each citing its observations. Crystallized
- * entries leave the pattern files (the skill keeps their provenance); MEMORY.md gets one reference
- * line per skill, and Somnus lines of skills that are gone are removed.
+ * `patterns consolidate` (seed 002 items 5-8, 10, docs/design/origins.md): prune old entries,
+ * count, bail out early when no domain can reach the threshold, then group similar entries with the
+ * model and crystallize groups seen in enough sessions: domain knowledge into
+ * `.claude/skills/<domain>-<name>/SKILL.md`, rules for every task into CLAUDE.md's Somnus section,
+ * each citing its observations. Crystallized entries leave the pattern files (the skill keeps their
+ * provenance); MEMORY.md gets one reference line per skill, and Somnus lines of skills that are
+ * gone are removed.
  */
 
 import { claudeMdRuleOf, withClaudeMdRules } from '../../core/patterns/claude-md-rules.ts'

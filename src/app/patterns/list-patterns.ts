@@ -44,7 +44,9 @@ export async function showPatterns(
   return renderPatternEntry(entry)
 }
 
-/** The read-before-act index SessionStart shows (seed 002 item 1), or ''. */
+/**
+ * The read-before-act index SessionStart shows (seed 002 item 1, docs/design/origins.md), or ''.
+ */
 export async function patternIndex(workspace: PatternWorkspace): Promise<string> {
   if (!workspace.settings.enabled || workspace.settings.index_entries === 0) return ''
   return renderPatternIndex(await listPatterns(workspace), workspace.settings.index_entries)

@@ -1,7 +1,8 @@
 /**
- * What pattern learning works on (seed 002): the project, its user-scope pattern folder, Claude
- * Code's auto memory, the settings and a lock. Built by compose-patterns.ts; the use cases name
- * documents by meaning (a domain's patterns, a skill, CLAUDE.md, MEMORY.md), never by path.
+ * What pattern learning works on (seed 002, docs/design/origins.md): the project, its user-scope
+ * pattern folder, Claude Code's auto memory, the settings and a lock. Built by compose-patterns.ts;
+ * the use cases name documents by meaning (a domain's patterns, a skill, CLAUDE.md, MEMORY.md),
+ * never by path.
  */
 import type { PatternSettings } from '../../core/patterns/pattern-settings.ts'
 import type { Clock } from '../../ports/clock.ts'

@@ -1,4 +1,7 @@
-/** `patterns prune`: drop entries older than the prune age (seed 002: 30 days), nothing else. */
+/**
+ * `patterns prune`: drop entries older than the prune age (seed 002: 30 days,
+ * docs/design/origins.md), nothing else.
+ */
 import { censusOfPatterns } from '../../core/patterns/consolidate-plan.ts'
 import { renderPatternFile } from '../../core/patterns/pattern-entry.ts'
 import type { PatternWorkspace } from './pattern-workspace.ts'

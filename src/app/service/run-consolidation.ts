@@ -1,8 +1,9 @@
 /**
- * A manual run in this process (seed 003's `consolidation:run`, `somnus consolidate run`): one job
- * per type (`all`: identity → compression → archival, the seed's order), each queued and run here
- * at once. If a worker claims one first, this waits for that worker to finish it. (The HTTP API
- * queues instead and leaves the running to workers: enqueue-consolidation.ts.)
+ * A manual run in this process (seed 003's `consolidation:run`, `somnus consolidate run`,
+ * docs/design/origins.md): one job per type (`all`: identity → compression → archival, the seed's
+ * order), each queued and run here at once. If a worker claims one first, this waits for that
+ * worker to finish it. (The HTTP API queues instead and leaves the running to workers:
+ * enqueue-consolidation.ts.)
  */
 import { SomnusError } from '../../core/errors.ts'
 import type {

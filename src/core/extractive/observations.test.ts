@@ -4,7 +4,10 @@ import type { TextUnit } from './sentences.ts'
 
 const at = (time: string) => `2026-02-12T${time}:00Z`
 
-/** A working session in seed 004's style: a win, a blocked deploy, a lesson, small talk. */
+/**
+ * A working session in seed 004's style (docs/design/origins.md): a win, a blocked deploy, a
+ * lesson, small talk.
+ */
 const SESSION: TextUnit[] = [
   { id: 'm1', speaker: 'agent', text: 'Good morning! Thanks for waiting.', timestamp: at('09:00') },
   {

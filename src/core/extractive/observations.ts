@@ -1,6 +1,7 @@
 /**
- * Prioritized observations (seed 004's RED / YLW / GRN): the fact-bearing sentences of a session,
- * each with the priority its cues earn, the source unit and the unit's clock time.
+ * Prioritized observations (seed 004's RED / YLW / GRN, docs/design/origins.md): the fact-bearing
+ * sentences of a session, each with the priority its cues earn, the source unit and the unit's
+ * clock time.
  */
 import { outranks, PRIORITIES, type PriorityLevel, priorityOf } from './priority.ts'
 import { explodeUnits, type SentenceRecord, type TextUnit } from './sentences.ts'

@@ -1,7 +1,7 @@
 /**
- * Domain patterns (seed 002's nine categories) found by cue phrases: each matching sentence
- * becomes an entry with the sentence as observation, its follow-up as details, what came before
- * as context, and the domain guessed from the technology words around it.
+ * Domain patterns (seed 002's nine categories, docs/design/origins.md) found by cue phrases: each
+ * matching sentence becomes an entry with the sentence as observation, its follow-up as details,
+ * what came before as context, and the domain guessed from the technology words around it.
  */
 import { explodeUnits, type SentenceRecord, type TextUnit } from './sentences.ts'
 import { isStopWord, shorten, stem, words } from './text.ts'

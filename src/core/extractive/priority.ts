@@ -6,7 +6,10 @@ export const PRIORITIES = ['RED', 'YLW', 'GRN'] as const
 /** One priority level. */
 export type PriorityLevel = (typeof PRIORITIES)[number]
 
-/** Critical (seed 004: commitments, bans, credentials, deadlines, key wins) plus decisions. */
+/**
+ * Critical (seed 004: commitments, bans, credentials, deadlines, key wins, docs/design/origins.md)
+ * plus decisions.
+ */
 const RED_CUES: readonly CueKind[] = ['commitment', 'ban', 'credential', 'win', 'decision']
 /** Important (seed 004: project status, patterns learned) plus plans, preferences, corrections, fixes. */
 const YLW_CUES: readonly CueKind[] = [

@@ -1,6 +1,7 @@
 /**
- * An honest look back over recent observations (seed 004's REFLECTION and PRIORITY): what got
- * done, what is still open, and the most urgent open item as the next priority.
+ * An honest look back over recent observations (seed 004's REFLECTION and PRIORITY,
+ * docs/design/origins.md): what got done, what is still open, and the most urgent open item as the
+ * next priority.
  */
 import { outranks, PRIORITIES, type PriorityLevel, priorityOf } from './priority.ts'
 import { explodeUnits, type TextUnit } from './sentences.ts'

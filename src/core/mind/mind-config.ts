@@ -1,6 +1,7 @@
 /**
- * A creature's tuning (seed 004's constants, every one configurable). The defaults are the seed's
- * numbers; the few that the seed does not name come from OpenSeed's public code (research §4).
+ * A creature's tuning (seed 004's constants, every one configurable, docs/design/origins.md). The
+ * defaults are the seed's numbers; the few that the seed does not name come from OpenSeed's public
+ * code (research §4).
  */
 import { SomnusError } from '../errors.ts'
 

@@ -1,8 +1,8 @@
 /**
- * observations.md in seed 004's format: `# Observations`, then `## YYYY-MM-DD` sections of
- * `RED|YLW|GRN HH:MM fact` lines. Each consolidation's lines follow a `<!-- dream <id> -->`
- * marker: it links them to their dream in dreams.jsonl (where their sources are) and lets a
- * replayed commit see that they were already appended.
+ * observations.md in seed 004's format (docs/design/origins.md): `# Observations`, then `##
+ * YYYY-MM-DD` sections of `RED|YLW|GRN HH:MM fact` lines. Each consolidation's lines follow a `<!--
+ * dream <id> -->` marker: it links them to their dream in dreams.jsonl (where their sources are)
+ * and lets a replayed commit see that they were already appended.
  */
 import type { Priority } from '../model-results.ts'
 

@@ -1,10 +1,10 @@
 /**
- * The rules consolidation writes into the project's CLAUDE.md (seed 002 item 10), in a section
- * Somnus owns between two markers; nothing else in the file changes. One rule per subject: a new
- * rule on a subject already there (the per-task workflow, or a rule saying nearly the same)
- * replaces it, citing the sources of both, so three rounds of consolidation leave one workflow
- * rule, not three. A rule reads as a person would write it: the workflow is one sentence, its
- * steps in the order the sessions ran them.
+ * The rules consolidation writes into the project's CLAUDE.md (seed 002 item 10,
+ * docs/design/origins.md), in a section Somnus owns between two markers; nothing else in the file
+ * changes. One rule per subject: a new rule on a subject already there (the per-task workflow, or a
+ * rule saying nearly the same) replaces it, citing the sources of both, so three rounds of
+ * consolidation leave one workflow rule, not three. A rule reads as a person would write it: the
+ * workflow is one sentence, its steps in the order the sessions ran them.
  */
 import { clip, inlineText } from '../markdown-text.ts'
 import type { Crystal } from './consolidate-plan.ts'

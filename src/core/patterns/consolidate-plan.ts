@@ -1,8 +1,9 @@
 /**
- * Consolidation's mechanical half (seed 002 item 7): prune entries past their age, count entries
- * per domain and tags, and bail out before any grouping when no domain can reach the occurrence
- * threshold. Then, once similar entries are grouped, decide which groups crystallize and where
- * (item 10: rules for every task go to CLAUDE.md, domain knowledge to a skill).
+ * Consolidation's mechanical half (seed 002 item 7, docs/design/origins.md): prune entries past
+ * their age, count entries per domain and tags, and bail out before any grouping when no domain can
+ * reach the occurrence threshold. Then, once similar entries are grouped, decide which groups
+ * crystallize and where (item 10: rules for every task go to CLAUDE.md, domain knowledge to a
+ * skill).
  */
 import { daysSince } from '../dates.ts'
 import type { PatternCategory, PatternEntry, PatternFile } from './pattern-entry.ts'

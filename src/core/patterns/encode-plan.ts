@@ -1,12 +1,13 @@
 /**
- * Folding one session's patterns into the domain files (seed 002 items 3 and 7). Each encode of a
- * session reads its whole transcript, so its candidates are the session's lessons, all of them:
- * they replace what earlier (partial) encodes of the same session wrote, an entry keeping its id
- * when it tells the same lesson again, and no two candidates are ever merged into one entry (two
- * lessons stay two, whatever else the folder holds). The same lesson from another session is a
- * new entry, since occurrences are what consolidation counts; an entry the new one contradicts is
- * kept, marked superseded and linked both ways, so two entries that disagree are never both
- * active. Ids are never issued twice in a folder (`issuedIds`), even after their entry is gone.
+ * Folding one session's patterns into the domain files (seed 002 items 3 and 7,
+ * docs/design/origins.md). Each encode of a session reads its whole transcript, so its candidates
+ * are the session's lessons, all of them: they replace what earlier (partial) encodes of the same
+ * session wrote, an entry keeping its id when it tells the same lesson again, and no two candidates
+ * are ever merged into one entry (two lessons stay two, whatever else the folder holds). The same
+ * lesson from another session is a new entry, since occurrences are what consolidation counts; an
+ * entry the new one contradicts is kept, marked superseded and linked both ways, so two entries
+ * that disagree are never both active. Ids are never issued twice in a folder (`issuedIds`), even
+ * after their entry is gone.
  */
 import { contentStems } from '../extractive/text.ts'
 import { cosine, inverseDocumentFrequency, tfIdfVector } from '../extractive/tfidf.ts'

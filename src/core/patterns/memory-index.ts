@@ -1,8 +1,8 @@
 /**
- * Reference lines for crystallized skills in Claude Code's auto memory (seed 002 items 5, 6).
- * Claude Code loads MEMORY.md up to 200 lines and 25,000 bytes (research/seed-systems.md 9.2), so
- * a line is added only while the file stays inside both; only lines that carry Somnus's marker are
- * ever changed or removed, never the user's own.
+ * Reference lines for crystallized skills in Claude Code's auto memory (seed 002 items 5, 6,
+ * docs/design/origins.md). Claude Code loads MEMORY.md up to 200 lines and 25,000 bytes
+ * (research/seed-systems.md 9.2), so a line is added only while the file stays inside both; only
+ * lines that carry Somnus's marker are ever changed or removed, never the user's own.
  */
 import { clip, inlineText } from '../markdown-text.ts'
 

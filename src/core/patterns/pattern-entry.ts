@@ -1,7 +1,8 @@
 /**
- * One learned pattern as seed 002 (item 7) stores it: a YAML frontmatter block (domain, date,
- * tags, sources) followed by `### Title` and the Observation / Details / Context bullets. A domain
- * file `<patterns dir>/<project-id>/<domain>.md` holds its entries one after the other.
+ * One learned pattern as seed 002 (item 7) stores it (docs/design/origins.md): a YAML frontmatter
+ * block (domain, date, tags, sources) followed by `### Title` and the Observation / Details /
+ * Context bullets. A domain file `<patterns dir>/<project-id>/<domain>.md` holds its entries one
+ * after the other.
  */
 import { fieldList, fieldText, parseFrontmatter } from '../frontmatter.ts'
 import { inlineText } from '../markdown-text.ts'

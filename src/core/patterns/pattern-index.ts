@@ -1,9 +1,9 @@
 /**
- * Read-before-act (seed 002 item 1): the SessionStart context gets the titles of a few active
- * patterns, never their bodies, so patterns are seen before they graduate to skills without
- * costing the context they were kept out of. Which few: the newest lessons and the most reused
- * (one lesson told by several sessions is one line, with its count), spread across domains, so
- * one busy domain, or the alphabetically first, cannot fill the list.
+ * Read-before-act (seed 002 item 1, docs/design/origins.md): the SessionStart context gets the
+ * titles of a few active patterns, never their bodies, so patterns are seen before they graduate to
+ * skills without costing the context they were kept out of. Which few: the newest lessons and the
+ * most reused (one lesson told by several sessions is one line, with its count), spread across
+ * domains, so one busy domain, or the alphabetically first, cannot fill the list.
  */
 import { clip, inlineText } from '../markdown-text.ts'
 import type { PatternEntry } from './pattern-entry.ts'

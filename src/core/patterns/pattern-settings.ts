@@ -1,8 +1,8 @@
 /**
  * The `patterns` key of `somnus.json`: where pattern files live, the random gates of the hooks and
- * the consolidation thresholds. Defaults are seed 002's numbers (Stop encodes 10% of the time and
- * consolidates 5%, three occurrences crystallize, thirty days prune). Checked by hand: it is read
- * on the hook path, where building a zod schema costs milliseconds.
+ * the consolidation thresholds. Defaults are seed 002's numbers (docs/design/origins.md) (Stop
+ * encodes 10% of the time and consolidates 5%, three occurrences crystallize, thirty days prune).
+ * Checked by hand: it is read on the hook path, where building a zod schema costs milliseconds.
  */
 import { SomnusError } from '../errors.ts'
 

@@ -1,7 +1,8 @@
 /**
- * The hooks' random gates (seed 002: `RANDOM % 20` for consolidation, a 10% encode on Stop). A
- * seeded gate draws from mulberry32 keyed by the seed and what is being decided, so a test can
- * predict every decision; an unseeded one uses the random source it is given.
+ * The hooks' random gates (seed 002: `RANDOM % 20` for consolidation, a 10% encode on Stop,
+ * docs/design/origins.md). A seeded gate draws from mulberry32 keyed by the seed and what is being
+ * decided, so a test can predict every decision; an unseeded one uses the random source it is
+ * given.
  */
 
 /** Decides "this time or not" for one named gate. */

@@ -1,8 +1,9 @@
 /**
- * A crystallized group as a Claude Code skill (seed 002 items 7, 8): `SKILL.md` with the `name` and
- * `description` frontmatter Claude Code lists to the model, the lesson, and the observations it
- * came from (one-directional provenance: patterns are pruned, the skill stays). A marker comment
- * says Somnus wrote the file, so a later consolidation updates only its own skills.
+ * A crystallized group as a Claude Code skill (seed 002 items 7, 8, docs/design/origins.md):
+ * `SKILL.md` with the `name` and `description` frontmatter Claude Code lists to the model, the
+ * lesson, and the observations it came from (one-directional provenance: patterns are pruned, the
+ * skill stays). A marker comment says Somnus wrote the file, so a later consolidation updates only
+ * its own skills.
  */
 import { clip, inlineText } from '../markdown-text.ts'
 import type { Crystal } from './consolidate-plan.ts'

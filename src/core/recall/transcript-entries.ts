@@ -2,7 +2,8 @@
  * What recall indexes of a Claude Code transcript: the person's prompts, the agent's text (the
  * narration between tool calls too: "the migration uses ALTER TABLE ... modify, which SQLite does
  * not support" is a fact) and Claude Code's compaction summaries, cut into pieces a hit can show.
- * Tool calls and tool output are never indexed: they are not anyone's words (DESIGN principle 10).
+ * Tool calls and tool output are never indexed: they are not anyone's words (principle 10,
+ * docs/design/principles.md).
  */
 
 import { redactSecrets } from '../redact-secrets.ts'

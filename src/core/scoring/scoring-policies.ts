@@ -3,7 +3,10 @@ import { calibratedScoringPolicy } from './calibrated-scoring-policy.ts'
 import type { ScoringPolicy } from './scoring-policy.ts'
 import { seedScoringPolicy } from './seed-scoring-policy.ts'
 
-/** The policy called `name`: `seed` (seed 000, the default) or `calibrated` (dreamcontext 2). */
+/**
+ * The policy called `name`: `seed` (seed 000, the default, docs/design/origins.md) or `calibrated`
+ * (dreamcontext 2).
+ */
 export function scoringPolicyFor(name: 'seed' | 'calibrated'): ScoringPolicy {
   return name === 'calibrated' ? calibratedScoringPolicy : seedScoringPolicy
 }

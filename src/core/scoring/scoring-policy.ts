@@ -1,6 +1,6 @@
 /** How a session's work turns into sleep debt, and how debt turns into a level and a directive. */
 
-/** The four sleepiness levels of seed 000, mildest first. */
+/** The four sleepiness levels of seed 000 (docs/design/origins.md), mildest first. */
 export type SleepLevel = 'Alert' | 'Drowsy' | 'Sleepy' | 'Must Sleep'
 
 /** What a policy may look at when scoring one session (all counts include sub-agent work). */

@@ -1,7 +1,10 @@
 /** Seed 000's scoring, the default: 0-3 per session, levels at 4 / 7 / 10. */
 import type { ScoringPolicy, SessionMetrics } from './scoring-policy.ts'
 
-/** 0 changes → 0, 1-3 → 1, 4-8 → 2, 9+ → 3 (seed 000, `scoreFromChangeCount`). */
+/**
+ * 0 changes → 0, 1-3 → 1, 4-8 → 2, 9+ → 3 (seed 000, `scoreFromChangeCount`,
+ * docs/design/origins.md).
+ */
 export function scoreFromChangeCount(changes: number): number {
   if (changes <= 0) return 0
   if (changes <= 3) return 1

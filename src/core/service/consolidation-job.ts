@@ -1,7 +1,7 @@
 /**
- * Consolidation jobs and their stats (seed 003's `consolidation_jobs` and `consolidation_stats`),
- * and the request and response shapes of `POST /consolidation/run`, `GET /consolidation/jobs` and
- * `GET /consolidation/stats`.
+ * Consolidation jobs and their stats (seed 003's `consolidation_jobs` and `consolidation_stats`,
+ * docs/design/origins.md), and the request and response shapes of `POST /consolidation/run`, `GET
+ * /consolidation/jobs` and `GET /consolidation/stats`.
  */
 import * as z from 'zod'
 import { INSTANT_RANGE_MESSAGE, isStorableInstant } from './client-values.ts'

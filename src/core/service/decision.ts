@@ -1,7 +1,7 @@
 /**
- * Decisions (seed 003's `decisions` table): what a tenant decided, active until archived. A
- * principle is a decision of kind `principle` and scope `global`, made by identity consolidation
- * from a theme of "becoming" statements, which it cites.
+ * Decisions (seed 003's `decisions` table, docs/design/origins.md): what a tenant decided, active
+ * until archived. A principle is a decision of kind `principle` and scope `global`, made by
+ * identity consolidation from a theme of "becoming" statements, which it cites.
  */
 import * as z from 'zod'
 import { INSTANT_RANGE_MESSAGE, isStorableInstant } from './client-values.ts'

@@ -1,7 +1,7 @@
 /**
- * A session handoff (seed 003's `session_handoffs`): what a session experienced, noticed, learned
- * and is becoming, plus the compression levels consolidation adds. The original fields are never
- * changed by consolidation; levels are added beside them.
+ * A session handoff (seed 003's `session_handoffs`, docs/design/origins.md): what a session
+ * experienced, noticed, learned and is becoming, plus the compression levels consolidation adds.
+ * The original fields are never changed by consolidation; levels are added beside them.
  */
 import * as z from 'zod'
 import { INSTANT_RANGE_MESSAGE, isStorableInstant } from './client-values.ts'

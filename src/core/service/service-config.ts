@@ -1,7 +1,8 @@
 /**
- * The consolidation service's settings. Every default is seed 003's number (thresholds 30 / 90 /
- * 180 / 60 days, 10 statements per theme, ~500 and ~100 token levels); the cron times are the
- * public scheduler's (daily 02:00, weekly Sunday 03:00, monthly the 1st at 04:00, UTC).
+ * The consolidation service's settings. Every default is seed 003's number (docs/design/origins.md)
+ * (thresholds 30 / 90 / 180 / 60 days, 10 statements per theme, ~500 and ~100 token levels); the
+ * cron times are the public scheduler's (daily 02:00, weekly Sunday 03:00, monthly the 1st at
+ * 04:00, UTC).
  */
 import * as z from 'zod'
 import { SomnusError } from '../errors.ts'

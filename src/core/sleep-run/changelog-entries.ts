@@ -26,7 +26,8 @@ const MAX_DIGEST_MESSAGE_CHARS = 400
 /**
  * Entries for sessions with file changes and a closing message, skipping sessions already cited
  * by an existing entry (so a repeated run adds nothing). The message is the first sentence of
- * Claude's own closing summary, which seed 000 calls the most valuable piece of data.
+ * Claude's own closing summary, which seed 000 calls the most valuable piece of data
+ * (docs/design/origins.md).
  */
 export function changelogEntries(
   sessions: readonly SessionRecord[],

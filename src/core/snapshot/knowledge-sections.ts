@@ -1,6 +1,6 @@
 /**
- * The snapshot's knowledge tiers (seed 000 phases 2 and 4): an index of every note with staleness,
- * the first paragraph of warm notes, and pinned notes in full.
+ * The snapshot's knowledge tiers (seed 000 phases 2 and 4, docs/design/origins.md): an index of
+ * every note with staleness, the first paragraph of warm notes, and pinned notes in full.
  */
 import { daysSince } from '../dates.ts'
 import { isStale, isWarm, type KnowledgeDocument } from '../knowledge.ts'

@@ -84,7 +84,7 @@ export function sleepStateSection(
   }
 }
 
-/** Changelog entries shown in full (seed 001: the last 3). */
+/** Changelog entries shown in full (seed 001: the last 3, docs/design/origins.md). */
 const CHANGELOG_ENTRIES = 3
 
 /** The latest changelog entries, newest first. */

@@ -1,6 +1,7 @@
 /**
- * The SessionStart snapshot, built purely from data already read: the sections of seed 001 in its
- * order, each rendered full / summary / one line, then fitted to the character budget by demotion.
+ * The SessionStart snapshot, built purely from data already read: the sections of seed 001
+ * (docs/design/origins.md) in its order, each rendered full / summary / one line, then fitted to
+ * the character budget by demotion.
  */
 import { HEAD_CORE_FILES } from '../core-files.ts'
 import { levelFor } from '../scoring/scoring-policy.ts'

@@ -1,6 +1,7 @@
 /**
- * Contextual reminders (prospective memory, seed 000 phase 5): a trigger fires when one of the
- * keywords in its `when` appears in an active task's name, slug or tags, or in a bookmark.
+ * Contextual reminders (prospective memory, seed 000 phase 5, docs/design/origins.md): a trigger
+ * fires when one of the keywords in its `when` appears in an active task's name, slug or tags, or
+ * in a bookmark.
  */
 import type { Bookmark, Trigger } from '../sleep-state.ts'
 import type { TaskSummary } from '../tasks.ts'

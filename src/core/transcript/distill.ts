@@ -1,9 +1,9 @@
 /**
- * Transcript distillation (seed 000/001, research 1.7): a structural filter that turns a Claude
- * Code transcript into short markdown for the consolidation agent. No model involved. Kept: what
- * the person asked, what the agent decided (not its narration), what it changed (shell commands
- * only when they change files or state), what failed (named by its real error line), and
- * bookmarks. Dropped: look-around tools (Read, Grep, ...), tool output, metadata.
+ * Transcript distillation (seed 000/001, research 1.7, docs/design/origins.md): a structural filter
+ * that turns a Claude Code transcript into short markdown for the consolidation agent. No model
+ * involved. Kept: what the person asked, what the agent decided (not its narration), what it
+ * changed (shell commands only when they change files or state), what failed (named by its real
+ * error line), and bookmarks. Dropped: look-around tools (Read, Grep, ...), tool output, metadata.
  *
  * Fixes the seed's flaw: tool results arrive as `type:"user"` records, and the seed dumped their
  * output into "User Messages" while its error branch never matched. Here tool results are never

@@ -6,7 +6,8 @@
  * declined at the permission prompt: Claude Code stamps that record itself (`toolDenialKind:
  * "user-rejected"`, or `toolUseResult: "User rejected tool use"` before that field existed) and
  * writes its own fixed text, followed by what the person typed. Shapes checked against the
- * transcripts in the shared datasets and the Claude Code CLI 2.1 (DESIGN.md, "Transcripts").
+ * transcripts in the shared datasets and the Claude Code CLI 2.1 (docs/design/principles.md,
+ * "Transcripts").
  */
 import { isHumanPromptText, isRecord } from './transcript-rules.ts'
 

@@ -3,7 +3,10 @@
  * path and structural path) and by distillation, so the two can never disagree.
  */
 
-/** Tools whose calls change files: seed 000 counted Write and Edit; MultiEdit and NotebookEdit also edit. */
+/**
+ * Tools whose calls change files: seed 000 counted Write and Edit (docs/design/origins.md);
+ * MultiEdit and NotebookEdit also edit.
+ */
 export const CHANGE_TOOLS: ReadonlySet<string> = new Set([
   'Write',
   'Edit',

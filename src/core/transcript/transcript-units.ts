@@ -11,7 +11,10 @@ import { typedByPerson } from './provenance.ts'
 import { type CountWindow, inWindow } from './structural-record.ts'
 import { isRecord } from './transcript-rules.ts'
 
-/** Assistant text shorter than this is acknowledgement, not content (seed 000: "> 20 chars"). */
+/**
+ * Assistant text shorter than this is acknowledgement, not content (seed 000: "> 20 chars",
+ * docs/design/origins.md).
+ */
 const MIN_ASSISTANT_CHARS = 20
 
 /** Collects units from transcript lines fed in file order; call `finish()` after the last line. */

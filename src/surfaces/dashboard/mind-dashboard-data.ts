@@ -14,7 +14,9 @@ const AGE_BUCKETS: readonly { label: string; days: number }[] = [
   { label: 'older', days: Number.POSITIVE_INFINITY },
 ]
 
-/** Observation priorities, most urgent first (seed 004's traffic lights). */
+/**
+ * Observation priorities, most urgent first (seed 004's traffic lights, docs/design/origins.md).
+ */
 const PRIORITIES = ['RED', 'YLW', 'GRN'] as const
 
 /** The creature dashboard's one endpoint: everything it draws. */

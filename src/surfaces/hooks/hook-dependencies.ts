@@ -8,7 +8,10 @@ export interface HookDependencies {
   locateBrain: typeof locateBrain
   /** The hook use cases, bound to the brain at a known root. */
   createSomnusHooks: typeof createSomnusHooks
-  /** Starts a detached `somnus patterns ...` run (pattern learning, seed 002). */
+  /**
+   * Starts a detached `somnus patterns ...` run (pattern learning, seed 002,
+   * docs/design/origins.md).
+   */
   startDetached?: StartDetached
 }
 

@@ -1,9 +1,9 @@
 /**
- * Pattern learning from the hooks (seed 002 items 2, 7): PreCompact and SessionEnd encode the
- * session; a Stop encodes behind a random gate (10% by default) and consolidates behind another
- * (5%). The work runs in a detached `somnus patterns` process started here, so the hook answers at
- * once; that process appends its failures to the hook log, and the pattern folder's lock keeps two
- * encodes of one session from interleaving.
+ * Pattern learning from the hooks (seed 002 items 2, 7, docs/design/origins.md): PreCompact and
+ * SessionEnd encode the session; a Stop encodes behind a random gate (10% by default) and
+ * consolidates behind another (5%). The work runs in a detached `somnus patterns` process started
+ * here, so the hook answers at once; that process appends its failures to the hook log, and the
+ * pattern folder's lock keeps two encodes of one session from interleaving.
  */
 
 import type { PatternSettings } from '../../core/patterns/pattern-settings.ts'

@@ -1,7 +1,8 @@
 /**
  * Runs one Claude Code hook event in-process: parse stdin, find the brain, do the event's work,
- * return what to print. A hook never blocks the agent (DESIGN principle 5): every problem (bad
- * stdin, no brain, broken transcript, a bug) becomes one log line and an empty answer, exit 0.
+ * return what to print. A hook never blocks the agent (principle 5, docs/design/principles.md):
+ * every problem (bad stdin, no brain, broken transcript, a bug) becomes one log line and an empty
+ * answer, exit 0.
  */
 import { join } from 'node:path'
 import { CONTEXT_DIR_NAME } from '../../app/brain.ts'
@@ -207,8 +208,8 @@ async function dispatch(
 }
 
 /**
- * Starts the detached pattern runs the event asks for (seed 002); a failure to start is logged and
- * never fails the hook.
+ * Starts the detached pattern runs the event asks for (seed 002, docs/design/origins.md); a failure
+ * to start is logged and never fails the hook.
  */
 function startPatternJobs(
   event: HookEvent,

@@ -4,10 +4,8 @@ import { runStatements } from './run-statements.ts'
 
 /** Creates the table. */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await runStatements(
-    db,
-    `
-    CREATE TABLE decisions (
+  await runStatements(db, [
+    `CREATE TABLE decisions (
       decision_id TEXT PRIMARY KEY,
       tenant_id TEXT NOT NULL DEFAULT 'default' REFERENCES tenants (tenant_id),
       kind TEXT NOT NULL DEFAULT 'decision' CHECK (kind IN ('decision', 'principle')),
@@ -19,14 +17,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
       updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
       superseded_at TIMESTAMPTZ
-    );
-    CREATE INDEX idx_decisions_tenant_status ON decisions (tenant_id, status, created_at DESC);
-    CREATE INDEX idx_decisions_tenant_kind ON decisions (tenant_id, kind, status);
-  `,
-  )
+    )`,
+    `CREATE INDEX idx_decisions_tenant_status ON decisions (tenant_id, status, created_at DESC)`,
+    `CREATE INDEX idx_decisions_tenant_kind ON decisions (tenant_id, kind, status)`,
+  ])
 }
 
 /** Drops the table. */
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await runStatements(db, `DROP TABLE decisions;`)
+  await runStatements(db, [`DROP TABLE decisions`])
 }

@@ -16,30 +16,24 @@ import { runStatements } from './run-statements.ts'
 
 /** Adds the column and the index. */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await runStatements(
-    db,
-    `
-    ALTER TABLE session_handoffs ADD COLUMN search_vector tsvector GENERATED ALWAYS AS (
+  await runStatements(db, [
+    `ALTER TABLE session_handoffs ADD COLUMN search_vector tsvector GENERATED ALWAYS AS (
       setweight(to_tsvector('english'::regconfig,
         coalesce(experienced, '') || ' ' || coalesce(noticed, '') || ' ' || coalesce(learned, '')
         || ' ' || coalesce(story, '') || ' ' || coalesce(becoming, '') || ' ' || coalesce(remember, '')), 'D')
       || setweight(jsonb_to_tsvector('english'::regconfig, coalesce(turns, '[]'::jsonb), '["string"]'), 'D')
       || setweight(to_tsvector('english'::regconfig, coalesce(summary, '')), 'B')
       || setweight(to_tsvector('english'::regconfig, coalesce(quick_ref, '')), 'A')
-    ) STORED;
-    CREATE INDEX idx_handoffs_search ON session_handoffs USING gin (search_vector)
-      WITH (gin_pending_list_limit = 16384);
-  `,
-  )
+    ) STORED`,
+    `CREATE INDEX idx_handoffs_search ON session_handoffs USING gin (search_vector)
+      WITH (gin_pending_list_limit = 16384)`,
+  ])
 }
 
 /** Drops them. */
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await runStatements(
-    db,
-    `
-    DROP INDEX idx_handoffs_search;
-    ALTER TABLE session_handoffs DROP COLUMN search_vector;
-  `,
-  )
+  await runStatements(db, [
+    `DROP INDEX idx_handoffs_search`,
+    `ALTER TABLE session_handoffs DROP COLUMN search_vector`,
+  ])
 }

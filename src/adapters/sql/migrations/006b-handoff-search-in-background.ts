@@ -14,16 +14,13 @@ import { runStatements } from './run-statements.ts'
 
 /** Turns the generated column into a plain one and indexes the rows still without a vector. */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await runStatements(
-    db,
-    `
-    ALTER TABLE session_handoffs ALTER COLUMN search_vector DROP EXPRESSION;
-    CREATE INDEX idx_handoffs_unindexed ON session_handoffs (tenant_id) WHERE search_vector IS NULL;
-  `,
-  )
+  await runStatements(db, [
+    `ALTER TABLE session_handoffs ALTER COLUMN search_vector DROP EXPRESSION`,
+    `CREATE INDEX idx_handoffs_unindexed ON session_handoffs (tenant_id) WHERE search_vector IS NULL`,
+  ])
 }
 
 /** Drops the partial index (the column stays plain: a generated one cannot be restored in place). */
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await runStatements(db, `DROP INDEX idx_handoffs_unindexed;`)
+  await runStatements(db, [`DROP INDEX idx_handoffs_unindexed`])
 }

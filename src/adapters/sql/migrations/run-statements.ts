@@ -1,9 +1,13 @@
-/** Runs a migration's DDL statement by statement: PGlite's extended protocol takes one per query. */
+/**
+ * Runs a migration's statements one by one: PGlite's extended protocol takes one statement per
+ * query, so a migration is written as a list of statements rather than one text cut at `;`.
+ */
 import { type Kysely, sql } from 'kysely'
 
-/** Runs each `;`-terminated statement of `text` in order (no `;` inside a statement). */
-export async function runStatements(db: Kysely<unknown>, text: string): Promise<void> {
-  for (const statement of text.split(/;\s*(?:\n|$)/)) {
-    if (statement.trim() !== '') await sql.raw(statement).execute(db)
-  }
+/** Runs each statement of `statements` in order. */
+export async function runStatements(
+  db: Kysely<unknown>,
+  statements: readonly string[],
+): Promise<void> {
+  for (const statement of statements) await sql.raw(statement).execute(db)
 }

@@ -1,4 +1,7 @@
-/** `somnus consolidate run`: seed 003's `consolidation:run`, with progress on long runs. */
+/**
+ * `somnus consolidate run`: seed 003's `consolidation:run` (docs/design/origins.md), with progress
+ * on long runs.
+ */
 import type { Command } from 'commander'
 import { SomnusError } from '../../../core/errors.ts'
 import { isStorableInstant } from '../../../core/service/client-values.ts'

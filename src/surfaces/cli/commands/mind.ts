@@ -1,7 +1,8 @@
 /**
- * `somnus mind`: a creature's sleep cycle (seed 004) for agents in any language — log messages
- * and actions, sleep, wake, and read back observations, dreams and total recall. Every verb takes
- * `--json`; `--dir` (or SOMNUS_MIND_DIR) names the creature folder, `.self` by default.
+ * `somnus mind`: a creature's sleep cycle (seed 004, docs/design/origins.md) for agents in any
+ * language — log messages and actions, sleep, wake, and read back observations, dreams and total
+ * recall. Every verb takes `--json`; `--dir` (or SOMNUS_MIND_DIR) names the creature folder,
+ * `.self` by default.
  */
 import { resolve } from 'node:path'
 import type { Command } from 'commander'

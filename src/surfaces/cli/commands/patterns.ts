@@ -1,4 +1,7 @@
-/** `somnus patterns`: pattern learning (seed 002): encode sessions, consolidate into skills. */
+/**
+ * `somnus patterns`: pattern learning (seed 002, docs/design/origins.md): encode sessions,
+ * consolidate into skills.
+ */
 import { dirname, resolve } from 'node:path'
 import type { Command } from 'commander'
 import { daysSince } from '../../../core/dates.ts'
@@ -241,7 +244,7 @@ function entryLine(entry: PatternEntry): string {
 
 /**
  * Runs `work`; with a hook log (the detached run a hook started), a failure becomes one log line
- * and the process still exits 0, as a hook would (DESIGN principle 5).
+ * and the process still exits 0, as a hook would (principle 5, docs/design/principles.md).
  */
 async function asHookJob(
   log: string | undefined,

@@ -1,7 +1,8 @@
 /**
- * `somnus serve`: the consolidation service's HTTP API (seed 003), with the scheduler and a worker
- * in the same process unless told otherwise. SIGTERM or SIGINT stops it cleanly: no new requests,
- * requests in flight answered, the running job finished or released, the database closed.
+ * `somnus serve`: the consolidation service's HTTP API (seed 003, docs/design/origins.md), with the
+ * scheduler and a worker in the same process unless told otherwise. SIGTERM or SIGINT stops it
+ * cleanly: no new requests, requests in flight answered, the running job finished or released, the
+ * database closed.
  */
 import type { Command } from 'commander'
 import { SomnusError } from '../../../core/errors.ts'

@@ -1,7 +1,8 @@
 /**
- * The creature sleep cycle per tenant (seed 004): post conversation events (actions count toward
- * fatigue), sleep (the rules decide pause, light or full consolidation), wake, and read status,
- * observations, dreams, recall and the context window. The API key's tenant names the creature.
+ * The creature sleep cycle per tenant (seed 004, docs/design/origins.md): post conversation events
+ * (actions count toward fatigue), sleep (the rules decide pause, light or full consolidation),
+ * wake, and read status, observations, dreams, recall and the context window. The API key's tenant
+ * names the creature.
  */
 import type { Hono } from 'hono'
 import type { SleepResult } from '../../../app/mind/sleep-mind.ts'

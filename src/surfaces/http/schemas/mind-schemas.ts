@@ -1,7 +1,7 @@
 /**
- * A tenant's creature over HTTP (seed 004): conversation events in, sleep and wake, and the
- * creature's memory out. Answers carry the library's shapes, the same JSON `somnus mind --json`
- * prints, so a client can move between the CLI and the API.
+ * A tenant's creature over HTTP (seed 004, docs/design/origins.md): conversation events in, sleep
+ * and wake, and the creature's memory out. Answers carry the library's shapes, the same JSON
+ * `somnus mind --json` prints, so a client can move between the CLI and the API.
  */
 import * as z from 'zod'
 import { ConversationEntrySchema, DreamEntrySchema } from '../../../app/mind/mind-records.ts'

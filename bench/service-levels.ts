@@ -133,7 +133,7 @@ process.stdout.write(
     '| level | tokens after/before | evidence turns cited | questions with all evidence cited |',
     '|---|---|---|---|',
     `| summary | ${(sum((entry) => entry.tokens.summary) / full).toFixed(3)} | ${percent(summary.turns)} | ${percent(summary.questions)} |`,
-    `| quick_ref | ${(sum((entry) => entry.tokens.quickRef) / full).toFixed(3)} | ${percent(quickRef.turns)} | ${percent(quickRef.questions)} |`,
+    `| quick_ref | ${(sum((entry) => entry.tokens.quickRef) / full).toFixed(4)} | ${percent(quickRef.turns)} | ${percent(quickRef.questions)} |`,
     '',
     '| split (conversations) | summary: evidence turns cited | quick_ref: evidence turns cited | quick_ref: questions with all evidence |',
     '|---|---|---|---|',

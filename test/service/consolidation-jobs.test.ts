@@ -121,7 +121,9 @@ for (const engine of ENGINES) {
       for (const handoff of [late, old]) {
         expect(handoff.quick_ref_tokens).toBe(countTokens(handoff.quick_ref ?? ''))
         expect(handoff.quick_ref_tokens).toBeLessThanOrEqual(100)
-        expect(handoff.quick_ref_tokens).toBeGreaterThan(40)
+        // Not trivially short; a reference does not fill its budget with clauses worth nothing
+        // (these repeat one pattern, so several add nothing new).
+        expect(handoff.quick_ref_tokens).toBeGreaterThan(30)
         expect(handoff.quick_ref).toContain(handoff.created_at.slice(0, 10))
       }
 

@@ -12,6 +12,7 @@ import {
   isUniqueViolation,
   json,
   num,
+  PAGE_BYTES,
   rowsThatFit,
   sizedPage,
 } from './sql-values.ts'
@@ -104,7 +105,15 @@ export function handoffFromRow(row: HandoffRow): Handoff {
 }
 
 /** A HandoffStore over `db` (the database or a transaction). */
-export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
+export function sqlHandoffStore(
+  db: Kysely<ServiceDatabase>,
+  { pageBytes = PAGE_BYTES }: { pageBytes?: number } = {},
+): HandoffStore {
+  // A row is sized by the columns a list returns: `search_vector` (often larger than the text it
+  // indexes) never leaves the database, so counting it would cut pages short.
+  const returnedBytes = sql<number>`octet_length(row(${sql.join(
+    HANDOFF_COLUMNS.map((column) => sql.ref(column)),
+  )})::text)`
   return {
     async insert(handoffs) {
       try {
@@ -161,13 +170,12 @@ export function sqlHandoffStore(db: Kysely<ServiceDatabase>): HandoffStore {
           sql<boolean>`(created_at, handoff_id) < (${after.createdAt}::timestamptz, ${after.id})`,
         )
       }
-      // Sized first, read in full only as far as PAGE_BYTES goes.
-      const sized = await query
-        .select(['handoff_id', sql<number>`octet_length(session_handoffs::text)`.as('bytes')])
-        .execute()
+      // Sized first (by the columns returned), read in full only as far as the page bytes go.
+      const sized = await query.select(['handoff_id', returnedBytes.as('bytes')]).execute()
       const fit = rowsThatFit(
         sized.map((row) => Number(row.bytes)),
         limit,
+        pageBytes,
       )
       const ids = sized.slice(0, fit).map((row) => row.handoff_id)
       if (ids.length === 0) return { items: [], next_cursor: null }

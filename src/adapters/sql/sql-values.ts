@@ -75,15 +75,19 @@ export function decodeCursor(cursor: string): { createdAt: string; id: string } 
 export const PAGE_BYTES = 4 * 1024 * 1024
 
 /**
- * How many of the first `limit` rows (sized in bytes, in page order) fit in PAGE_BYTES, at least
+ * How many of the first `limit` rows (sized in bytes, in page order) fit in `pageBytes`, at least
  * one: the rows a list reads in full.
  */
-export function rowsThatFit(bytes: readonly number[], limit: number): number {
+export function rowsThatFit(
+  bytes: readonly number[],
+  limit: number,
+  pageBytes = PAGE_BYTES,
+): number {
   let total = 0
   let count = 0
   for (const size of bytes.slice(0, limit)) {
     total += size
-    if (count > 0 && total > PAGE_BYTES) break
+    if (count > 0 && total > pageBytes) break
     count += 1
   }
   return count

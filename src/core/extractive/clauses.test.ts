@@ -79,4 +79,29 @@ describe('terse summaries', () => {
     const terse = summarizeUnits(units, budget, true)
     expect(terse.sources.length).toBeGreaterThan(sentences.sources.length)
   })
+
+  it('prefers a clause that states a fact to one that states none', () => {
+    const pair = [
+      { id: 'd1', speaker: 'Noor', text: 'Your generous heartfelt kind words mean everything.' },
+      { id: 'd2', speaker: 'Tomas', text: 'The drive took three hours.' },
+    ]
+    const budget = 14
+    const terse = summarizeUnits(pair, budget, true)
+    expect(terse.sources).toEqual(['d2'])
+  })
+
+  it('drops fillers from the clauses it keeps', () => {
+    const filler = [
+      {
+        id: 'c1',
+        speaker: 'Tomas',
+        text: 'Honestly, I just adopted a greyhound named Pixel in March, and I quite like her.',
+      },
+      { id: 'c2', speaker: 'Noor', text: 'By the way, my brother Omar moved to Lisbon last week.' },
+    ]
+    const terse = summarizeUnits([...units, ...filler], 60, true)
+    expect(terse.text).toContain('Tomas: I adopted a greyhound named Pixel in March')
+    expect(terse.text).toContain('Noor: My brother Omar moved to Lisbon last week.')
+    expect(terse.text).not.toMatch(/Honestly|just|quite|By the way/)
+  })
 })

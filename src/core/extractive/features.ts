@@ -107,6 +107,11 @@ export const WEIGHTS = {
    * handful of clauses and what the speaker did or will do is what later questions ask about.
    */
   terseEvent: 3.0,
+  /**
+   * In the terse levels, a clause with no fact at all (no name, number, date, cue or event:
+   * "Your kind words mean a lot"): a reference lists facts, and this is the question penalty's size.
+   */
+  terseFactless: -1.0,
   /** A question: it asks rather than tells. */
   question: -1.0,
   /** Greetings, thanks, laughter, praise: no facts. */
@@ -194,7 +199,19 @@ export function featureBonus(features: SentenceFeatures, terse = false): number 
   if (features.question) bonus += WEIGHTS.question
   if (features.chatter) bonus += WEIGHTS.chatter
   if (terse && features.event && !features.question) bonus += WEIGHTS.terseEvent
+  if (terse && !hasFact(features)) bonus += WEIGHTS.terseFactless
   return bonus
+}
+
+/** True when `features` hold any fact marker: a name, a number, a date, a cue or an event. */
+function hasFact(features: SentenceFeatures): boolean {
+  return (
+    features.names.length > 0 ||
+    features.numbers > 0 ||
+    features.dates > 0 ||
+    features.cues.length > 0 ||
+    features.event
+  )
 }
 
 /** `/^\p{Lu}/u`, answered without the regex for ASCII (almost every word). */

@@ -226,6 +226,8 @@ export function selectSentences(
     const { at } = entry
     if (taken[at] || entry.version !== version[at]) continue
     if (onePerUnit && unitTaken[unitOf[at] as number]) continue
+    // A reference lists what is worth something: it leaves room unspent rather than fill it.
+    if (onePerUnit && entry.tier === 0) continue
     const cost = costOf(at)
     // Spending only grows, so it stays out until its cost falls (its unit or date opens).
     if (spent + cost > budget) continue

@@ -2,8 +2,10 @@
  * Soak part (d): issue 18's "no turn lost under load". `stops` Stop hooks (200 by default) start
  * at the same instant in one workspace while CPU burners keep every core busy, each Stop killed
  * at its 5 s Claude Code timeout as Claude Code would. Then one `somnus sleep status` (the next
- * holder of the lock) merges the Stop inbox, and the ledger must hold every session exactly once,
- * each with the score it gets when recorded alone, and the debt their exact sum.
+ * holder of the lock) merges the Stop inbox, one SessionStart (the next session) scores the
+ * sessions whose Stop was killed after queueing its pending line, and the ledger must hold every
+ * session exactly once, each with the score it gets when recorded alone, and the debt their exact
+ * sum.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
@@ -106,6 +108,15 @@ export async function soakBurst(options: BurstOptions): Promise<PartResult> {
     : 0
 
   const status = await runSomnus(workspace, ['sleep', 'status', '--json'])
+  // A Stop killed after its first append (its pending line) is booked pending: the next
+  // session's SessionStart scores it from its transcript, as it does for any pending session.
+  const pendingAfterMerge = readLedger(workspace).sessions.filter(
+    (session) => session.score === null,
+  ).length
+  const sessionStart = await runHookProcess(workspace, 'session-start', {
+    hook_event_name: 'SessionStart',
+    cwd: workspace.project,
+  })
   const ledger = readLedger(workspace)
   const found = new Map<string, number[]>()
   for (const session of ledger.sessions) {
@@ -140,6 +151,14 @@ export async function soakBurst(options: BurstOptions): Promise<PartResult> {
       {
         label: '`sleep status` after the burst (merges the inbox)',
         value: status.code === 0 ? 'exit 0' : `exit ${status.code}`,
+      },
+      {
+        label: 'sessions pending after the merge (killed after queueing)',
+        value: pendingAfterMerge,
+      },
+      {
+        label: 'SessionStart after it (scores pending sessions)',
+        value: sessionStart.code === 0 ? 'exit 0' : `exit ${sessionStart.code}`,
       },
       { label: 'turns lost', value: lost.length, limit: 0, samples: lost },
       { label: 'sessions recorded twice', value: twice.length, limit: 0, samples: twice },

@@ -1,7 +1,9 @@
 /**
- * The Stop inbox: a Stop hook that cannot take the ledger lock before its deadline writes its
- * booking as one JSON line to an inbox instead of dropping the turn, and the next holder of the
- * lock merges it. Pure: how a line reads and writes, and how queued Stops join a ledger.
+ * The Stop inbox: every Stop hook first appends a pending booking of its session as one JSON
+ * line, without the lock, so a Stop killed later (a busy machine, Claude Code's 5 s timeout) has
+ * not lost its turn; one that cannot take the ledger lock before its deadline appends its scored
+ * booking too. The next holder of the lock merges them. Pure: how a line reads and writes, and
+ * how queued Stops join a ledger.
  *
  * Exactly once: each queued Stop carries an id, and the ledger keeps the ids of every queued Stop
  * still present in an inbox file (`inbox_merged_ids`), written in the same atomic ledger write as
@@ -63,15 +65,16 @@ export function parseInbox(text: string): InboxContent {
  * `inbox_merged_ids` set to the ids of all of `present` (every Stop still in an inbox file): ids
  * of Stops whose file is gone are no longer needed. A queued Stop older than the session's last
  * recorded Stop is marked merged without being applied: the later Stop read more of the
- * transcript, and its score replaces the earlier one anyway. Returns `state` itself when nothing
- * changes.
+ * transcript, and its score replaces the earlier one anyway. Of one instant, a pending booking is
+ * applied before a scored one (a Stop queues both when it cannot take the lock), so the score
+ * stands whatever order the inbox files were read in. Returns `state` itself when nothing changes.
  */
 export function mergeQueuedStops(state: SleepState, present: readonly QueuedStop[]): SleepState {
   const before = state.inbox_merged_ids ?? []
   const merged = new Set(before)
   const waiting = present
     .filter((stop) => !merged.has(stop.id))
-    .sort((a, b) => a.now.localeCompare(b.now))
+    .sort((a, b) => a.now.localeCompare(b.now) || pendingFirst(a) - pendingFirst(b))
   const ids = [...new Set(present.map((stop) => stop.id))]
   if (waiting.length === 0 && sameIds(ids, before)) return state
   let next = state
@@ -91,6 +94,11 @@ export function mergeQueuedStops(state: SleepState, present: readonly QueuedStop
   }
   const { inbox_merged_ids: _old, ...rest } = next
   return ids.length === 0 ? rest : { ...rest, inbox_merged_ids: ids }
+}
+
+/** 0 for a pending booking, 1 for one that read its transcript: the sort key of a tie. */
+function pendingFirst(stop: QueuedStop): number {
+  return stop.outcome.kind === 'pending' ? 0 : 1
 }
 
 function sameIds(a: readonly string[], b: readonly string[]): boolean {

@@ -177,6 +177,28 @@ export function testSleepStateStore(name: string, make: () => Promise<SleepState
       expect(state.debt).toBe(2)
     })
 
+    it('counts a Stop queued twice (pending, then scored, one instant) once, with its score, in either order', async () => {
+      for (const order of [
+        ['pending', 'scored'],
+        ['scored', 'pending'],
+      ] as const) {
+        const store = await make()
+        const scored = queuedStop(`scored-${order[0]}`, 's1', 3)
+        const pending = {
+          ...scored,
+          id: `pending-${order[0]}`,
+          outcome: { kind: 'pending' } as const,
+        }
+        for (const kind of order) await store.queue(kind === 'pending' ? pending : scored)
+        await store.update((state) => ({ state, result: null }))
+        await store.update((state) => ({ state, result: null }))
+        const state = await store.read()
+        expect(state.sessions.map((session) => session.score)).toEqual([3])
+        expect(state.debt).toBe(3)
+        expect(state.sessions_since_last_sleep).toBe(1)
+      }
+    })
+
     it('hands out copies: changing a read value does not change the ledger', async () => {
       const store = await make()
       await store.update((state) => ({

@@ -17,16 +17,22 @@ export type Exclusive<T> = { ran: true; value: T } | { ran: false }
 
 /** The ledger store. Adapters: `fs-sleep-state-store.ts` (files), `memory-sleep-state-store.ts`. */
 export interface SleepStateStore {
-  /** The current ledger: fresh defaults when there is none, or when it was corrupt (then set aside). */
-  read(): Promise<SleepState>
+  /**
+   * The current ledger: fresh defaults when there is none, or when it was corrupt (then set aside).
+   * Stops waiting in the inbox are shown merged, and merged for real when the lock is free this
+   * instant. `inbox: false` reads the ledger alone: a Stop about to take the lock merges the inbox
+   * in its own update, and reading it twice, or a second write, would only cost it time.
+   */
+  read(options?: { inbox?: boolean }): Promise<SleepState>
   /**
    * Reads the ledger, computes the change and writes it back, all while holding the lock, so that
    * concurrent hooks never lose an update. The change function must be pure: it may run once only.
    */
   update<T>(change: (state: SleepState) => StateChange<T>): Promise<T>
   /**
-   * Puts a Stop in the inbox without taking the lock, for a Stop that could not take it in time:
-   * `read()` shows it at once, and the next `update()` (by any process) merges it exactly once.
+   * Puts a Stop in the inbox without taking the lock (every Stop does, before anything else, and
+   * again when it could not take the lock in time): `read()` shows it at once, and the next
+   * `update()` (by any process) merges it exactly once.
    */
   queue(stop: QueuedStop): Promise<void>
   /** All consolidation records, newest first. */

@@ -4,13 +4,14 @@
  * get the lock gives up inside its Claude Code timeout, logs why, and exits 0.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, utimesSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SOMNUS_HOOKS } from '../../src/core/claude-settings.ts'
 import { ensureBuilt, SOMNUS_BIN } from '../support/build-once.ts'
 import { createHookWorkspace, type HookWorkspace, readLedger } from '../support/hook-workspace.ts'
 import { spawnHook } from '../support/spawn-hook.ts'
+import { assistant, text, toolResult, toolUse, user } from '../support/transcript-lines.ts'
 
 function runSomnus(ws: HookWorkspace, args: string[]) {
   return spawnSync(process.execPath, [SOMNUS_BIN, ...args], {
@@ -47,10 +48,10 @@ function holdLock(lockPath: string): Promise<ChildProcess> {
   })
 }
 
-function stopPayloadFor(ws: HookWorkspace, sessionId: string): string {
+function stopPayloadFor(ws: HookWorkspace, sessionId: string, transcriptPath?: string): string {
   return JSON.stringify({
     session_id: sessionId,
-    transcript_path: null,
+    transcript_path: transcriptPath ?? null,
     cwd: ws.project,
     hook_event_name: 'Stop',
     last_assistant_message: 'Done.',
@@ -91,7 +92,18 @@ describe('a hook and the ledger lock', () => {
   it('queues its turn inside its timeout on a lock a live holder keeps fresh; `sleep status` merges it once', async () => {
     ws = createHookWorkspace()
     holder = await holdLock(lockPath())
-    const run = await spawnHook(ws, 'stop', { text: stopPayloadFor(ws, 'blocked') })
+    const transcript = join(ws.transcripts, 'blocked.jsonl')
+    const write = toolUse('blocked-t0', 'Write', { file_path: 'src/a.ts', content: 'x' })
+    const stamped = [
+      user('Add the loader.'),
+      assistant('blocked-m0', [write]),
+      toolResult('blocked-t0', 'File created'),
+      assistant('blocked-end', [text('Added; tests pass.')]),
+    ].map((line) =>
+      line.replace(/"timestamp":"[^"]*"/, `"timestamp":"${new Date().toISOString()}"`),
+    )
+    writeFileSync(transcript, `${stamped.join('\n')}\n`)
+    const run = await spawnHook(ws, 'stop', { text: stopPayloadFor(ws, 'blocked', transcript) })
     expect(run.code).toBe(0)
     expect(run.stdout).toBe('')
     expect(run.exitAfterMs).toBeLessThan(STOP_TIMEOUT_MS)
@@ -102,8 +114,16 @@ describe('a hook and the ledger lock', () => {
     expect(holder.exitCode).toBeNull()
     expect(existsSync(lockPath())).toBe(true)
     expect(existsSync(ws.ledgerPath)).toBe(false)
+    // Its pending line, appended before it tried the lock, and its booking once it gave up.
     const inbox = readFileSync(join(ws.root, 'state', '.sleep-inbox.jsonl'), 'utf8')
-    expect(inbox.trim().split('\n')).toHaveLength(1)
+    const lines = inbox
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line))
+    expect(lines.map((line) => [line.session_id, line.outcome.kind])).toEqual([
+      ['blocked', 'pending'],
+      ['blocked', 'scored'],
+    ])
     const gone = new Promise((resolve) => holder?.once('exit', resolve))
     holder.stdin?.end()
     await gone
@@ -112,7 +132,10 @@ describe('a hook and the ledger lock', () => {
       const status = runSomnus(ws, ['sleep', 'status', '--json'])
       expect(status.status, status.stderr).toBe(0)
     }
-    expect(readLedger(ws).sessions.map((session) => session.session_id)).toEqual(['blocked'])
+    const merged = readLedger(ws)
+    expect(merged.sessions.map((session) => session.session_id)).toEqual(['blocked'])
+    expect(merged.sessions[0]?.score).toBeGreaterThan(0)
+    expect(merged.debt).toBe(merged.sessions[0]?.score)
     const again = await spawnHook(ws, 'stop', { text: stopPayloadFor(ws, 'other') })
     expect(again.code).toBe(0)
     const ledger = readLedger(ws)

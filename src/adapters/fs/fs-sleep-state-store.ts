@@ -248,10 +248,11 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
         task,
       ),
 
-    async read() {
+    async read(readOptions = {}) {
       const loaded = await loadState()
       if (loaded.kind === 'corrupt') await repair(statePath, loadState)
       const state = loaded.kind === 'ok' ? loaded.value.state : freshState()
+      if (readOptions.inbox === false) return state
       const files = inboxFiles()
       if (files.length === 0) return state
       // Stops waiting in the inbox are shown as merged, and merged for real when the lock is

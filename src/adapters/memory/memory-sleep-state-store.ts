@@ -28,7 +28,8 @@ export function createMemorySleepStateStore(
         consolidating = false
       }
     },
-    read: async () => structuredClone(mergeQueuedStops(state, inbox)),
+    read: async (options = {}) =>
+      structuredClone(options.inbox === false ? state : mergeQueuedStops(state, inbox)),
     queue: async (stop) => {
       inbox = [...inbox, structuredClone(stop)]
     },

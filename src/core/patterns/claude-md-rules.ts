@@ -141,14 +141,19 @@ function sameSubject(left: ClaudeMdRule, right: ClaudeMdRule): boolean {
  * `claudeMd` with the Somnus section holding `rules`: a rule on a subject the section already has
  * replaces that line where it stands (the sources of both cited), others are added after; the
  * rest of the file is left exactly as it was. A file without the section gets it at the end.
+ *
+ * The section is a start marker followed by its end marker with no other start between: a stray
+ * end marker above it, or a stray start marker, is the user's text and stays as it is (matching
+ * it made every consolidation append another section). Sections an earlier version appended that
+ * way are folded into the first: their rules merged, the copies removed.
  */
 export function withClaudeMdRules(claudeMd: string | null, rules: readonly ClaudeMdRule[]): string {
   const text = claudeMd ?? ''
-  const start = text.indexOf(CLAUDE_MD_START)
-  const end = text.indexOf(CLAUDE_MD_END)
-  const inside = start !== -1 && end > start ? text.slice(start + CLAUDE_MD_START.length, end) : ''
-  const merged = inside
-    .split('\n')
+  const sections = somnusSections(text)
+  const merged = sections
+    .flatMap((section) =>
+      text.slice(section.start + CLAUDE_MD_START.length, section.endMarker).split('\n'),
+    )
     .filter((line) => line.startsWith('- '))
     .map(parseRuleLine)
   for (const rule of rules) {
@@ -175,10 +180,46 @@ export function withClaudeMdRules(claudeMd: string | null, rules: readonly Claud
     ...one.map(renderRuleLine),
     CLAUDE_MD_END,
   ].join('\n')
-  if (start !== -1 && end > start) {
-    return `${text.slice(0, start)}${section}${text.slice(end + CLAUDE_MD_END.length)}`
+  const [first, ...copies] = sections
+  if (first !== undefined) {
+    let out = `${text.slice(0, first.start)}${section}`
+    let from = first.end
+    for (const copy of copies) {
+      // A copy goes with the blank line an append put before it.
+      out += text.slice(from, copy.start).replace(/\n\n$/, '\n')
+      from = copy.end
+    }
+    return out + text.slice(from)
   }
   const separator =
     text === '' ? '' : text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n'
   return `${text}${separator}${section}\n`
+}
+
+/** One Somnus section in CLAUDE.md: where its start marker begins, its end marker begins, it ends. */
+interface SomnusSection {
+  start: number
+  endMarker: number
+  end: number
+}
+
+/**
+ * Every Somnus section of `text`, in order: each start marker with the first end marker after it,
+ * when no other start marker comes between them (then the later start is the section's).
+ */
+function somnusSections(text: string): SomnusSection[] {
+  const sections: SomnusSection[] = []
+  let start = text.indexOf(CLAUDE_MD_START)
+  while (start !== -1) {
+    const endMarker = text.indexOf(CLAUDE_MD_END, start + CLAUDE_MD_START.length)
+    if (endMarker === -1) break
+    const next = text.indexOf(CLAUDE_MD_START, start + CLAUDE_MD_START.length)
+    if (next !== -1 && next < endMarker) {
+      start = next
+      continue
+    }
+    sections.push({ start, endMarker, end: endMarker + CLAUDE_MD_END.length })
+    start = text.indexOf(CLAUDE_MD_START, endMarker + CLAUDE_MD_END.length)
+  }
+  return sections
 }

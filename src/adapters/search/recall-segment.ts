@@ -274,8 +274,11 @@ export interface SegmentReader {
   readonly totalLength: number
   /** Documents holding `term` (0 when none). */
   documentFrequency(term: string): number
-  /** Adds each document's BM25 share of `term` to `scores`, given the index-wide statistics. */
-  score(term: string, idf: number, average: number, scores: Float64Array): void
+  /**
+   * Adds each document's BM25 share of `term` to `scores`, given the index-wide statistics, and
+   * appends to `touched` each document scored for the first time (so callers visit only those).
+   */
+  score(term: string, idf: number, average: number, scores: Float64Array, touched: number[]): void
   /** The kind of document `index`. */
   kindOf(index: number): string
   /** Document `index` as an entry. */
@@ -295,6 +298,33 @@ export interface RawSegment {
 const K1 = 1.2
 const B = 0.75
 
+/** True on a little-endian machine, where a segment's numbers can be viewed in place. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
+
+/**
+ * The little-endian u32s of `bytes` as an array: a view when they are aligned (a file read
+ * gives its own buffer), else a copy. Reading them one by one through `readUInt32LE` cost a
+ * cold process (every hook) about twice as much.
+ */
+function wordsOf(bytes: Buffer): Uint32Array {
+  const count = bytes.length >> 2
+  if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0)
+    return new Uint32Array(bytes.buffer, bytes.byteOffset, count)
+  const words = new Uint32Array(count)
+  for (let index = 0; index < count; index += 1) words[index] = bytes.readUInt32LE(index * 4)
+  return words
+}
+
+/** The little-endian f32s of `bytes` as an array (a view when aligned, as `wordsOf`). */
+function floatsOf(bytes: Buffer): Float32Array {
+  const count = bytes.length >> 2
+  if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0)
+    return new Float32Array(bytes.buffer, bytes.byteOffset, count)
+  const floats = new Float32Array(count)
+  for (let index = 0; index < count; index += 1) floats[index] = bytes.readFloatLE(index * 4)
+  return floats
+}
+
 /** Opens the segment in `source`; throws when it is not one. */
 export function openSegment(source: ByteSource): SegmentReader {
   const prefix = source.read(0, 8)
@@ -302,7 +332,7 @@ export function openSegment(source: ByteSource): SegmentReader {
     throw new Error('not a recall segment')
   const header = JSON.parse(source.read(8, prefix.readUInt32LE(4)).toString('utf8')) as Header
   const region = (name: keyof Header['regions']) => source.read(...header.regions[name])
-  let lengths: Buffer | null = null
+  let lengths: Float32Array | null = null
   let kinds: Buffer | null = null
   let offsets: Buffer | null = null
   const find = (term: string) => {
@@ -329,19 +359,22 @@ export function openSegment(source: ByteSource): SegmentReader {
     count: header.count,
     totalLength: header.totalLength,
     documentFrequency: (term) => find(term)?.[1] ?? 0,
-    score(term, idf, average, scores) {
+    score(term, idf, average, scores, touched) {
       const found = find(term)
       if (found === null) return
-      lengths ??= region('lengths')
+      lengths ??= floatsOf(region('lengths'))
       const [postingsStart] = header.regions.postings
-      const pairs = source.read(postingsStart + found[2] * 8, found[3] * 8)
-      for (let at = 0; at < pairs.length; at += 8) {
-        const index = pairs.readUInt32LE(at)
-        const weight = pairs.readUInt32LE(at + 4) / 10
-        const length = lengths.readFloatLE(index * 4)
+      const pairs = wordsOf(source.read(postingsStart + found[2] * 8, found[3] * 8))
+      const mean = average || 1
+      for (let at = 0; at < pairs.length; at += 2) {
+        const index = pairs[at] as number
+        const weight = (pairs[at + 1] as number) / 10
+        const before = scores[index] as number
+        if (before === 0) touched.push(index)
         scores[index] =
-          (scores[index] ?? 0) +
-          (idf * weight * (K1 + 1)) / (weight + K1 * (1 - B + (B * length) / (average || 1)))
+          before +
+          (idf * weight * (K1 + 1)) /
+            (weight + K1 * (1 - B + (B * (lengths[index] as number)) / mean))
       }
     },
     kindOf(index) {

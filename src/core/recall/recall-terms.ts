@@ -6,25 +6,24 @@
  */
 import { STOP_WORDS } from '../extractive/stop-words.ts'
 import { stem } from '../extractive/text.ts'
+import { patternsFor } from './text-patterns.ts'
 
-/** A run of letters and digits, joined by the marks code names use (`_ . - / :`). */
-const COMPOUND = /[\p{L}\p{N}]+(?:[_.\-/:'’]*[\p{L}\p{N}]+)*/gu
-/** Where a compound splits into words: its marks, and a lower-to-upper change of case. */
-const JOINTS = /[_.\-/:'’]+|(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u
 /** Longer tokens are base64, hashes or minified code: nothing a person asks for. */
 const MAX_TERM_CHARS = 40
 
 /** The terms of `text`: each word's stem, and each compound whole (lowercased) beside its parts. */
 export function recallTerms(text: string): string[] {
   const terms: string[] = []
-  for (const compound of text.match(COMPOUND) ?? []) {
+  // Compounds (a run of letters and digits joined by the marks code names use) split at their
+  // joints (those marks, and a lower-to-upper change of case).
+  const patterns = patternsFor(text)
+  for (const compound of text.match(patterns.compound) ?? []) {
     if (compound.length > MAX_TERM_CHARS * 2) continue
-    const parts = compound.split(JOINTS).filter((part) => part !== '')
+    const parts = compound.split(patterns.joints).filter((part) => part !== '')
     if (parts.length > 1) {
       const whole = compound.toLowerCase().replace(/’/g, "'")
       // A possessive or contraction ("user's", "don't") is a word, not a code name.
-      if (!/^[\p{L}]+'[\p{L}]{1,2}$/u.test(whole) && whole.length <= MAX_TERM_CHARS)
-        terms.push(whole)
+      if (!patterns.contraction.test(whole) && whole.length <= MAX_TERM_CHARS) terms.push(whole)
     }
     for (const part of parts) {
       const lower = part.toLowerCase()

@@ -21,6 +21,7 @@ import {
   openSegment,
   type SegmentDocument,
   type SegmentReader,
+  type Touched,
   writeSegment,
 } from './recall-segment.ts'
 
@@ -161,13 +162,13 @@ export function createSegmentedRecallIndex(segments: Segment[] = []) {
       // only those are visited again (a segment holds 20,000 documents, a query reaches a few).
       const scored = segments.map((segment) => {
         const scores = new Float64Array(segment.reader.count)
-        const touched: number[] = []
+        const reached: Touched = { indexes: new Int32Array(segment.reader.count), count: 0 }
         terms.forEach((term, position) => {
-          segment.reader.score(term, idfs[position] ?? 0, average, scores, touched)
+          segment.reader.score(term, idfs[position] ?? 0, average, scores, reached)
         })
         for (const dead of segment.dead) scores[dead] = 0
         // In document order, as a scan of every document would find them (ties keep that order).
-        return { scores, touched: Int32Array.from(touched).sort() }
+        return { scores, touched: reached.indexes.subarray(0, reached.count).sort() }
       })
       // Only the best few become candidates: a common word can match every document, and making
       // an object of each to sort them all cost the prompt hook more than the search itself.
@@ -176,7 +177,9 @@ export function createSegmentedRecallIndex(segments: Segment[] = []) {
         const found: { segment: Segment; index: number; score: number }[] = []
         scored.forEach(({ scores, touched }, position) => {
           const segment = segments[position] as Segment
-          for (const at of touched) {
+          // Indexed, not for-of: an iterator makes an object per step in a cold process.
+          for (let slot = 0; slot < touched.length; slot += 1) {
+            const at = touched[slot] as number
             const score = scores[at] ?? 0
             if (score <= 0 || score < threshold) continue
             if (kinds !== null && !kinds.has(segment.reader.kindOf(at))) continue
@@ -236,8 +239,8 @@ function keepthLargest(
   const all = new Float64Array(lists.reduce((sum, list) => sum + list.touched.length, 0))
   let size = 0
   for (const { scores, touched } of lists) {
-    for (const at of touched) {
-      const score = scores[at] as number
+    for (let position = 0; position < touched.length; position += 1) {
+      const score = scores[touched[position] as number] as number
       if (score > 0) {
         all[size] = score
         size += 1

@@ -36,7 +36,17 @@ export function recallTerms(text: string): string[] {
   return terms
 }
 
+/** Texts whose distinct terms are kept, most recent last (a hit's text is asked for twice). */
+const RECENT = new Map<string, readonly string[]>()
+const MAX_RECENT = 64
+
 /** The distinct terms of a query, in order. */
 export function queryTerms(text: string): string[] {
-  return [...new Set(recallTerms(text))]
+  const known = RECENT.get(text)
+  if (known !== undefined) return [...known]
+  const terms = [...new Set(recallTerms(text))]
+  // The prompt hook asks this of each hit twice (its coverage, then the relevance floor).
+  if (RECENT.size >= MAX_RECENT) RECENT.delete(RECENT.keys().next().value as string)
+  RECENT.set(text, terms)
+  return [...terms]
 }

@@ -68,10 +68,21 @@ export function shelfFileName(shelf: BrainShelfName): string {
 
 /** Recall over the brain `options` names. */
 export function openBrainRecall(options: BrainRecallOptions): BrainRecall {
+  // Worked out when first asked: the prompt hook's hits are mostly brain files, and finding the
+  // pattern folder (settings, the project's root, a hash) or the transcripts' folder (a realpath)
+  // cost it ~3-5 ms it rarely needs.
+  let patternsDir: string | null | undefined
+  let transcriptsDir: string | undefined
   const places = {
     root: options.root,
-    patternsDir: patternsDirOf(options),
-    transcriptsDir: transcriptsDirOf(options.projectDir, options.env),
+    get patternsDir() {
+      if (patternsDir === undefined) patternsDir = patternsDirOf(options)
+      return patternsDir
+    },
+    get transcriptsDir() {
+      transcriptsDir ??= transcriptsDirOf(options.projectDir, options.env)
+      return transcriptsDir
+    },
     maxTranscriptBytes: options.maxTranscriptBytes,
   }
   const opened = new Map<BrainShelfName, ReturnType<typeof openShelf>>()

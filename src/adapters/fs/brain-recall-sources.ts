@@ -207,13 +207,13 @@ export function brainRecallSources(
     }
     const text = textOf(source)
     if (text === null) return null
-    const lines = text.split(/\r?\n/)
     const wanted = normalizedText(hit.text)
     const at = Number(/:(\d+)$/.exec(hit.location)?.[1] ?? 0)
     const matches = (line: string | undefined) =>
       line !== undefined && normalizedText(redactSecrets(lineText(line))) === wanted
-    if (matches(lines[at - 1])) return hit.location
-    const moved = lines.findIndex(matches)
+    // The line where the index saw it, found without splitting the file (the usual case).
+    if (matches(lineAt(text, at))) return hit.location
+    const moved = text.split(/\r?\n/).findIndex(matches)
     return moved < 0 ? null : `${source.key}:${moved + 1}`
   }
 
@@ -249,6 +249,20 @@ export function brainRecallSources(
       return redactSecrets(line > 0 ? sectionAround(text, line) : text)
     },
   }
+}
+
+/** Line `line` (1-based) of `text`, as `text.split(/\r?\n/)[line - 1]` gives it, or undefined. */
+export function lineAt(text: string, line: number): string | undefined {
+  if (!Number.isInteger(line) || line < 1) return undefined
+  let start = 0
+  for (let seen = 1; seen < line; seen += 1) {
+    const end = text.indexOf('\n', start)
+    if (end === -1) return undefined
+    start = end + 1
+  }
+  const end = text.indexOf('\n', start)
+  const found = end === -1 ? text.slice(start) : text.slice(start, end)
+  return end !== -1 && found.endsWith('\r') ? found.slice(0, -1) : found
 }
 
 /** The markdown section that holds line `line` (1-based): from its heading to the next of its level. */

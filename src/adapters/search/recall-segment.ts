@@ -1,20 +1,30 @@
 /**
  * One immutable segment of a recall index, laid out so a query reads only what it needs: a small
- * header (the sorted term dictionary and where each region starts), then fixed-width regions
- * (document lengths, kinds, offsets), the postings of every term side by side, the documents as
- * JSON lines, and their ids. A query reads the header, the lengths, the postings of its own terms
- * and the documents it returns; nothing else. Whole-index libraries (MiniSearch, Orama) parse
- * every posting at load instead: 0.9 s and 1 GB for a 200,000-line creature
- * (docs/design/recall.md), which no per-process query can pay.
+ * header (where each region starts, and the first term of each block of the term dictionary),
+ * then fixed-width regions (document lengths, kinds, offsets), the postings of every term side by
+ * side, the documents as JSON lines, their ids, and the dictionary. A query reads the header, the
+ * lengths, the dictionary blocks and postings of its own terms and the documents it returns;
+ * nothing else. Whole-index libraries (MiniSearch, Orama) parse every posting at load instead:
+ * 0.9 s and 1 GB for a 200,000-line creature (docs/design/recall.md), which no per-process query
+ * can pay.
  *
- * Layout (little-endian): "SRS1", header length (u32), header JSON, then the regions the header
+ * Layout (little-endian): "SRS2", header length (u32), header JSON, then the regions the header
  * names by [offset, bytes]: lengths (f32 per doc), kinds (u8 per doc), docOffsets (u32 per doc + 1,
- * into docs), postings (u32 pairs: doc, weight x 10), docs (UTF-8 JSON lines), ids (JSON array).
+ * into docs), postings (u32 pairs: doc, weight x 10), docs (UTF-8 JSON lines), ids (JSON array),
+ * and the term dictionary in two levels (segment-dictionary.ts): terms (blocks of sorted terms)
+ * and stats (u32 pairs per term: first posting pair, pairs); the header holds each block's first
+ * term, so a query reads the blocks of its own terms only.
  */
 import type { RecallEntry } from '../../core/recall/recall-entry.ts'
 import { recallTerms } from '../../core/recall/recall-terms.ts'
+import {
+  type DictionaryIndex,
+  openDictionary,
+  type TermPostings,
+  writeDictionary,
+} from './segment-dictionary.ts'
 
-const MAGIC = 'SRS1'
+const MAGIC = 'SRS2'
 /** A context word (title, heading) counts this much of a word of the text. */
 export const CONTEXT_WEIGHT = 0.4
 
@@ -24,10 +34,23 @@ interface Header {
   count: number
   totalLength: number
   kinds: string[]
-  /** Sorted by term: [term, documents holding it, first pair, pairs]. */
-  dict: [string, number, number, number][]
-  regions: Record<'lengths' | 'kinds' | 'docOffsets' | 'postings' | 'docs' | 'ids', Region>
+  /** The index of the dictionary's blocks (the terms and their postings are regions). */
+  dictionary: DictionaryIndex
+  regions: Record<RegionName, Region>
 }
+
+/** The regions of a segment, in the order they are laid out. */
+const REGION_NAMES = [
+  'lengths',
+  'kinds',
+  'docOffsets',
+  'postings',
+  'docs',
+  'ids',
+  'terms',
+  'stats',
+] as const
+type RegionName = (typeof REGION_NAMES)[number]
 
 /** Where a segment's bytes are: a buffer built in memory, or a file read piece by piece. */
 export interface ByteSource {
@@ -105,11 +128,11 @@ export function writeSegment(documents: readonly SegmentDocument[]): Buffer {
     }
   })
   const terms = [...postings.keys()].sort()
-  const dict: Header['dict'] = []
+  const dict: TermPostings[] = []
   let pairs = 0
   for (const term of terms) {
     const list = postings.get(term) ?? []
-    dict.push([term, list.length / 2, pairs, list.length / 2])
+    dict.push([pairs, list.length / 2])
     pairs += list.length / 2
   }
   const lengths = Buffer.alloc(documents.length * 4)
@@ -133,7 +156,7 @@ export function writeSegment(documents: readonly SegmentDocument[]): Buffer {
   }
   const docs = Buffer.concat(documents.flatMap((document) => [document.json, NEWLINE]))
   const ids = Buffer.from(JSON.stringify(documents.map((document) => document.id)))
-  return assemble({ count: documents.length, totalLength, kinds, dict }, [
+  return assemble({ count: documents.length, totalLength, kinds }, terms, dict, [
     lengths,
     kindBytes,
     docOffsets,
@@ -143,18 +166,27 @@ export function writeSegment(documents: readonly SegmentDocument[]): Buffer {
   ])
 }
 
-/** The segment's bytes: magic, header (with its regions' offsets) and the regions in order. */
-function assemble(fields: Omit<Header, 'regions'>, body: Buffer[]): Buffer {
-  const names = ['lengths', 'kinds', 'docOffsets', 'postings', 'docs', 'ids'] as const
+/**
+ * The segment's bytes: magic, header (with its regions' offsets) and the regions in order, the
+ * dictionary of `terms` (sorted) and their postings last.
+ */
+function assemble(
+  fields: Omit<Header, 'regions' | 'dictionary'>,
+  terms: readonly string[],
+  postings: readonly TermPostings[],
+  documentParts: Buffer[],
+): Buffer {
+  const dictionary = writeDictionary(terms, postings)
+  const body = [...documentParts, dictionary.termBytes, dictionary.stats]
   // Region offsets depend on the header's own length: fixed in passes until it stops changing.
   const build = (start: number) => {
     const regions = {} as Header['regions']
     let offset = start
     body.forEach((part, index) => {
-      regions[names[index] as keyof Header['regions']] = [offset, part.length]
+      regions[REGION_NAMES[index] as RegionName] = [offset, part.length]
       offset += part.length
     })
-    return Buffer.from(JSON.stringify({ ...fields, regions }))
+    return Buffer.from(JSON.stringify({ ...fields, dictionary: dictionary.index, regions }))
   }
   let header = build(0)
   for (;;) {
@@ -226,10 +258,13 @@ export function mergeSegments(
     renumber.push(map)
   })
   offsets.push(docBytes)
-  const terms = [...new Set(raws.flatMap((raw) => raw.header.dict.map((entry) => entry[0])))].sort()
-  const byTerm = raws.map((raw) => new Map(raw.header.dict.map((entry) => [entry[0], entry])))
+  const dictionaries = raws.map((raw) => raw.dictionary())
+  const terms = [...new Set(dictionaries.flatMap((entries) => entries.map((entry) => entry[0])))]
+  terms.sort()
+  const byTerm = dictionaries.map((entries) => new Map(entries))
   const postingsOf = raws.map((raw) => raw.region('postings'))
-  const dict: Header['dict'] = []
+  const kept: string[] = []
+  const dict: TermPostings[] = []
   const postingParts: Buffer[] = []
   let pairs = 0
   for (const term of terms) {
@@ -239,9 +274,9 @@ export function mergeSegments(
       const map = renumber[position]
       const postings = postingsOf[position]
       if (!found || !map || !postings) return
-      const out = Buffer.alloc(found[3] * 8)
+      const out = Buffer.alloc(found[1] * 8)
       let written = 0
-      for (let pair = found[2]; pair < found[2] + found[3]; pair += 1) {
+      for (let pair = found[0]; pair < found[0] + found[1]; pair += 1) {
         const index = map[postings.readUInt32LE(pair * 8)] ?? -1
         if (index < 0) continue
         out.writeUInt32LE(index, written)
@@ -251,14 +286,17 @@ export function mergeSegments(
       postingParts.push(out.subarray(0, written))
       termPairs += written / 8
     })
-    if (termPairs > 0) dict.push([term, termPairs, pairs, termPairs])
+    if (termPairs > 0) {
+      kept.push(term)
+      dict.push([pairs, termPairs])
+    }
     pairs += termPairs
   }
   const docOffsets = Buffer.alloc(offsets.length * 4)
   offsets.forEach((offset, index) => {
     docOffsets.writeUInt32LE(offset, index * 4)
   })
-  return assemble({ count, totalLength, kinds, dict }, [
+  return assemble({ count, totalLength, kinds }, kept, dict, [
     Buffer.concat(lengthParts),
     Buffer.from(kindParts),
     docOffsets,
@@ -274,8 +312,11 @@ export interface SegmentReader {
   readonly totalLength: number
   /** Documents holding `term` (0 when none). */
   documentFrequency(term: string): number
-  /** Adds each document's BM25 share of `term` to `scores`, given the index-wide statistics. */
-  score(term: string, idf: number, average: number, scores: Float64Array): void
+  /**
+   * Adds each document's BM25 share of `term` to `scores`, given the index-wide statistics, and
+   * appends to `touched` each document scored for the first time (so callers visit only those).
+   */
+  score(term: string, idf: number, average: number, scores: Float64Array, touched: Touched): void
   /** The kind of document `index`. */
   kindOf(index: number): string
   /** Document `index` as an entry. */
@@ -286,14 +327,52 @@ export interface SegmentReader {
   raw(): RawSegment
 }
 
+/**
+ * The documents a query's postings reached in one segment, in the order reached: a typed array as
+ * long as the segment and a count (a growing array of numbers was most of the hook's garbage).
+ */
+export interface Touched {
+  indexes: Int32Array
+  count: number
+}
+
 /** A segment's parts as a merge reads them. */
 export interface RawSegment {
   header: Header
-  region(name: keyof Header['regions']): Buffer
+  region(name: RegionName): Buffer
+  /** Every term with its postings, in order. */
+  dictionary(): [string, TermPostings][]
 }
 
 const K1 = 1.2
 const B = 0.75
+
+/** True on a little-endian machine, where a segment's numbers can be viewed in place. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
+
+/**
+ * The little-endian u32s of `bytes` as an array: a view when they are aligned (a file read
+ * gives its own buffer), else a copy. Reading them one by one through `readUInt32LE` cost a
+ * cold process (every hook) about twice as much.
+ */
+function wordsOf(bytes: Buffer): Uint32Array {
+  const count = bytes.length >> 2
+  if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0)
+    return new Uint32Array(bytes.buffer, bytes.byteOffset, count)
+  const words = new Uint32Array(count)
+  for (let index = 0; index < count; index += 1) words[index] = bytes.readUInt32LE(index * 4)
+  return words
+}
+
+/** The little-endian f32s of `bytes` as an array (a view when aligned, as `wordsOf`). */
+function floatsOf(bytes: Buffer): Float32Array {
+  const count = bytes.length >> 2
+  if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0)
+    return new Float32Array(bytes.buffer, bytes.byteOffset, count)
+  const floats = new Float32Array(count)
+  for (let index = 0; index < count; index += 1) floats[index] = bytes.readFloatLE(index * 4)
+  return floats
+}
 
 /** Opens the segment in `source`; throws when it is not one. */
 export function openSegment(source: ByteSource): SegmentReader {
@@ -301,23 +380,21 @@ export function openSegment(source: ByteSource): SegmentReader {
   if (prefix.length < 8 || prefix.toString('latin1', 0, 4) !== MAGIC)
     throw new Error('not a recall segment')
   const header = JSON.parse(source.read(8, prefix.readUInt32LE(4)).toString('utf8')) as Header
-  const region = (name: keyof Header['regions']) => source.read(...header.regions[name])
-  let lengths: Buffer | null = null
+  if (typeof header.dictionary !== 'object' || header.regions?.terms === undefined)
+    throw new Error('not a recall segment of this format')
+  const region = (name: RegionName) => source.read(...header.regions[name])
+  const [termsStart, termBytes] = header.regions.terms
+  const [statsStart] = header.regions.stats
+  const dictionary = openDictionary(
+    header.dictionary,
+    termBytes,
+    (offset, bytes) => source.read(termsStart + offset, bytes),
+    (offset, bytes) => source.read(statsStart + offset, bytes),
+  )
+  let lengths: Float32Array | null = null
   let kinds: Buffer | null = null
   let offsets: Buffer | null = null
-  const find = (term: string) => {
-    let low = 0
-    let high = header.dict.length - 1
-    while (low <= high) {
-      const middle = (low + high) >> 1
-      const entry = header.dict[middle]
-      if (entry === undefined) break
-      if (entry[0] === term) return entry
-      if (entry[0] < term) low = middle + 1
-      else high = middle - 1
-    }
-    return null
-  }
+  const find = (term: string) => dictionary.find(term)
   const docJson = (index: number) => {
     offsets ??= region('docOffsets')
     const start = offsets.readUInt32LE(index * 4)
@@ -329,19 +406,25 @@ export function openSegment(source: ByteSource): SegmentReader {
     count: header.count,
     totalLength: header.totalLength,
     documentFrequency: (term) => find(term)?.[1] ?? 0,
-    score(term, idf, average, scores) {
+    score(term, idf, average, scores, touched) {
       const found = find(term)
       if (found === null) return
-      lengths ??= region('lengths')
+      lengths ??= floatsOf(region('lengths'))
       const [postingsStart] = header.regions.postings
-      const pairs = source.read(postingsStart + found[2] * 8, found[3] * 8)
-      for (let at = 0; at < pairs.length; at += 8) {
-        const index = pairs.readUInt32LE(at)
-        const weight = pairs.readUInt32LE(at + 4) / 10
-        const length = lengths.readFloatLE(index * 4)
+      const pairs = wordsOf(source.read(postingsStart + found[0] * 8, found[1] * 8))
+      const mean = average || 1
+      for (let at = 0; at < pairs.length; at += 2) {
+        const index = pairs[at] as number
+        const weight = (pairs[at + 1] as number) / 10
+        const before = scores[index] as number
+        if (before === 0) {
+          touched.indexes[touched.count] = index
+          touched.count += 1
+        }
         scores[index] =
-          (scores[index] ?? 0) +
-          (idf * weight * (K1 + 1)) / (weight + K1 * (1 - B + (B * length) / (average || 1)))
+          before +
+          (idf * weight * (K1 + 1)) /
+            (weight + K1 * (1 - B + (B * (lengths[index] as number)) / mean))
       }
     },
     kindOf(index) {
@@ -355,6 +438,6 @@ export function openSegment(source: ByteSource): SegmentReader {
       return { id, kind, location, text, context, date, sources }
     },
     ids: () => JSON.parse(region('ids').toString('utf8')) as string[],
-    raw: () => ({ header, region }),
+    raw: () => ({ header, region, dictionary: () => dictionary.all() }),
   }
 }

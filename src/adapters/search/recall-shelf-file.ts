@@ -30,7 +30,7 @@ import {
 } from './segmented-recall-index.ts'
 
 /** Bumped when the layout changes: a shelf of another format is rebuilt, not read. */
-const SHELF_FORMAT = 3
+const SHELF_FORMAT = 4
 /** Segment files no manifest names are removed once this old (a writer may not have saved yet). */
 const ORPHAN_AGE_MS = 60_000
 

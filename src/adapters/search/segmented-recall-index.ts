@@ -5,7 +5,6 @@
  * segment with many dead documents is rewritten. Ranking is BM25 over the statistics of every
  * segment together, so a hit scores the same whichever segment holds it.
  */
-import { MaxHeap } from '../../core/extractive/max-heap.ts'
 import { queryTerms } from '../../core/recall/recall-terms.ts'
 import { snippetOf } from '../../core/recall/snippet.ts'
 import {
@@ -22,6 +21,7 @@ import {
   openSegment,
   type SegmentDocument,
   type SegmentReader,
+  type Touched,
   writeSegment,
 } from './recall-segment.ts'
 
@@ -158,22 +158,28 @@ export function createSegmentedRecallIndex(segments: Segment[] = []) {
         )
         return Math.log(1 + (count - frequency + 0.5) / (frequency + 0.5))
       })
+      // Each segment's scores, and the documents its postings reached, in the order reached:
+      // only those are visited again (a segment holds 20,000 documents, a query reaches a few).
       const scored = segments.map((segment) => {
         const scores = new Float64Array(segment.reader.count)
+        const reached: Touched = { indexes: new Int32Array(segment.reader.count), count: 0 }
         terms.forEach((term, position) => {
-          segment.reader.score(term, idfs[position] ?? 0, average, scores)
+          segment.reader.score(term, idfs[position] ?? 0, average, scores, reached)
         })
         for (const dead of segment.dead) scores[dead] = 0
-        return scores
+        // In document order, as a scan of every document would find them (ties keep that order).
+        return { scores, touched: reached.indexes.subarray(0, reached.count).sort() }
       })
       // Only the best few become candidates: a common word can match every document, and making
       // an object of each to sort them all cost the prompt hook more than the search itself.
       const wanted = query.limit * 3 + 20
       const candidates = (threshold: number) => {
         const found: { segment: Segment; index: number; score: number }[] = []
-        scored.forEach((scores, position) => {
+        scored.forEach(({ scores, touched }, position) => {
           const segment = segments[position] as Segment
-          for (let at = 0; at < scores.length; at += 1) {
+          // Indexed, not for-of: an iterator makes an object per step in a cold process.
+          for (let slot = 0; slot < touched.length; slot += 1) {
+            const at = touched[slot] as number
             const score = scores[at] ?? 0
             if (score <= 0 || score < threshold) continue
             if (kinds !== null && !kinds.has(segment.reader.kindOf(at))) continue
@@ -223,29 +229,27 @@ export function createSegmentedRecallIndex(segments: Segment[] = []) {
 }
 
 /**
- * The `keep`-th largest positive score of all `lists` (0 when fewer are positive): a heap of the
- * best `keep` with the least on top, so a common word matching every document costs one pass.
+ * The `keep`-th largest positive score of the documents `lists` reached (0 when fewer are
+ * positive): their scores gathered and sorted natively, one pass and no object per document.
  */
-function keepthLargest(lists: readonly Float64Array[], keep: number): number {
-  const best = new MaxHeap<number>((left, right) => left < right)
-  let least = 0
-  for (const scores of lists) {
-    for (let index = 0; index < scores.length; index += 1) {
-      const score = scores[index] as number
-      if (score <= 0 || (best.size >= keep && score <= least)) continue
-      best.push(score)
-      if (best.size > keep) best.pop()
-      least = best.size >= keep ? (peek(best) ?? 0) : 0
+function keepthLargest(
+  lists: readonly { scores: Float64Array; touched: Int32Array }[],
+  keep: number,
+): number {
+  const all = new Float64Array(lists.reduce((sum, list) => sum + list.touched.length, 0))
+  let size = 0
+  for (const { scores, touched } of lists) {
+    for (let position = 0; position < touched.length; position += 1) {
+      const score = scores[touched[position] as number] as number
+      if (score > 0) {
+        all[size] = score
+        size += 1
+      }
     }
   }
-  return best.size < keep ? 0 : least
-}
-
-/** The heap's first item, put back. */
-function peek(heap: MaxHeap<number>): number | undefined {
-  const first = heap.pop()
-  if (first !== undefined) heap.push(first)
-  return first
+  if (size < keep) return 0
+  const positive = all.subarray(0, size).sort()
+  return positive[size - keep] as number
 }
 
 /** The type of a segmented index. */

@@ -3,7 +3,15 @@ import { stemmer } from 'stemmer'
 import { STOP_WORDS } from './stop-words.ts'
 
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu
-const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' })
+/**
+ * Made on first use: building a segmenter loads ICU's break rules, ~5-9 ms that every hook start
+ * paid at module load though most hooks never split a sentence (profile of the prompt hook).
+ */
+let sentences: Intl.Segmenter | undefined
+const sentenceSegmenter = () => {
+  sentences ??= new Intl.Segmenter('en', { granularity: 'sentence' })
+  return sentences
+}
 
 /** The words of `text` as written (letters and digits, inner apostrophes kept). */
 export function words(text: string): string[] {
@@ -106,7 +114,7 @@ function segmentEnds(line: string): number[] {
   for (let start = 0; start < line.length; ) {
     const window = line.slice(start, start + SEGMENT_WINDOW)
     const found: number[] = []
-    for (const { segment, index } of SENTENCES.segment(window)) {
+    for (const { segment, index } of sentenceSegmenter().segment(window)) {
       found.push(start + index + segment.length)
     }
     if (start + window.length < line.length) {

@@ -9,6 +9,7 @@
 import { redactSecrets } from '../redact-secrets.ts'
 import type { RecallEntry } from './recall-entry.ts'
 import { recallTerms } from './recall-terms.ts'
+import { patternsFor } from './text-patterns.ts'
 
 /** One file to index: where it is shown from, what kind of memory it holds, its text. */
 export interface SourceText {
@@ -33,10 +34,7 @@ export function lineText(line: string): string {
 
 /** The form two texts are compared in: lowercase letters and digits, single spaces. */
 export function normalizedText(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim()
+  return text.toLowerCase().replace(patternsFor(text).nonWord, ' ').trim()
 }
 
 /** Provenance ids in a line's comments: `session:<id>` and message id prefixes (8+ hex digits). */

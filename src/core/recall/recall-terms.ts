@@ -6,25 +6,24 @@
  */
 import { STOP_WORDS } from '../extractive/stop-words.ts'
 import { stem } from '../extractive/text.ts'
+import { patternsFor } from './text-patterns.ts'
 
-/** A run of letters and digits, joined by the marks code names use (`_ . - / :`). */
-const COMPOUND = /[\p{L}\p{N}]+(?:[_.\-/:'’]*[\p{L}\p{N}]+)*/gu
-/** Where a compound splits into words: its marks, and a lower-to-upper change of case. */
-const JOINTS = /[_.\-/:'’]+|(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u
 /** Longer tokens are base64, hashes or minified code: nothing a person asks for. */
 const MAX_TERM_CHARS = 40
 
 /** The terms of `text`: each word's stem, and each compound whole (lowercased) beside its parts. */
 export function recallTerms(text: string): string[] {
   const terms: string[] = []
-  for (const compound of text.match(COMPOUND) ?? []) {
+  // Compounds (a run of letters and digits joined by the marks code names use) split at their
+  // joints (those marks, and a lower-to-upper change of case).
+  const patterns = patternsFor(text)
+  for (const compound of text.match(patterns.compound) ?? []) {
     if (compound.length > MAX_TERM_CHARS * 2) continue
-    const parts = compound.split(JOINTS).filter((part) => part !== '')
+    const parts = compound.split(patterns.joints).filter((part) => part !== '')
     if (parts.length > 1) {
       const whole = compound.toLowerCase().replace(/’/g, "'")
       // A possessive or contraction ("user's", "don't") is a word, not a code name.
-      if (!/^[\p{L}]+'[\p{L}]{1,2}$/u.test(whole) && whole.length <= MAX_TERM_CHARS)
-        terms.push(whole)
+      if (!patterns.contraction.test(whole) && whole.length <= MAX_TERM_CHARS) terms.push(whole)
     }
     for (const part of parts) {
       const lower = part.toLowerCase()
@@ -37,7 +36,17 @@ export function recallTerms(text: string): string[] {
   return terms
 }
 
+/** Texts whose distinct terms are kept, most recent last (a hit's text is asked for twice). */
+const RECENT = new Map<string, readonly string[]>()
+const MAX_RECENT = 64
+
 /** The distinct terms of a query, in order. */
 export function queryTerms(text: string): string[] {
-  return [...new Set(recallTerms(text))]
+  const known = RECENT.get(text)
+  if (known !== undefined) return [...known]
+  const terms = [...new Set(recallTerms(text))]
+  // The prompt hook asks this of each hit twice (its coverage, then the relevance floor).
+  if (RECENT.size >= MAX_RECENT) RECENT.delete(RECENT.keys().next().value as string)
+  RECENT.set(text, terms)
+  return [...terms]
 }

@@ -2,10 +2,11 @@
  * The part of a hit's text worth showing: the whole text when it fits, else the window of the
  * budget that holds the most query terms, cut at word boundaries and marked with an ellipsis.
  */
+
 import { recallTerms } from './recall-terms.ts'
+import { patternsFor } from './text-patterns.ts'
 
 const ELLIPSIS = '…'
-const WORD = /[\p{L}\p{N}]+(?:[_.\-/:'’]*[\p{L}\p{N}]+)*/gu
 
 /** At most `maxChars` of `text` (whitespace runs folded), around the terms of `terms` it holds. */
 export function snippetOf(text: string, terms: readonly string[], maxChars: number): string {
@@ -18,7 +19,7 @@ export function snippetOf(text: string, terms: readonly string[], maxChars: numb
   const probes = [...new Set(terms.map((term) => term.slice(0, 2)))]
   // Where each matching word starts and ends, and how many distinct terms it carries.
   const matches: { start: number; end: number; terms: string[] }[] = []
-  for (const match of flat.matchAll(WORD)) {
+  for (const match of flat.matchAll(patternsFor(flat).compound)) {
     const lower = match[0].toLowerCase()
     if (!probes.some((probe) => lower.includes(probe))) continue
     const found = recallTerms(match[0]).filter((term) => wanted.has(term))

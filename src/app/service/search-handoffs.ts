@@ -12,7 +12,9 @@ import {
   type SearchUnit,
   searchUnits,
 } from '../../core/service/handoff-search.ts'
-import { DEFAULT_SNIPPET_CHARS, type RecallIndex } from '../../ports/recall.ts'
+import { dateBoosts, queryDates } from '../../core/service/query-dates.ts'
+import { speakerBoosts } from '../../core/service/query-speakers.ts'
+import { DEFAULT_SNIPPET_CHARS, type RecallHit, type RecallIndex } from '../../ports/recall.ts'
 import { requireTenant } from './create-handoffs.ts'
 import type { ServiceDependencies } from './service-dependencies.ts'
 
@@ -42,7 +44,7 @@ export async function searchHandoffs(
   const byId = new Map<string, SearchUnit>(units.map((unit) => [unit.entry.id, unit]))
   const index = newIndex()
   await index.put(units.map((unit) => unit.entry))
-  const hits = await index.search({ text, limit: query.limit })
+  const hits = await ranked(index, units, text, query.limit)
   const terms = queryTerms(text)
   return hits.flatMap((hit) => {
     const unit = byId.get(hit.id)
@@ -51,4 +53,36 @@ export async function searchHandoffs(
     const snippet = snippetOf(unit.shown, terms, DEFAULT_SNIPPET_CHARS)
     return [{ ...unit.hit, snippet, score: hit.score }]
   })
+}
+
+/**
+ * The index's best `limit` hits, after a unit is weighed up for being of a session on a date the
+ * question names ("in July 2022", core/service/query-dates.ts) and for being said by a speaker it
+ * names (core/service/query-speakers.ts). Every unit is then ranked: the one turn of that week
+ * may be far down by its words alone.
+ */
+async function ranked(
+  index: RecallIndex,
+  units: readonly SearchUnit[],
+  text: string,
+  limit: number,
+): Promise<RecallHit[]> {
+  const byDate = dateBoosts(
+    queryDates(text),
+    units.map((unit) => unit.entry.date ?? ''),
+  )
+  const bySpeaker = speakerBoosts(
+    text,
+    units.map((unit) => unit.hit.speaker),
+  )
+  // The index's snippets are not shown (the caller cuts its own from the stored text).
+  if (byDate === null && bySpeaker === null) return index.search({ text, limit, snippetChars: 0 })
+  const boostOf = new Map(
+    units.map((unit, at) => [unit.entry.id, (byDate?.[at] ?? 1) * (bySpeaker?.[at] ?? 1)]),
+  )
+  const all = await index.search({ text, limit: units.length, snippetChars: 0 })
+  return all
+    .map((hit) => ({ ...hit, score: hit.score * (boostOf.get(hit.id) ?? 1) }))
+    .sort((left, right) => right.score - left.score)
+    .slice(0, limit)
 }

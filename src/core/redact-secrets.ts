@@ -180,7 +180,6 @@ export function redactSecrets(
   if (/[A-Za-z0-9+/]{24}/.test(out)) out = out.replace(BASE64_RUN, redactBase64Run)
   return out === visible ? known : out
 }
-}
 
 /** The run redacted whole when it decodes to printable text that holds a secret. */
 function redactBase64Run(run: string): string {

@@ -100,7 +100,7 @@ export function serviceApiFor(
             : redactSecrets(input.rationale),
         status: 'active',
         scope: input.scope ?? 'project',
-        sources: (input.sources ?? []).map(redactSecrets),
+        sources: (input.sources ?? []).map((source) => redactSecrets(source)),
         created_at: new Date(input.created_at ?? now).toISOString(),
         updated_at: now,
         superseded_at: null,

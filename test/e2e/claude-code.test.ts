@@ -23,6 +23,7 @@ import {
   startClaudeCodeStandIn,
 } from '../support/anthropic-stand-in.ts'
 import { ensureBuilt, SOMNUS_BIN } from '../support/build-once.ts'
+import { removeTemporary } from '../support/remove-temporary.ts'
 import { REPO_ROOT } from '../support/shared-data.ts'
 import { referenceAnalysis } from '../support/transcript-reference.ts'
 
@@ -178,9 +179,8 @@ describe.skipIf(!HAS_CLAUDE)('Claude Code 2.1.329 end to end (real CLI, stand-in
   afterAll(async () => {
     await standIn?.close()
     // A detached pattern encode started by SessionEnd may still be writing under HOME.
-    if (workspace)
-      rmSync(workspace, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
-  })
+    if (workspace) await removeTemporary(workspace)
+  }, 30_000)
 
   it('runs the scripted agent loop to the end', () => {
     expect(run.code, run.stderr).toBe(0)

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt, HOOK_ENTRY, SOMNUS_BIN } from '../support/build-once.ts'
+import { removeTemporary } from '../support/remove-temporary.ts'
 
 /** Preloaded into the hook process: at exit, prints how many zod files it loaded. */
 const PROBE = `process.on('exit', () => {
@@ -82,11 +83,10 @@ const ledgerOf = (project: Project) =>
 
 describe('the built hook and zod', () => {
   beforeAll(() => ensureBuilt(), 300_000)
-  afterAll(() => {
-    // The CLI may still be writing its code cache in the test home: retry while it settles.
-    for (const dir of made)
-      rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
-  })
+  afterAll(async () => {
+    // The CLI may still be writing its code cache in the test home.
+    for (const dir of made) await removeTemporary(dir)
+  }, 30_000)
 
   it('is built without zod, which it requires where somnus is installed', () => {
     const bundle = readFileSync(join(dirname(HOOK_ENTRY), 'hook-bundle.cjs'), 'utf8')

@@ -67,10 +67,10 @@ export function explodeUnits(units: readonly TextUnit[]): SentenceRecord[] {
 const LEADING_GREETING =
   /^(?:hey|hi|hello|hiya)(?:\s+(?:there|guys|all|[\p{Lu}][\p{L}'-]*))?\s*[,!.]+\s+/iu
 const LEADING_INTERJECTION =
-  /^(?:(?:oh|ooh|wow|whoa|yeah|yes|yep|yup|ok|okay|well|haha+|hehe+|lol|hmm+|um+|uh+|ah+|aw+|omg|gosh|man|cool|great|awesome|nice|sure|right|totally|definitely|honestly|basically|anyway|anyways|btw|by the way|you know|i mean|to be honest)\b[,!.…]*\s+)+/iu
+  /^(?:(?:oh|ooh|wow|whoa|yeah|yes|yep|yup|ok|okay|well|haha+|hehe+|lol|hmm+|um+|uh+|ah+|aw+|omg|gosh|man|cool|great|awesome|nice|sure|right|totally|definitely|honestly|anyway|anyways|btw)\b[,!.…]*\s+)+/iu
 /** Intensifiers before a word: they add tokens, never facts ("really scared" says "scared"). */
 const INTENSIFIER =
-  /\b(?:really|very|totally|truly|super|literally|basically|actually|absolutely|incredibly|extremely|seriously|just|quite|definitely|honestly)\s+(?=[\p{L}])/giu
+  /\b(?:really|very|totally|truly|super|literally|basically|actually|absolutely|incredibly|extremely|seriously)\s+(?=[\p{L}])/giu
 const TRAILING_VOCATIVE = /,\s+(\p{Lu}[\p{L}'-]*)(?=[!.?]*$)/u
 
 /**

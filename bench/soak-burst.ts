@@ -140,7 +140,7 @@ export async function soakBurst(options: BurstOptions): Promise<PartResult> {
         label: '1-min load average: at the burst, highest',
         value: `${loadAtStart.toFixed(1)}, ${maxLoad.toFixed(1)} on ${availableParallelism()} cores`,
       },
-      { label: 'Stops queued in the inbox (lock busy)', value: queued },
+      { label: 'lines in the live inbox after the burst (not yet merged)', value: queued },
       {
         label: `Stops killed at the ${STOP_TIMEOUT_MS / 1000} s timeout`,
         value: killedAtTimeout,

@@ -6,6 +6,9 @@
  * every module reached by `import()` in the hook bundle, which only adds code.
  */
 
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { readSettingsFile } from './adapters/fs/settings-file.ts'
 import { shownLinesFile } from './adapters/fs/shown-lines-file.ts'
 import type { Brain } from './app/brain.ts'
 import { reminderForPrompt } from './app/prompt-reminder.ts'
@@ -22,6 +25,7 @@ import {
 import { patternIndexFor, patternSettingsOrOff } from './compose-pattern-hooks.ts'
 import { openBrainRecall } from './compose-recall.ts'
 import { analyzeSession as analyzeOnDisk } from './compose-transcripts.ts'
+import { SLEEP_AGENT_FILE, sleepAgentTrusted } from './core/claude-agent-files.ts'
 import type { PatternSettings } from './core/patterns/pattern-settings.ts'
 import { shownLines } from './core/recall/prompt-recall.ts'
 import { withSomnusCommand } from './core/somnus-command.ts'
@@ -35,6 +39,16 @@ export type { SomnusOptions } from './open-somnus-brain.ts'
 /** What SessionEnd records: the session, its transcript and why it ended. */
 export type SessionEndEvent = Omit<StopEvent, 'last_assistant_message'> & { reason: string | null }
 
+/** SessionStart's options as the hook passes them. */
+export interface HookSessionStartOptions extends SessionStartOptions {
+  /**
+   * This install's `plugin/` folder: its agent file is Somnus's own text, against which the
+   * project's copy is checked before the directive names the agent. Without it, a project copy
+   * is not dispatched (nothing to vouch for it).
+   */
+  pluginDir?: string
+}
+
 /** The use cases Claude Code's hooks call, bound to one brain. */
 export interface SomnusHooks {
   /** The brain these use cases work on. */
@@ -42,7 +56,7 @@ export interface SomnusHooks {
   /** Stop: books the turn's session in the ledger. */
   recordStop(event: StopEvent): Promise<Awaited<ReturnType<typeof recordStop>>>
   /** SessionStart: the directive and snapshot to inject. */
-  sessionStart(options?: SessionStartOptions): Promise<SessionStartContext>
+  sessionStart(options?: HookSessionStartOptions): Promise<SessionStartContext>
   /** UserPromptSubmit: a reminder to consolidate, or null. */
   promptReminder(): Promise<string | null>
   /**
@@ -72,8 +86,13 @@ export async function createSomnusHooks(options: SomnusOptions = {}): Promise<So
   return {
     brain,
     recordStop: (event) => recordStop(brain, analyzeSession, event),
-    sessionStart: (startOptions) =>
-      sessionStartWithPatterns(brain, analyzeSession, patternSettings, env, startOptions),
+    sessionStart: ({ pluginDir, ...startOptions } = {}) =>
+      sessionStartWithPatterns(brain, analyzeSession, patternSettings, env, {
+        ...startOptions,
+        ...(onDisk && !sleepAgentDispatchable(brain, pluginDir, startOptions.somnusCommand)
+          ? { dispatchSleepAgent: false }
+          : {}),
+      }),
     promptReminder: () => reminderForPrompt(brain),
     promptRecall: async (event) => {
       if (!onDisk || !brain.config.prompt_recall) return null
@@ -140,4 +159,35 @@ async function sessionStartWithPatterns(
     options,
   )
   return { ...context, text: `${context.text}\n\n${index}` }
+}
+
+/**
+ * False when the project holds a `.claude/agents/somnus-rem-sleep.md` that is not Somnus's own
+ * text (core/claude-agent-files.ts says why that matters): one failed open in the usual case of
+ * no project copy (the plugin's agent, or the user's, runs).
+ */
+function sleepAgentDispatchable(
+  brain: Brain,
+  pluginDir: string | undefined,
+  command: string | undefined,
+): boolean {
+  let existing: string | null
+  try {
+    existing = readSettingsFile(join(brain.projectDir, SLEEP_AGENT_FILE.projectPath), {
+      followLink: false,
+    })
+  } catch (error) {
+    brain.warn(`not dispatching the sleep agent: ${(error as Error).message}`)
+    return false
+  }
+  if (existing === null) return true
+  let pluginText: string | null = null
+  if (pluginDir !== undefined) {
+    try {
+      pluginText = readFileSync(join(pluginDir, SLEEP_AGENT_FILE.pluginPath), 'utf8')
+    } catch {
+      pluginText = null
+    }
+  }
+  return sleepAgentTrusted(existing, pluginText, command ?? 'somnus')
 }

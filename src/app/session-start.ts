@@ -29,6 +29,10 @@ export interface SessionStartContext {
   firedTriggerIds: string[]
 }
 
+/** SessionStart's notice when the project's sleep agent is not Somnus's (see dispatchSleepAgent). */
+const UNTRUSTED_SLEEP_AGENT =
+  '.claude/agents/somnus-rem-sleep.md in this project is not the file Somnus installs: Somnus will not have it dispatched (a repository can plant one with its own instructions). If it is yours, delete it and run `somnus init`; `somnus sleep run` consolidates meanwhile.'
+
 /** How the context is shown. */
 export interface SessionStartOptions {
   /**
@@ -36,6 +40,11 @@ export interface SessionStartOptions {
    * `somnus` in every command the directive and the snapshot name; default `somnus`.
    */
   somnusCommand?: string
+  /**
+   * False when the project's `.claude/agents/somnus-rem-sleep.md` is not Somnus's own (the
+   * composition checks it): the directive then says not to dispatch it, and a notice says why.
+   */
+  dispatchSleepAgent?: boolean
 }
 
 /** What one rendering of the ledger gave: the directive and the snapshot. */
@@ -73,6 +82,7 @@ export async function sessionStartContext(
       policy,
       now,
       rhythmSessions: brain.config.rhythm_sessions,
+      dispatchAgent: options.dispatchSleepAgent !== false,
     })
     const directive = plain === null ? null : withSomnusCommand(plain, command)
     const reserved = directive === null ? 0 : directive.length + SEPARATOR.length
@@ -92,7 +102,10 @@ export async function sessionStartContext(
   }
   const { directive, snapshot } = shown
   const shownText = directive === null ? snapshot.text : `${directive}${SEPARATOR}${snapshot.text}`
-  const notices = (brain.notices ?? []).map((notice) => `[somnus settings] ${notice}\n`).join('')
+  const notices = [
+    ...(options.dispatchSleepAgent === false ? [`[somnus] ${UNTRUSTED_SLEEP_AGENT}\n`] : []),
+    ...(brain.notices ?? []).map((notice) => `[somnus settings] ${notice}\n`),
+  ].join('')
   const joined = notices === '' ? shownText : `${notices}\n${shownText}`
   // The snapshot demotes sections to fit; this cut only guards a directive larger than the budget.
   const text = joined.length > budget ? joined.slice(0, budget) : joined

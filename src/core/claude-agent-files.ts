@@ -24,6 +24,33 @@ export const SOMNUS_CLAUDE_FILES: readonly ClaudeAgentFile[] = [
   { pluginPath: 'skills/somnus/SKILL.md', projectPath: '.claude/skills/somnus/SKILL.md' },
 ]
 
+/** The rem-sleep agent: the file the SessionStart directive has Claude dispatch by name. */
+export const SLEEP_AGENT_FILE = SOMNUS_CLAUDE_FILES[0] as ClaudeAgentFile
+
+/**
+ * True when the project's copy of the sleep agent (`existing`, null when there is none) may be
+ * dispatched. Claude Code runs a project's `.claude/agents/<name>.md` in place of the user's or
+ * the plugin's agent of that name, so a repository could plant one and have the directive run
+ * its prompt. Trusted: no project copy (the plugin's or the user's agent runs), or a copy that is
+ * exactly Somnus's text, as the plugin ships it or as `init` installs it with `command` (this
+ * install's) or plain `somnus`. Not trusted: anything else, or any copy when Somnus's own text is
+ * unknown (`pluginText` null). The init fingerprint is no proof: anyone can compute it.
+ */
+export function sleepAgentTrusted(
+  existing: string | null,
+  pluginText: string | null,
+  command: string,
+): boolean {
+  if (existing === null) return true
+  if (pluginText === null) return false
+  const normalized = existing.replace(/\r\n/g, '\n')
+  return [
+    pluginText.replace(/\r\n/g, '\n'),
+    installedFileText(pluginText, command),
+    installedFileText(pluginText, 'somnus'),
+  ].includes(normalized)
+}
+
 const MARKER_START = '<!-- Installed by somnus init (fingerprint '
 const MARKER = /\n<!-- Installed by somnus init \(fingerprint ([0-9a-f]{14})\)[^\n]*-->\s*$/
 

@@ -149,3 +149,28 @@ describe('consolidationDirective with the calibrated policy', () => {
     expect(directive(critical, calibratedScoringPolicy)).toContain('CRITICAL BOOKMARKS')
   })
 })
+
+describe('consolidationDirective when the project copy of the agent is not Somnus', () => {
+  it('never tells Claude to dispatch it, at any level: `somnus sleep run` instead', () => {
+    const states: Partial<SleepState>[] = [
+      { debt: 10 },
+      { debt: 1, bookmarks: [bookmark(3, 'a')] },
+      { debt: 7 },
+      { debt: 4 },
+      { debt: 0, sessions_since_last_sleep: 9 },
+    ]
+    for (const overrides of states) {
+      const state = { ...freshSleepState(), ...overrides }
+      const text = consolidationDirective({
+        state,
+        policy: seedScoringPolicy,
+        now: NOW,
+        rhythmSessions: 5,
+        dispatchAgent: false,
+      })
+      expect(text, JSON.stringify(overrides)).not.toBeNull()
+      expect(text).not.toMatch(/(?<!not )dispatch the somnus-rem-sleep/i)
+      expect(text).toContain('somnus sleep run')
+    }
+  })
+})

@@ -36,8 +36,8 @@ import { digestFeatureEntries } from './digest-features.ts'
 import { CORE_FILES, routeObservation, triggerFor, type UnitKind } from './route-observation.ts'
 import {
   citedSources,
-  indexOfRepeat,
   indexOfRestatement,
+  indexOfSameMeaning,
   repeatsAny,
   withSources,
 } from './similar-lines.ts'
@@ -196,15 +196,20 @@ export function planSleepRun(input: SleepRunInput): SleepRunPlan {
     const section = ensureSectionPeek(document, destination.section)
     const planned = additions.get(key) ?? []
     // One fact, every source cited: a repeat adds its sources to the line that says it already.
-    const plannedTexts = planned.map((line) => line.text)
+    // As list lines: the matchers look at list lines only (a file's headings and prose are not
+    // entries), and a planned line without its bullet was never matched, so several sessions of
+    // one sleep stating one fact wrote it once each.
+    const plannedLines = planned.map((line) => `- ${line.text}`)
     const openIssue = destination.section === MEMORY_SECTIONS.open
     const inPlan = candidate.critical
-      ? indexOfRestatement(text, plannedTexts)
+      ? indexOfRestatement(text, plannedLines)
       : openIssue
-        ? plannedTexts.findIndex(
-            (line) => indexOfRepeat(text, [line]) === 0 || sameIssue(text, line),
+        ? planned.findIndex(
+            (line, index) =>
+              indexOfSameMeaning(text, [plannedLines[index] ?? '']) === 0 ||
+              sameIssue(text, line.text),
           )
-        : indexOfRepeat(text, plannedTexts)
+        : indexOfSameMeaning(text, plannedLines)
     if (inPlan >= 0) {
       const line = planned[inPlan]
       if (line) line.sources = union(line.sources, candidate.sources)
@@ -213,7 +218,7 @@ export function planSleepRun(input: SleepRunInput): SleepRunPlan {
     }
     const inFile = candidate.critical
       ? indexOfRestatement(text, section)
-      : indexOfRepeat(text, section)
+      : indexOfSameMeaning(text, section)
     if (inFile >= 0) {
       const line = section[inFile] ?? ''
       if (!candidate.sources.every((id) => citedSources(line).includes(id))) {

@@ -4,6 +4,7 @@ import {
   citedSources,
   contradiction,
   factsOf,
+  indexOfSameMeaning,
   repeatsAny,
   restatesAny,
   sameFact,
@@ -167,5 +168,42 @@ describe('citedSources', () => {
     ])
     expect(citedSources('- x <!-- sources: s0 -->')).toEqual(['s0'])
     expect(citedSources('- x')).toEqual([])
+  })
+})
+
+describe('indexOfSameMeaning', () => {
+  const said = (quote: string) => `- In the user's words: "${quote}"`
+  it('finds one preference said in other words, quotes and capitals aside', () => {
+    const lines = [said('Always prefer pnpm over npm when installing packages, please.')]
+    expect(
+      indexOfSameMeaning(
+        `In the user's words: "Remember: I prefer pnpm to npm for package installs."`,
+        lines,
+      ),
+    ).toBe(0)
+    expect(
+      indexOfSameMeaning('Brief prompts ("Add the CSV export.").', [
+        '- Brief prompts ("Fix it.", "Ship").',
+      ]),
+    ).toBe(0)
+  })
+
+  it('keeps facts apart that differ in a number, a name, a polarity or their subject', () => {
+    expect(
+      indexOfSameMeaning(said('Use Node 18 for the backend.'), [
+        said('Use Node 20 for the backend.'),
+      ]),
+    ).toBe(-1)
+    expect(
+      indexOfSameMeaning(said('Use Jest for unit tests.'), [
+        said('Do not use Jest for unit tests.'),
+      ]),
+    ).toBe(-1)
+    expect(
+      indexOfSameMeaning(said('Use tabs for indentation.'), [said('Use spaces for indentation.')]),
+    ).toBe(-1)
+    expect(indexOfSameMeaning(said('Deploy with Fly.'), [said('Deploy with Render.')])).toBe(-1)
+    // Only list lines are entries: a heading or prose saying the same is not one.
+    expect(indexOfSameMeaning('Prefer pnpm over npm.', ['Prefer pnpm over npm.'])).toBe(-1)
   })
 })

@@ -5,6 +5,7 @@
  * exactly those differences, so numbers, negation and names are compared on their own.
  */
 import { STOP_WORDS } from '../extractive/stop-words.ts'
+import { contentStems } from '../extractive/text.ts'
 
 const SOURCES_COMMENT = /<!--[\s\S]*?-->/g
 const SOURCES_IDS = /<!--\s*sources:\s*([^;]*?)\s*(?:;[\s\S]*?)?-->/
@@ -126,6 +127,64 @@ export function repeatsAny(candidate: string, existing: readonly string[]): bool
 export function indexOfRepeat(candidate: string, existing: readonly string[]): number {
   const facts = factsOf(candidate)
   return existing.findIndex((line) => LIST_LINE.test(line) && sameFact(facts, factsOf(line)))
+}
+
+/**
+ * Parenthesised quoted examples (`Brief prompts ("Fix the login", "Add CSV")`): illustrations of
+ * the fact, which differ from session to session while the fact stays the same.
+ */
+const QUOTED_EXAMPLES = /\s*\((?:\s*"[^"]*"\s*,?)+\)/g
+/** Quote marks: a capital just after one starts the quoted sentence, it does not make a name. */
+const QUOTE_MARKS = /["\u201c\u201d]/g
+
+/** What a line means, for telling restatements apart from other facts (see sameMeaning). */
+export interface LineMeaning {
+  facts: LineFacts
+  /** Porter stems of its content words: "installs" and "installing" are one word here. */
+  stems: Set<string>
+}
+
+/** A line taken apart for sameMeaning: quoted examples and quote marks left out. */
+export function meaningOf(line: string): LineMeaning {
+  const text = lineText(line).replace(QUOTED_EXAMPLES, '').replace(QUOTE_MARKS, '')
+  return { facts: factsOf(text), stems: new Set(contentStems(text)) }
+}
+
+/**
+ * True when two lines state the same fact in other words, as several sessions of one sleep do
+ * ("I always prefer pnpm over npm for installing packages", "Remember: I prefer pnpm to npm for
+ * package installs"): the same text once examples, quotes, case and punctuation are set aside, or
+ * mostly the same word stems with the very same numbers, names and polarity. The guards are
+ * sameFact's, so "Use Node 18" and "Use Node 20", or "Use Jest" and "Do not use Jest", stay two.
+ */
+export function sameMeaning(left: LineMeaning, right: LineMeaning): boolean {
+  if (left.facts.normalized === right.facts.normalized) return true
+  return (
+    left.facts.negated === right.facts.negated &&
+    sameSet(left.facts.numbers, right.facts.numbers) &&
+    namesAgree(withoutPronoun(left.facts), withoutPronoun(right.facts)) &&
+    overlap(left.stems, right.stems) >= SAME_ENTRY_OVERLAP
+  )
+}
+
+/**
+ * The index of the first list line of `existing` that states the same fact as `candidate` (by
+ * sameFact, or in other words by sameMeaning), or -1.
+ */
+export function indexOfSameMeaning(candidate: string, existing: readonly string[]): number {
+  const facts = factsOf(candidate)
+  const meaning = meaningOf(candidate)
+  return existing.findIndex(
+    (line) =>
+      LIST_LINE.test(line) &&
+      (sameFact(facts, factsOf(line)) || sameMeaning(meaning, meaningOf(line))),
+  )
+}
+
+/** `facts` without the pronoun "I", which reads as a name mid-sentence but names nothing. */
+function withoutPronoun(facts: LineFacts): LineFacts {
+  if (!facts.names.has('i')) return facts
+  return { ...facts, names: new Set([...facts.names].filter((name) => name !== 'i')) }
 }
 
 /** The index of the first of `existing` that says `candidate` word for word, or -1. */

@@ -239,6 +239,12 @@ function thisInstallCommand(): string | undefined {
   return somnusCliCommand(process.execPath, __dirname.replace(/[\\/]dist$/, ''))
 }
 
+/** This install's `plugin/` folder, beside `dist/`; undefined when not run from `dist/`. */
+function thisPluginDir(): string | undefined {
+  if (typeof __dirname !== 'string' || !/[\\/]dist$/.test(__dirname)) return undefined
+  return `${__dirname.replace(/[\\/]dist$/, '')}/plugin`
+}
+
 async function main(): Promise<void> {
   // `node bin/somnus.js hook stop` → argv[3]; `node dist/hook.cjs stop` → argv[2].
   const event = (process.argv[2] === 'hook' ? process.argv[3] : process.argv[2]) ?? ''
@@ -254,6 +260,7 @@ async function main(): Promise<void> {
     env: process.env,
     startedAt,
     somnusCommand: thisInstallCommand(),
+    ...(thisPluginDir() === undefined ? {} : { pluginDir: thisPluginDir() }),
     ...(stdin.tooLarge
       ? {
           stdinNote: `stdin over ${HOOK_INPUT_MAX_BYTES} bytes: refused, nothing read or recorded (Claude Code sends a few KB)`,

@@ -45,6 +45,8 @@ export interface HookContext {
    * SessionStart names; plain `somnus` when absent.
    */
   somnusCommand?: string
+  /** This install's `plugin/` folder (Somnus's own agent text); absent when not run from dist. */
+  pluginDir?: string
 }
 
 /** What a hook run produced: text for stdout, and the lines it appended to the hook log. */
@@ -127,7 +129,7 @@ export async function runHook(
       lockWaitMs: () => Math.max(0, lockDeadline - Date.now()),
       ...(context.now ? { clock: fixedClock(context.now) } : {}),
     })
-    stdout = await dispatch(event, input, somnus, note, context.somnusCommand)
+    stdout = await dispatch(event, input, somnus, note, context)
     startPatternJobs(event, input, { root, cwd: start, env: context.env }, dependencies, note)
   } catch (error) {
     note(`failed: ${describeError(error)}`)
@@ -143,8 +145,9 @@ async function dispatch(
   input: Partial<HookInputs[HookEvent]>,
   somnus: SomnusHooks,
   note: (message: string) => void,
-  somnusCommand: string | undefined,
+  context: HookContext,
 ): Promise<string> {
+  const { somnusCommand, pluginDir } = context
   switch (event) {
     case 'stop': {
       const stop = input as Partial<HookInputs['stop']>
@@ -160,7 +163,10 @@ async function dispatch(
       return ''
     }
     case 'session-start': {
-      const { text } = await somnus.sessionStart(somnusCommand ? { somnusCommand } : {})
+      const { text } = await somnus.sessionStart({
+        ...(somnusCommand ? { somnusCommand } : {}),
+        ...(pluginDir ? { pluginDir } : {}),
+      })
       const sessionId = (input as Partial<HookInputs['session-start']>).session_id
       if (sessionId) {
         // Bookkeeping for prompt recall: its failure never costs the session its snapshot.

@@ -8,9 +8,9 @@ import {
   parseJsonArray,
 } from '../core/core-files.ts'
 import { utcDay } from '../core/dates.ts'
-import { redactSecrets } from '../core/redact-secrets.ts'
 import { SomnusError } from '../core/errors.ts'
 import type { FeatureSummary } from '../core/features.ts'
+import { redactSecrets } from '../core/redact-secrets.ts'
 import { compareText } from '../core/snapshot/compare-text.ts'
 import type { Brain } from './brain.ts'
 import { readFeatures } from './brain-documents.ts'

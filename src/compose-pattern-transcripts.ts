@@ -12,10 +12,16 @@ import { SomnusError } from './core/errors.ts'
  */
 const ENCODE_DIGEST_TOKENS = 100_000
 
+/** The largest main transcript encoding reads: the brain's default transcript_max_bytes. */
+export const ENCODE_TRANSCRIPT_MAX_BYTES = 50 * 1024 * 1024
+
 /** The digest of the session at `transcriptPath`; throws TRANSCRIPT_UNREADABLE when it cannot be read. */
 export async function sessionDigestFor(transcriptPath: string): Promise<SessionDigest> {
   const { readSessionDigest } = await import('./adapters/fs/session-digest-files.ts')
-  const result = await readSessionDigest(transcriptPath, { maxTokens: ENCODE_DIGEST_TOKENS })
+  const result = await readSessionDigest(transcriptPath, {
+    maxTokens: ENCODE_DIGEST_TOKENS,
+    maxBytes: ENCODE_TRANSCRIPT_MAX_BYTES,
+  })
   if ('digest' in result) return result.digest
   if ('missing' in result)
     throw new SomnusError(

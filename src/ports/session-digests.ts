@@ -16,6 +16,8 @@ export interface ReadSessionDigestOptions {
   since?: string
   /** The rendered digest's budget in tokens (default 2,500). */
   maxTokens?: number
+  /** A main transcript larger than this is unreadable, not read (the brain's transcript_max_bytes). */
+  maxBytes?: number
 }
 
 /**

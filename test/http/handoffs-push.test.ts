@@ -144,6 +144,38 @@ describe('somnus handoffs push', () => {
     ])
   })
 
+  it('takes the key from --key-file or stdin (kept off the command line), refusing both at once', async () => {
+    project.write('key.txt', `${service.keys.first}\n`)
+    const fromFile = await project.run(['handoffs', 'push', '--url', url, '--key-file', 'key.txt'])
+    expect(fromFile.code, fromFile.stderr).toBe(0)
+    expect(fromFile.stdout).toMatch(/^Sent \d+ handoff\(s\)/)
+    const fromStdin = await project.run(
+      ['handoffs', 'push', '--url', url, '--key-file', '-'],
+      `${service.keys.first}\n`,
+    )
+    expect(fromStdin.code, fromStdin.stderr).toBe(0)
+    const wrong = await project.run(
+      ['handoffs', 'push', '--url', url, '--key-file', '-'],
+      'smn_wrong\n',
+    )
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toContain('refused the API key (401)')
+    const both = await project.run([
+      'handoffs',
+      'push',
+      '--url',
+      url,
+      '--key',
+      service.keys.first,
+      '--key-file',
+      'key.txt',
+    ])
+    expect(both.code).toBe(2)
+    expect(both.stderr).toContain('--key or --key-file, not both')
+    const help = await project.run(['handoffs', 'push', '--help'])
+    expect(help.stdout).toContain('visible to other users')
+  })
+
   it('stops at a refused key with one clear error (exit 2)', async () => {
     const run = await project.run(['handoffs', 'push', '--url', url, '--key', 'smn_wrong'])
     expect(run.code).toBe(2)

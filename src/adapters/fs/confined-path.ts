@@ -9,7 +9,18 @@
  * is resolved once per process and the file is opened with O_NOFOLLOW, so a plain file costs no
  * more than before; only a symlinked file (ELOOP) pays for a realpath.
  */
-import { constants, lstatSync, mkdirSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  rmSync,
+} from 'node:fs'
 import { basename, dirname, join, relative, resolve as resolvePath, sep } from 'node:path'
 import { SomnusError } from '../../core/errors.ts'
 import { refuseEscapingPath } from '../../ports/brain-files.ts'
@@ -23,6 +34,11 @@ export interface ConfinedFolder {
   resolve(path: string): string
   /** The bytes of the file at `absolute` (below root), or null when it is missing. */
   readBytes(absolute: string): Buffer | null
+  /**
+   * The first `maxBytes` of the file (UTF-8) and its whole size, as `readBytes` finds it: a
+   * 123 MB file planted in a repository costs the cap, not its size.
+   */
+  readTextAtMost(absolute: string, maxBytes: number): { text: string; bytes: number } | null
   /** The file's text (UTF-8), as `readBytes` finds it. */
   readText(absolute: string): string | null
   /** The real path to write `absolute` to: its folders made and every step checked. */
@@ -41,6 +57,24 @@ export interface ConfinedFolder {
 const READ_NO_FOLLOW = (constants.O_RDONLY |
   (constants.O_NOFOLLOW ?? 0) |
   (constants.O_NONBLOCK ?? 0)) as unknown as string
+
+/** The first `maxBytes` of the file at `path` opened with `flag`, and the file's size. */
+function readAtMost(path: string, flag: string, maxBytes: number): { data: Buffer; bytes: number } {
+  const descriptor = openSync(path, flag)
+  try {
+    const bytes = fstatSync(descriptor).size
+    const data = Buffer.allocUnsafe(Math.min(bytes, maxBytes))
+    let filled = 0
+    while (filled < data.length) {
+      const count = readSync(descriptor, data, filled, data.length - filled, null)
+      if (count === 0) break
+      filled += count
+    }
+    return { data: data.subarray(0, filled), bytes }
+  } finally {
+    closeSync(descriptor)
+  }
+}
 
 /** The owned folder `root` (it need not exist yet: `init` creates it through here). */
 export function confineTo(root: string): ConfinedFolder {
@@ -166,6 +200,23 @@ export function confineTo(root: string): ConfinedFolder {
     },
     readText(absolute) {
       return readFile(absolute, 'utf8')
+    },
+    readTextAtMost(absolute, maxBytes) {
+      refuseUnlessBelowRoot(absolute)
+      if (checkedFolder(dirname(absolute)) === null) return null
+      let read: { data: Buffer; bytes: number } | null = null
+      try {
+        read = readAtMost(absolute, READ_NO_FOLLOW, maxBytes)
+      } catch (error) {
+        if (isMissing(error)) return null
+        if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw namingPath(error, absolute)
+      }
+      if (read === null) {
+        const real = realpathOrNull(absolute)
+        if (real === null) return null
+        read = readAtMost(refuseUnlessInside(absolute, real), 'r', maxBytes)
+      }
+      return { text: read.data.toString('utf8'), bytes: read.bytes }
     },
     prepareWrite(absolute) {
       refuseUnlessBelowRoot(absolute)

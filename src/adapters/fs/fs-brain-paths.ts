@@ -6,8 +6,13 @@
  * ~10 ms more than reading them in turn (measured with bench/hook-session-start.ts).
  */
 import { readdirSync } from 'node:fs'
+import { SomnusError } from '../../core/errors.ts'
 import { writeFileAtomicSync } from './atomic-write.ts'
 import { confineTo } from './confined-path.ts'
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`
+}
 
 /** Text files addressed by slash paths relative to a brain's root, confined to it. */
 export interface BrainPaths {
@@ -21,17 +26,53 @@ export interface BrainPaths {
   list(folder: string): Promise<string[]>
 }
 
+/**
+ * The most of one brain document Somnus reads: brain documents are a few KB (SessionStart shows
+ * about 10,000 tokens in all), and a 123 MB file planted in a repository took a SessionStart to
+ * 3.9 s and 1.15 GB when read whole.
+ */
+export const BRAIN_DOCUMENT_MAX_BYTES = 4 * 1024 * 1024
+
+/** Says once per file and process that a document was cut; default: a line on stderr. */
+export type TooLargeWarning = (message: string) => void
+
+const warnedAbout = new Set<string>()
+
 /** The files under `root` (the `_agent_context` folder), by path. */
-export function createFsBrainPaths(root: string): BrainPaths {
+export function createFsBrainPaths(
+  root: string,
+  warn: TooLargeWarning = (message) => process.stderr.write(`somnus: ${message}\n`),
+): BrainPaths {
   // Paths are joined as they are once their text is checked: normalising them was ~2 ms of a
   // SessionStart that reads ~125 files (Node takes `/` on every platform).
   const confined = confineTo(root)
+  /** Documents read cut short: never written back, which would drop everything past the cut. */
+  const cut = new Set<string>()
   return {
     async read(path) {
-      return confined.readText(confined.resolve(path))
+      const absolute = confined.resolve(path)
+      const read = confined.readTextAtMost(absolute, BRAIN_DOCUMENT_MAX_BYTES)
+      if (read === null) return null
+      if (read.bytes <= BRAIN_DOCUMENT_MAX_BYTES) return read.text
+      cut.add(absolute)
+      if (!warnedAbout.has(absolute)) {
+        warnedAbout.add(absolute)
+        warn(
+          `${absolute} is ${megabytes(read.bytes)}, over the ${megabytes(BRAIN_DOCUMENT_MAX_BYTES)} a brain document may hold: only its start is read, and Somnus will not rewrite it. Shorten it (or delete it if you did not write it).`,
+        )
+      }
+      // Cut at the last whole line (a multi-byte character split by the cap ends there too).
+      const lastLine = read.text.lastIndexOf('\n')
+      return lastLine === -1 ? '' : read.text.slice(0, lastLine + 1)
     },
     async write(path, text) {
-      writeFileAtomicSync(confined.prepareWrite(confined.resolve(path)), text)
+      const absolute = confined.resolve(path)
+      if (cut.has(absolute))
+        throw new SomnusError(
+          'INVALID_INPUT',
+          `Not rewriting ${absolute}: it is over ${megabytes(BRAIN_DOCUMENT_MAX_BYTES)} and was read only in part, so writing it would drop the rest. Shorten it, then run the command again.`,
+        )
+      writeFileAtomicSync(confined.prepareWrite(absolute), text)
     },
     async remove(path) {
       confined.remove(confined.resolve(path))

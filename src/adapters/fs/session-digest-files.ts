@@ -31,6 +31,12 @@ export const readSessionDigest: ReadSessionDigest = async (transcriptPath, optio
   })
   const reader = new DigestLineReader(builder)
   try {
+    const size = await sizeOf(transcriptPath)
+    if (size === null) return { missing: true }
+    if (options.maxBytes !== undefined && size > options.maxBytes)
+      return {
+        unreadable: `${transcriptPath} is ${size} bytes, over the ${options.maxBytes}-byte limit (transcript_max_bytes in somnus.json)`,
+      }
     const found = await readFile(reader, transcriptPath, `${sessionId}.jsonl`, 'main')
     if (!found) return { missing: true }
     const damage = damageOf(reader, transcriptPath)
@@ -100,6 +106,17 @@ async function sessionFiles(
 }
 
 const fsPromises = () => process.getBuiltinModule('node:fs/promises')
+
+/** The size of the file at `path`; null when it does not exist. */
+async function sizeOf(path: string): Promise<number | null> {
+  try {
+    return (await fsPromises().stat(path)).size
+  } catch (error) {
+    const code = (error as { code?: string }).code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null
+    throw error
+  }
+}
 
 /** True when `path` exists; a file that cannot be looked at is unreadable, not missing. */
 async function exists(path: string): Promise<boolean> {

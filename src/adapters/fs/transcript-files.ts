@@ -256,12 +256,22 @@ export function* transcriptChunks(path: string): Generator<Buffer> {
 
 /** The open file's descriptor, or null when it does not exist. */
 function openTranscript(path: string): number | null {
+  const { constants } = fs()
+  let descriptor: number
   try {
-    return fs().openSync(path, 'r')
+    // O_NONBLOCK: a FIFO named as a transcript opens at once instead of waiting for a writer.
+    descriptor = fs().openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return null
     throw unreadable(path, error)
   }
+  // Checked on the descriptor itself, so a file swapped for a device after a stat is still caught:
+  // /dev/zero never ends (a SessionEnd naming it once burned a core for 38 minutes).
+  if (!fs().fstatSync(descriptor).isFile()) {
+    fs().closeSync(descriptor)
+    throw unreadable(path, new Error('not a regular file (a FIFO, a device or a folder)'))
+  }
+  return descriptor
 }
 
 /**

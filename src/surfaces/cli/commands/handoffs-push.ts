@@ -2,7 +2,7 @@
  * `somnus handoffs push`: sends this project's sessions to a consolidation service as handoffs,
  * so a team's sessions consolidate in one place. It reads the brain (no SQL loads here).
  */
-import { basename } from 'node:path'
+import { basename, resolve } from 'node:path'
 import type { Command } from 'commander'
 import { SomnusError } from '../../../core/errors.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
@@ -11,6 +11,7 @@ import { openSomnus } from '../open-somnus.ts'
 interface PushOptions {
   url: string
   key?: string
+  keyFile?: string
   tag?: string[]
   dryRun?: boolean
   json?: boolean
@@ -28,7 +29,11 @@ export function register(program: Command, io: CliIo): void {
     .command('push')
     .description("Send this project's sessions to a consolidation service as handoffs")
     .requiredOption('--url <url>', 'the service, e.g. http://127.0.0.1:3456')
-    .option('--key <key>', 'an API key of your tenant (default: SOMNUS_API_KEY)')
+    .option(
+      '--key <key>',
+      'an API key of your tenant (default: SOMNUS_API_KEY); on the command line it is visible to other users of this machine (ps): prefer SOMNUS_API_KEY or --key-file',
+    )
+    .option('--key-file <path>', 'read the API key from this file, or from stdin with -')
     .option('--tag <tag...>', 'tags for every handoff (default: the project folder name)')
     .option('--dry-run', 'print the handoffs instead of sending them')
     .option('--json', 'print what was sent, skipped and failed as JSON')
@@ -41,9 +46,15 @@ brain has one, else its ledger entry (Claude's closing message), plus one per pa
 pushed from the ledger is not sent again once digested, so push after a sleep for the richest
 handoffs.
 
+The key: SOMNUS_API_KEY, --key-file (a file holding only the key, or - for stdin) or --key. A
+key given with --key is in the process's arguments, which every user of the machine can read
+(ps, /proc): use it only on a machine of your own.
+
 Examples:
-  somnus handoffs push --url http://127.0.0.1:3456 --key smn_…
   SOMNUS_API_KEY=smn_… somnus handoffs push --url https://somnus.example.com --tag team-a
+  somnus handoffs push --url http://127.0.0.1:3456 --key-file ~/.config/somnus/key
+  pass show somnus | somnus handoffs push --url http://127.0.0.1:3456 --key-file -
+  somnus handoffs push --url http://127.0.0.1:3456 --key smn_…
   somnus handoffs push --url http://127.0.0.1:3456 --dry-run`,
     )
     .action(async (options: PushOptions) => {
@@ -51,10 +62,39 @@ Examples:
     })
 }
 
+/** The key from --key, --key-file (a file or stdin) or SOMNUS_API_KEY, in that order. */
+async function apiKey(io: CliIo, options: PushOptions): Promise<string | undefined> {
+  if (options.key !== undefined && options.keyFile !== undefined)
+    throw new SomnusError('USAGE', 'Give the API key once: --key or --key-file, not both.')
+  if (options.keyFile === undefined) return options.key ?? io.env.SOMNUS_API_KEY
+  let text: string
+  try {
+    text =
+      options.keyFile === '-'
+        ? await io.readStdin()
+        : process.getBuiltinModule('node:fs').readFileSync(resolve(io.cwd, options.keyFile), 'utf8')
+  } catch (error) {
+    throw new SomnusError(
+      'USAGE',
+      `Cannot read the API key from ${options.keyFile}: ${error instanceof Error ? error.message : String(error)}.`,
+    )
+  }
+  const key = text.trim()
+  if (key === '' || /\s/.test(key))
+    throw new SomnusError(
+      'USAGE',
+      `--key-file ${options.keyFile} must hold one API key (smn_…) and nothing else.`,
+    )
+  return key
+}
+
 async function push(io: CliIo, options: PushOptions): Promise<void> {
-  const key = options.key ?? io.env.SOMNUS_API_KEY
+  const key = await apiKey(io, options)
   if (!options.dryRun && !key) {
-    throw new SomnusError('USAGE', 'Pass an API key with --key (or SOMNUS_API_KEY).')
+    throw new SomnusError(
+      'USAGE',
+      'Pass an API key with SOMNUS_API_KEY, --key-file <path> (- for stdin) or --key.',
+    )
   }
   try {
     new URL(options.url)

@@ -2,9 +2,10 @@
  * `somnus patterns`: pattern learning (seed 002, docs/design/origins.md): encode sessions,
  * consolidate into skills.
  */
-import { dirname, resolve } from 'node:path'
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import type { Command } from 'commander'
 import { daysSince } from '../../../core/dates.ts'
+import { SomnusError } from '../../../core/errors.ts'
 import { inertLogText } from '../../../core/log-text.ts'
 import type { PatternEntry } from '../../../core/patterns/pattern-entry.ts'
 import { appendLogFile, createSomnusPatterns } from '../../../create-somnus-patterns.ts'
@@ -72,9 +73,17 @@ Examples:
     )
     .action(async (transcript: string, options: EncodeOptions) => {
       await asHookJob(options.hookLog, 'patterns encode', async () => {
+        const transcriptPath = resolve(io.cwd, transcript)
+        // Run by a hook, the path is the hook input's: attacker text. It must be a transcript
+        // where Claude Code keeps them, or inside the project (checked before anything is opened).
+        if (options.hookLog)
+          checkTranscriptFolder(transcriptPath, [
+            claudeProjectsFolder(io.env),
+            resolve(io.cwd, options.project ?? '.'),
+          ])
         const somnus = await open(options)
         const result = await somnus.encode({
-          transcriptPath: resolve(io.cwd, transcript),
+          transcriptPath,
           ...(options.session ? { sessionId: options.session } : {}),
           ...(options.dryRun ? { dryRun: true } : {}),
         })
@@ -138,7 +147,6 @@ Examples:
       }
       const text = await somnus.show(name)
       if (text === null) {
-        const { SomnusError } = await import('../../../core/errors.ts')
         throw new SomnusError(
           'NOT_FOUND',
           `No pattern domain or entry "${name}". Run \`somnus patterns list\` to see what there is.`,
@@ -240,6 +248,42 @@ interface ConsolidateOptions {
 function entryLine(entry: PatternEntry): string {
   const mark = entry.status === 'superseded' ? ` (superseded by ${entry.supersededBy ?? '?'})` : ''
   return `${entry.date} ${entry.domain.padEnd(10)} ${entry.id}  ${entry.title}${mark}`
+}
+
+/** Claude Code's projects folder: `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`. */
+function claudeProjectsFolder(env: Record<string, string | undefined>): string {
+  const home = env.HOME || process.getBuiltinModule('node:os').homedir()
+  return join(env.CLAUDE_CONFIG_DIR || join(home, '.claude'), 'projects')
+}
+
+/**
+ * Throws TRANSCRIPT_UNREADABLE unless `path`, its links followed, is a `.jsonl` file inside one of
+ * `folders` (their links followed too). A missing file passes: reading it then says so.
+ */
+function checkTranscriptFolder(path: string, folders: string[]): void {
+  const { realpathSync } = process.getBuiltinModule('node:fs')
+  const real = (candidate: string) => {
+    try {
+      return realpathSync(candidate)
+    } catch {
+      return null
+    }
+  }
+  const target = real(path)
+  if (target === null) return
+  const inside = folders
+    .map(real)
+    .some(
+      (folder) =>
+        folder !== null &&
+        relative(folder, target).split(sep)[0] !== '..' &&
+        !isAbsolute(relative(folder, target)),
+    )
+  if (!inside || !target.endsWith('.jsonl'))
+    throw new SomnusError(
+      'TRANSCRIPT_UNREADABLE',
+      `Refusing the transcript ${path}${target === path ? '' : ` (${target})`}: a hook may only name a .jsonl file under ${folders.join(' or ')}. Run \`somnus patterns encode <file>\` yourself to encode a file elsewhere.`,
+    )
 }
 
 /**

@@ -76,94 +76,151 @@ export function entryTerms(entry: RecallEntry): { weights: Map<string, number>; 
   return { weights, length: Math.max(1, text.length) }
 }
 
-/** One document ready to be written: its packed JSON line, and its terms. */
-export interface SegmentDocument {
-  id: string
-  kind: string
-  json: Buffer
-  length: number
-  weights: Map<string, number>
+/**
+ * A segment in the making: entries are added one at a time and held as what the segment needs
+ * (postings, lengths, packed JSON lines), never as an object per document: the terms of a
+ * document are a map only while it is added, so a build's garbage dies young. Holding 20,000
+ * documents as objects (a map of terms each) until a flush made a 200,000-line creature's first
+ * build promote most of what it indexed, and V8 grew the heap past 200 MB to collect it.
+ */
+export interface SegmentBuilder {
+  /** Live documents held. */
+  readonly size: number
+  /** Adds `entry` as the next document (its id must not be held: remove it first). */
+  add(entry: RecallEntry): void
+  /** Drops the document `id`; true when it was held here. */
+  remove(id: string): boolean
+  /** The ids of the live documents, in the order `bytes` writes them. */
+  ids(): string[]
+  /** The bytes of a segment of the live documents, in the order added (document n is index n). */
+  bytes(): Buffer
 }
 
-/** A document of `entry`. */
-export function documentOf(entry: RecallEntry): SegmentDocument {
-  const packed: Packed = [
-    entry.id,
-    entry.kind,
-    entry.location,
-    entry.text,
-    entry.context ?? '',
-    entry.date,
-    entry.sources,
-  ]
-  const { weights, length } = entryTerms(entry)
-  return {
-    id: entry.id,
-    kind: entry.kind,
-    json: Buffer.from(JSON.stringify(packed)),
-    length,
-    weights,
-  }
-}
-
-/** The bytes of a segment holding `documents`, in order (document n is index n). */
-export function writeSegment(documents: readonly SegmentDocument[]): Buffer {
-  const kinds: string[] = []
-  const kindIndex = new Map<string, number>()
+/** An empty segment builder. */
+export function createSegmentBuilder(): SegmentBuilder {
+  const ids: string[] = []
+  const kindOf: string[] = []
+  const lengthOf: number[] = []
+  const jsons: Buffer[] = []
+  const positions = new Map<string, number>()
+  const dead = new Set<number>()
   const postings = new Map<string, number[]>()
-  let totalLength = 0
-  documents.forEach((document, index) => {
-    totalLength += document.length
-    if (!kindIndex.has(document.kind)) {
-      kindIndex.set(document.kind, kinds.length)
-      kinds.push(document.kind)
-    }
-    for (const [term, weight] of document.weights) {
-      let list = postings.get(term)
-      if (list === undefined) {
-        list = []
-        postings.set(term, list)
+  return {
+    get size() {
+      return ids.length - dead.size
+    },
+    add(entry) {
+      const index = ids.length
+      const packed: Packed = [
+        entry.id,
+        entry.kind,
+        entry.location,
+        entry.text,
+        entry.context ?? '',
+        entry.date,
+        entry.sources,
+      ]
+      const { weights, length } = entryTerms(entry)
+      ids.push(entry.id)
+      kindOf.push(entry.kind)
+      lengthOf.push(length)
+      jsons.push(Buffer.from(JSON.stringify(packed)))
+      positions.set(entry.id, index)
+      for (const [term, weight] of weights) {
+        let list = postings.get(term)
+        if (list === undefined) {
+          list = []
+          postings.set(term, list)
+        }
+        list.push(index, Math.max(1, Math.round(weight * 10)))
       }
-      list.push(index, Math.max(1, Math.round(weight * 10)))
-    }
-  })
-  const terms = [...postings.keys()].sort()
-  const dict: TermPostings[] = []
-  let pairs = 0
-  for (const term of terms) {
-    const list = postings.get(term) ?? []
-    dict.push([pairs, list.length / 2])
-    pairs += list.length / 2
+    },
+    remove(id) {
+      const index = positions.get(id)
+      if (index === undefined) return false
+      positions.delete(id)
+      dead.add(index)
+      return true
+    },
+    ids: () => ids.filter((_, index) => !dead.has(index)),
+    bytes() {
+      // Live documents renumbered in order; a dead one leaves no trace (as if never added).
+      const renumber = new Int32Array(ids.length).fill(-1)
+      let count = 0
+      for (let index = 0; index < ids.length; index += 1) {
+        if (dead.has(index)) continue
+        renumber[index] = count
+        count += 1
+      }
+      const kinds: string[] = []
+      const kindIndex = new Map<string, number>()
+      const lengths = Buffer.alloc(count * 4)
+      const kindBytes = Buffer.alloc(count)
+      const docOffsets = Buffer.alloc((count + 1) * 4)
+      const docParts: Buffer[] = []
+      const liveIds: string[] = []
+      let totalLength = 0
+      let docBytes = 0
+      for (let index = 0; index < ids.length; index += 1) {
+        const at = renumber[index] as number
+        if (at < 0) continue
+        const kind = kindOf[index] as string
+        if (!kindIndex.has(kind)) {
+          kindIndex.set(kind, kinds.length)
+          kinds.push(kind)
+        }
+        const length = lengthOf[index] as number
+        totalLength += length
+        lengths.writeFloatLE(length, at * 4)
+        kindBytes[at] = kindIndex.get(kind) ?? 0
+        docOffsets.writeUInt32LE(docBytes, at * 4)
+        const json = jsons[index] as Buffer
+        docParts.push(json, NEWLINE)
+        docBytes += json.length + 1
+        liveIds.push(ids[index] as string)
+      }
+      docOffsets.writeUInt32LE(docBytes, count * 4)
+      const terms: string[] = []
+      const dict: TermPostings[] = []
+      const lists: number[][] = []
+      let pairs = 0
+      for (const term of [...postings.keys()].sort()) {
+        const all = postings.get(term) ?? []
+        const list = dead.size === 0 ? all : livePairs(all, renumber)
+        if (list.length === 0) continue
+        terms.push(term)
+        lists.push(list)
+        dict.push([pairs, list.length / 2])
+        pairs += list.length / 2
+      }
+      const postingBytes = Buffer.alloc(pairs * 8)
+      let at = 0
+      for (const list of lists) {
+        for (const value of list) {
+          postingBytes.writeUInt32LE(value, at)
+          at += 4
+        }
+      }
+      return assemble({ count, totalLength, kinds }, terms, dict, [
+        lengths,
+        kindBytes,
+        docOffsets,
+        postingBytes,
+        Buffer.concat(docParts),
+        Buffer.from(JSON.stringify(liveIds)),
+      ])
+    },
   }
-  const lengths = Buffer.alloc(documents.length * 4)
-  const kindBytes = Buffer.alloc(documents.length)
-  const docOffsets = Buffer.alloc((documents.length + 1) * 4)
-  let docBytes = 0
-  documents.forEach((document, index) => {
-    lengths.writeFloatLE(document.length, index * 4)
-    kindBytes[index] = kindIndex.get(document.kind) ?? 0
-    docOffsets.writeUInt32LE(docBytes, index * 4)
-    docBytes += document.json.length + 1
-  })
-  docOffsets.writeUInt32LE(docBytes, documents.length * 4)
-  const postingBytes = Buffer.alloc(pairs * 8)
-  let at = 0
-  for (const term of terms) {
-    for (const value of postings.get(term) ?? []) {
-      postingBytes.writeUInt32LE(value, at)
-      at += 4
-    }
+}
+
+/** The (document, weight) pairs of `pairs` whose document is live, renumbered. */
+function livePairs(pairs: readonly number[], renumber: Int32Array): number[] {
+  const kept: number[] = []
+  for (let at = 0; at < pairs.length; at += 2) {
+    const index = renumber[pairs[at] as number] as number
+    if (index >= 0) kept.push(index, pairs[at + 1] as number)
   }
-  const docs = Buffer.concat(documents.flatMap((document) => [document.json, NEWLINE]))
-  const ids = Buffer.from(JSON.stringify(documents.map((document) => document.id)))
-  return assemble({ count: documents.length, totalLength, kinds }, terms, dict, [
-    lengths,
-    kindBytes,
-    docOffsets,
-    postingBytes,
-    docs,
-    ids,
-  ])
+  return kept
 }
 
 /**

@@ -14,10 +14,10 @@ import {
   type RecallHit,
   type RecallIndex,
 } from '../../ports/recall.ts'
+import { mergeSegments } from './merge-segments.ts'
 import {
   bufferSource,
   createSegmentBuilder,
-  mergeSegments,
   openSegment,
   type SegmentReader,
   type Touched,

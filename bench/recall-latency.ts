@@ -22,6 +22,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -103,20 +104,37 @@ function growDigests(brain: RecallBrain, sessions: number): void {
   }
 }
 
-/** CPU seconds (user + system) of one process, from /usr/bin/time: less swayed by a busy machine. */
+/**
+ * A preload that writes the process's own CPU time (user + system, all threads, microseconds,
+ * from getrusage) to the file named by SOMNUS_BENCH_CPU_FILE as it exits. /usr/bin/time counts in
+ * 10 ms steps, coarser than the ~20 ms `node -e 0` costs; the preload is paid alike by both.
+ */
+const CPU_PRELOAD = `process.on('exit', () => {
+  const usage = process.cpuUsage()
+  require('node:fs').writeFileSync(process.env.SOMNUS_BENCH_CPU_FILE, String(usage.user + usage.system))
+})
+`
+
+/** CPU seconds (user + system) of one process, as it counted them: less swayed by a busy machine. */
 function cpu(
   args: string[],
   options: { cwd: string; env: Record<string, string | undefined>; input?: string },
 ): number {
-  const run = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, ...args], {
-    cwd: options.cwd,
-    env: options.env,
-    input: options.input ?? '',
-    encoding: 'utf8',
-  })
-  if (run.status !== 0) throw new Error(`${args.join(' ')} exited ${run.status}`)
-  const [user, system] = (run.stderr.trim().split('\n').at(-1) ?? '').split(' ').map(Number)
-  return (user ?? 0) + (system ?? 0)
+  const folder = mkdtempSync(join(tmpdir(), 'somnus-bench-cpu-'))
+  try {
+    const preload = join(folder, 'cpu.cjs')
+    const out = join(folder, 'cpu.txt')
+    writeFileSync(preload, CPU_PRELOAD)
+    const run = spawnSync(process.execPath, ['--require', preload, ...args], {
+      cwd: options.cwd,
+      env: { ...options.env, SOMNUS_BENCH_CPU_FILE: out },
+      input: options.input ?? '',
+    })
+    if (run.status !== 0) throw new Error(`${args.join(' ')} exited ${run.status}`)
+    return Number(readFileSync(out, 'utf8')) / 1e6
+  } finally {
+    rmSync(folder, { recursive: true, force: true })
+  }
 }
 
 /** Hook runtime over bare node, the two run in turn `rounds` times; medians of each. */
@@ -144,6 +162,8 @@ function hookRatio(brain: RecallBrain, rounds: number) {
   }
   return {
     cpu_ratio: round(median(hookCpu) / Math.max(0.001, median(nodeCpu)), 2),
+    hook_cpu_ms: round(median(hookCpu) * 1000),
+    node_cpu_ms: round(median(nodeCpu) * 1000),
     hook_ms: round(median(hook)),
     node_ms: round(median(node)),
     ratio: round(median(hook) / median(node), 2),
@@ -217,15 +237,19 @@ async function main() {
     )
     const incremental = recall(large, 'after one new digest')
     const promptLarge = hookRatio(large, 15)
-    const brainIndexMb =
-      readFileSync(join(large.project, '_agent_context', 'state', '.recall-brain.json')).length /
-      1024 /
-      1024
-    const transcriptIndexMb =
-      readFileSync(join(large.project, '_agent_context', 'state', '.recall-transcripts.json'))
-        .length /
-      1024 /
-      1024
+    // Every file of a shelf (manifest, stamps, ids, segments), not only its manifest.
+    const shelfMb = (shelf: string) => {
+      const state = join(large.project, '_agent_context', 'state')
+      return (
+        readdirSync(state)
+          .filter((name) => name.startsWith(`.recall-${shelf}.`))
+          .reduce((sum, name) => sum + statSync(join(state, name)).size, 0) /
+        1024 /
+        1024
+      )
+    }
+    const brainIndexMb = shelfMb('brain')
+    const transcriptIndexMb = shelfMb('transcripts')
 
     const creature = bigCreature(200_000)
     cleanup.push(creature.cwd)
@@ -293,8 +317,8 @@ async function main() {
         `| somnus recall, 1,000-session brain: p50 / p99 | ${b.recall_p50_ms} / ${b.recall_p99_ms} ms (peak ${b.recall_peak_mb} MB) |`,
         `| index build from nothing (1,000 digests + 3 transcripts) | ${b.build_from_nothing_ms} ms (peak ${b.build_peak_mb} MB); index files ${b.index_mb.brain} + ${b.index_mb.transcripts} MB |`,
         `| index update after one new digest (what a sleep run pays) | ${b.after_one_new_digest_ms} ms |`,
-        `| prompt hook / node -e 0, 3-session brain | ${promptSmall.ratio}x (${promptSmall.hook_ms} / ${promptSmall.node_ms} ms); CPU ${promptSmall.cpu_ratio}x |`,
-        `| prompt hook / node -e 0, 1,000-session brain | ${promptLarge.ratio}x (${promptLarge.hook_ms} / ${promptLarge.node_ms} ms); CPU ${promptLarge.cpu_ratio}x |`,
+        `| prompt hook / node -e 0, 3-session brain | ${promptSmall.ratio}x (${promptSmall.hook_ms} / ${promptSmall.node_ms} ms); CPU ${promptSmall.cpu_ratio}x (${promptSmall.hook_cpu_ms} / ${promptSmall.node_cpu_ms} ms) |`,
+        `| prompt hook / node -e 0, 1,000-session brain | ${promptLarge.ratio}x (${promptLarge.hook_ms} / ${promptLarge.node_ms} ms); CPU ${promptLarge.cpu_ratio}x (${promptLarge.hook_cpu_ms} / ${promptLarge.node_cpu_ms} ms) |`,
         `| creature 200k lines: first query (builds the index) | ${c.first_query_builds_index_ms} ms (CPU ${c.first_query_cpu_ms} ms), ${c.first_query_peak_mb} MB |`,
         `| creature 200k lines: query p50 | ${c.query_p50_ms} ms (CPU ${c.query_p50_cpu_ms} ms), peak ${c.query_peak_mb} MB |`,
         `| creature 200k lines: after 100 new lines | ${c.after_100_new_lines_ms} ms, ${c.after_100_new_lines_peak_mb} MB (new line found: ${c.found_new_line}) |`,

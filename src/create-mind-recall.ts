@@ -6,6 +6,7 @@
  */
 import { resolve } from 'node:path'
 import { createFsMindStore } from './adapters/fs/mind/fs-mind-store.ts'
+import { boundHeapGrowth } from './adapters/node/heap-growth.ts'
 import { openRecallShelf } from './adapters/search/recall-shelf-file.ts'
 import { recallMind } from './app/mind/recall-mind.ts'
 import type { RecallHit } from './core/mind/recall.ts'
@@ -13,10 +14,20 @@ import type { RecallHit } from './core/mind/recall.ts'
 /** The creature's recall index, beside its files (derived: deleting it only costs a rebuild). */
 export const MIND_RECALL_FILE = '.recall-index.json'
 
-/** A creature's recall alone: a search of the folder `folder` (named `location` in messages). */
-export function createMindRecall(options: { folder: string; location?: string }): {
+/**
+ * A creature's recall alone: a search of the folder `folder` (named `location` in messages).
+ * `boundHeap`: the process is a short one of its own (the CLI), so its heap may be held close to
+ * what it keeps live while a first index build runs (adapters/node/heap-growth.ts); a process
+ * that embeds Somnus keeps its own settings.
+ */
+export function createMindRecall(options: {
+  folder: string
+  location?: string
+  boundHeap?: boolean
+}): {
   recall(query: string, limit?: number): Promise<RecallHit[]>
 } {
+  if (options.boundHeap) boundHeapGrowth()
   const folder = resolve(options.folder)
   const store = createFsMindStore({ folder, location: options.location ?? options.folder })
   return {

@@ -30,7 +30,8 @@ export const CONTEXT_WEIGHT = 0.4
 
 type Region = [offset: number, bytes: number]
 
-interface Header {
+/** A segment's header: its counts and kinds, the dictionary's block index, where each region is. */
+export interface Header {
   count: number
   totalLength: number
   kinds: string[]
@@ -76,101 +77,158 @@ export function entryTerms(entry: RecallEntry): { weights: Map<string, number>; 
   return { weights, length: Math.max(1, text.length) }
 }
 
-/** One document ready to be written: its packed JSON line, and its terms. */
-export interface SegmentDocument {
-  id: string
-  kind: string
-  json: Buffer
-  length: number
-  weights: Map<string, number>
+/**
+ * A segment in the making: entries are added one at a time and held as what the segment needs
+ * (postings, lengths, packed JSON lines), never as an object per document: the terms of a
+ * document are a map only while it is added, so a build's garbage dies young. Holding 20,000
+ * documents as objects (a map of terms each) until a flush made a 200,000-line creature's first
+ * build promote most of what it indexed, and V8 grew the heap past 200 MB to collect it.
+ */
+export interface SegmentBuilder {
+  /** Live documents held. */
+  readonly size: number
+  /** Adds `entry` as the next document (its id must not be held: remove it first). */
+  add(entry: RecallEntry): void
+  /** Drops the document `id`; true when it was held here. */
+  remove(id: string): boolean
+  /** The ids of the live documents, in the order `bytes` writes them. */
+  ids(): string[]
+  /** The bytes of a segment of the live documents, in the order added (document n is index n). */
+  bytes(): Buffer
 }
 
-/** A document of `entry`. */
-export function documentOf(entry: RecallEntry): SegmentDocument {
-  const packed: Packed = [
-    entry.id,
-    entry.kind,
-    entry.location,
-    entry.text,
-    entry.context ?? '',
-    entry.date,
-    entry.sources,
-  ]
-  const { weights, length } = entryTerms(entry)
-  return {
-    id: entry.id,
-    kind: entry.kind,
-    json: Buffer.from(JSON.stringify(packed)),
-    length,
-    weights,
-  }
-}
-
-/** The bytes of a segment holding `documents`, in order (document n is index n). */
-export function writeSegment(documents: readonly SegmentDocument[]): Buffer {
-  const kinds: string[] = []
-  const kindIndex = new Map<string, number>()
+/** An empty segment builder. */
+export function createSegmentBuilder(): SegmentBuilder {
+  const ids: string[] = []
+  const kindOf: string[] = []
+  const lengthOf: number[] = []
+  const jsons: Buffer[] = []
+  const positions = new Map<string, number>()
+  const dead = new Set<number>()
   const postings = new Map<string, number[]>()
-  let totalLength = 0
-  documents.forEach((document, index) => {
-    totalLength += document.length
-    if (!kindIndex.has(document.kind)) {
-      kindIndex.set(document.kind, kinds.length)
-      kinds.push(document.kind)
-    }
-    for (const [term, weight] of document.weights) {
-      let list = postings.get(term)
-      if (list === undefined) {
-        list = []
-        postings.set(term, list)
+  return {
+    get size() {
+      return ids.length - dead.size
+    },
+    add(entry) {
+      const index = ids.length
+      const packed: Packed = [
+        entry.id,
+        entry.kind,
+        entry.location,
+        entry.text,
+        entry.context ?? '',
+        entry.date,
+        entry.sources,
+      ]
+      const { weights, length } = entryTerms(entry)
+      ids.push(entry.id)
+      kindOf.push(entry.kind)
+      lengthOf.push(length)
+      jsons.push(Buffer.from(JSON.stringify(packed)))
+      positions.set(entry.id, index)
+      for (const [term, weight] of weights) {
+        let list = postings.get(term)
+        if (list === undefined) {
+          list = []
+          postings.set(term, list)
+        }
+        list.push(index, Math.max(1, Math.round(weight * 10)))
       }
-      list.push(index, Math.max(1, Math.round(weight * 10)))
-    }
-  })
-  const terms = [...postings.keys()].sort()
-  const dict: TermPostings[] = []
-  let pairs = 0
-  for (const term of terms) {
-    const list = postings.get(term) ?? []
-    dict.push([pairs, list.length / 2])
-    pairs += list.length / 2
+    },
+    remove(id) {
+      const index = positions.get(id)
+      if (index === undefined) return false
+      positions.delete(id)
+      dead.add(index)
+      return true
+    },
+    ids: () => ids.filter((_, index) => !dead.has(index)),
+    bytes() {
+      // Live documents renumbered in order; a dead one leaves no trace (as if never added).
+      const renumber = new Int32Array(ids.length).fill(-1)
+      let count = 0
+      for (let index = 0; index < ids.length; index += 1) {
+        if (dead.has(index)) continue
+        renumber[index] = count
+        count += 1
+      }
+      const kinds: string[] = []
+      const kindIndex = new Map<string, number>()
+      const lengths = Buffer.alloc(count * 4)
+      const kindBytes = Buffer.alloc(count)
+      const docOffsets = Buffer.alloc((count + 1) * 4)
+      const docParts: Buffer[] = []
+      const liveIds: string[] = []
+      let totalLength = 0
+      let docBytes = 0
+      for (let index = 0; index < ids.length; index += 1) {
+        const at = renumber[index] as number
+        if (at < 0) continue
+        const kind = kindOf[index] as string
+        if (!kindIndex.has(kind)) {
+          kindIndex.set(kind, kinds.length)
+          kinds.push(kind)
+        }
+        const length = lengthOf[index] as number
+        totalLength += length
+        lengths.writeFloatLE(length, at * 4)
+        kindBytes[at] = kindIndex.get(kind) ?? 0
+        docOffsets.writeUInt32LE(docBytes, at * 4)
+        const json = jsons[index] as Buffer
+        docParts.push(json, NEWLINE)
+        docBytes += json.length + 1
+        liveIds.push(ids[index] as string)
+      }
+      docOffsets.writeUInt32LE(docBytes, count * 4)
+      const terms: string[] = []
+      const dict: TermPostings[] = []
+      const lists: number[][] = []
+      let pairs = 0
+      for (const term of [...postings.keys()].sort()) {
+        const all = postings.get(term) ?? []
+        const list = dead.size === 0 ? all : livePairs(all, renumber)
+        if (list.length === 0) continue
+        terms.push(term)
+        lists.push(list)
+        dict.push([pairs, list.length / 2])
+        pairs += list.length / 2
+      }
+      const postingBytes = Buffer.alloc(pairs * 8)
+      let at = 0
+      for (const list of lists) {
+        for (const value of list) {
+          postingBytes.writeUInt32LE(value, at)
+          at += 4
+        }
+      }
+      return assemble({ count, totalLength, kinds }, terms, dict, [
+        lengths,
+        kindBytes,
+        docOffsets,
+        postingBytes,
+        Buffer.concat(docParts),
+        Buffer.from(JSON.stringify(liveIds)),
+      ])
+    },
   }
-  const lengths = Buffer.alloc(documents.length * 4)
-  const kindBytes = Buffer.alloc(documents.length)
-  const docOffsets = Buffer.alloc((documents.length + 1) * 4)
-  let docBytes = 0
-  documents.forEach((document, index) => {
-    lengths.writeFloatLE(document.length, index * 4)
-    kindBytes[index] = kindIndex.get(document.kind) ?? 0
-    docOffsets.writeUInt32LE(docBytes, index * 4)
-    docBytes += document.json.length + 1
-  })
-  docOffsets.writeUInt32LE(docBytes, documents.length * 4)
-  const postingBytes = Buffer.alloc(pairs * 8)
-  let at = 0
-  for (const term of terms) {
-    for (const value of postings.get(term) ?? []) {
-      postingBytes.writeUInt32LE(value, at)
-      at += 4
-    }
+}
+
+/** The (document, weight) pairs of `pairs` whose document is live, renumbered. */
+function livePairs(pairs: readonly number[], renumber: Int32Array): number[] {
+  const kept: number[] = []
+  for (let at = 0; at < pairs.length; at += 2) {
+    const index = renumber[pairs[at] as number] as number
+    if (index >= 0) kept.push(index, pairs[at + 1] as number)
   }
-  const docs = Buffer.concat(documents.flatMap((document) => [document.json, NEWLINE]))
-  const ids = Buffer.from(JSON.stringify(documents.map((document) => document.id)))
-  return assemble({ count: documents.length, totalLength, kinds }, terms, dict, [
-    lengths,
-    kindBytes,
-    docOffsets,
-    postingBytes,
-    docs,
-    ids,
-  ])
+  return kept
 }
 
 /**
  * The segment's bytes: magic, header (with its regions' offsets) and the regions in order, the
  * dictionary of `terms` (sorted) and their postings last.
  */
-function assemble(
+export function assemble(
   fields: Omit<Header, 'regions' | 'dictionary'>,
   terms: readonly string[],
   postings: readonly TermPostings[],
@@ -204,107 +262,6 @@ function assemble(
 }
 
 const NEWLINE = Buffer.from('\n')
-
-/**
- * One segment of the live documents of `parts`, merged at the level of postings: documents are
- * renumbered and copied as bytes, postings concatenated term by term; nothing is decoded into
- * objects, so merging 200,000 documents costs their bytes, not a map per document.
- */
-export function mergeSegments(
-  parts: readonly { reader: SegmentReader; dead: ReadonlySet<number> }[],
-): Buffer {
-  const raws = parts.map((part) => part.reader.raw())
-  const kinds: string[] = []
-  const kindIndex = new Map<string, number>()
-  const renumber: Int32Array[] = []
-  let count = 0
-  let totalLength = 0
-  const lengthParts: Buffer[] = []
-  const kindParts: number[] = []
-  const docParts: Buffer[] = []
-  const offsets: number[] = []
-  const ids: string[] = []
-  let docBytes = 0
-  raws.forEach((raw, position) => {
-    const dead = parts[position]?.dead ?? new Set<number>()
-    const map = new Int32Array(raw.header.count).fill(-1)
-    const lengths = raw.region('lengths')
-    const kindBytes = raw.region('kinds')
-    const docOffsets = raw.region('docOffsets')
-    const docs = raw.region('docs')
-    const segmentIds = JSON.parse(raw.region('ids').toString('utf8')) as string[]
-    for (let index = 0; index < raw.header.count; index += 1) {
-      if (dead.has(index)) continue
-      map[index] = count
-      count += 1
-      const length = lengths.readFloatLE(index * 4)
-      totalLength += length
-      const piece = Buffer.alloc(4)
-      piece.writeFloatLE(length, 0)
-      lengthParts.push(piece)
-      const kind = raw.header.kinds[kindBytes[index] ?? 0] ?? ''
-      if (!kindIndex.has(kind)) {
-        kindIndex.set(kind, kinds.length)
-        kinds.push(kind)
-      }
-      kindParts.push(kindIndex.get(kind) ?? 0)
-      const start = docOffsets.readUInt32LE(index * 4)
-      const end = docOffsets.readUInt32LE(index * 4 + 4)
-      offsets.push(docBytes)
-      docParts.push(docs.subarray(start, end))
-      docBytes += end - start
-      ids.push(segmentIds[index] ?? '')
-    }
-    renumber.push(map)
-  })
-  offsets.push(docBytes)
-  const dictionaries = raws.map((raw) => raw.dictionary())
-  const terms = [...new Set(dictionaries.flatMap((entries) => entries.map((entry) => entry[0])))]
-  terms.sort()
-  const byTerm = dictionaries.map((entries) => new Map(entries))
-  const postingsOf = raws.map((raw) => raw.region('postings'))
-  const kept: string[] = []
-  const dict: TermPostings[] = []
-  const postingParts: Buffer[] = []
-  let pairs = 0
-  for (const term of terms) {
-    let termPairs = 0
-    raws.forEach((_, position) => {
-      const found = byTerm[position]?.get(term)
-      const map = renumber[position]
-      const postings = postingsOf[position]
-      if (!found || !map || !postings) return
-      const out = Buffer.alloc(found[1] * 8)
-      let written = 0
-      for (let pair = found[0]; pair < found[0] + found[1]; pair += 1) {
-        const index = map[postings.readUInt32LE(pair * 8)] ?? -1
-        if (index < 0) continue
-        out.writeUInt32LE(index, written)
-        out.writeUInt32LE(postings.readUInt32LE(pair * 8 + 4), written + 4)
-        written += 8
-      }
-      postingParts.push(out.subarray(0, written))
-      termPairs += written / 8
-    })
-    if (termPairs > 0) {
-      kept.push(term)
-      dict.push([pairs, termPairs])
-    }
-    pairs += termPairs
-  }
-  const docOffsets = Buffer.alloc(offsets.length * 4)
-  offsets.forEach((offset, index) => {
-    docOffsets.writeUInt32LE(offset, index * 4)
-  })
-  return assemble({ count, totalLength, kinds }, kept, dict, [
-    Buffer.concat(lengthParts),
-    Buffer.from(kindParts),
-    docOffsets,
-    Buffer.concat(postingParts),
-    Buffer.concat(docParts),
-    Buffer.from(JSON.stringify(ids)),
-  ])
-}
 
 /** A segment opened for reading: its header parsed, everything else read on demand. */
 export interface SegmentReader {

@@ -98,12 +98,13 @@ export function openRecallShelf(root: string, name: string): FileRecallShelf {
         if (segment.name !== null || segment.bytes === null) continue
         counter += 1
         const file = `${basename(base)}.${Date.now().toString(36)}-${process.pid}-${counter}.seg`
-        writeFileAtomicSync(
-          confined.prepareWrite(confined.resolve(join(folder, file))),
-          segment.bytes,
-        )
+        const path = confined.prepareWrite(confined.resolve(join(folder, file)))
+        writeFileAtomicSync(path, segment.bytes)
         segment.name = file
         segment.bytes = null
+        // Read from the file from now on: a reader over the buffer kept every segment a build
+        // wrote in memory (a 200,000-line creature: ~120 MB of its 400 MB peak).
+        segment.reader = openSegment(fileSource(path))
       }
       const manifest: Manifest = {
         format: SHELF_FORMAT,

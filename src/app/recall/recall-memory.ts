@@ -57,12 +57,21 @@ export async function recallMemory(
       continue
     }
     // Entries are redacted when indexed; an index built before a format was known is not.
+    // The snippet is made when first read (a spread would read it): the prompt hook shows half
+    // of the hits it asks for, and a snippet stems the words of its text.
+    let snippet: string | undefined
     const memoryHit: MemoryHit = {
-      ...hit,
-      text: redactSecrets(hit.text),
-      snippet: redactSecrets(hit.snippet),
+      id: hit.id,
+      kind: hit.kind,
       location,
+      text: redactSecrets(hit.text),
+      get snippet() {
+        snippet ??= redactSecrets(hit.snippet)
+        return snippet
+      },
+      date: hit.date,
       sources: [...hit.sources],
+      score: hit.score,
       also: [],
       coverage: coverageOf(hit.text, terms),
     }

@@ -19,21 +19,30 @@ export function recallTerms(text: string): string[] {
   const patterns = patternsFor(text)
   for (const compound of text.match(patterns.compound) ?? []) {
     if (compound.length > MAX_TERM_CHARS * 2) continue
+    // Most words have no joint: no split (an array and its filtered copy per word were most of
+    // the garbage an index build of 200,000 lines made).
+    if (patterns.simpleWord?.test(compound)) {
+      pushPart(terms, compound)
+      continue
+    }
     const parts = compound.split(patterns.joints).filter((part) => part !== '')
     if (parts.length > 1) {
       const whole = compound.toLowerCase().replace(/’/g, "'")
       // A possessive or contraction ("user's", "don't") is a word, not a code name.
       if (!patterns.contraction.test(whole) && whole.length <= MAX_TERM_CHARS) terms.push(whole)
     }
-    for (const part of parts) {
-      const lower = part.toLowerCase()
-      if (STOP_WORDS.has(lower) || lower.length > MAX_TERM_CHARS) continue
-      // One letter says nothing on its own ("a" of "a/b"), one digit does ("gqc.4").
-      if (lower.length === 1 && !/\d/.test(lower)) continue
-      terms.push(stem(lower))
-    }
+    for (const part of parts) pushPart(terms, part)
   }
   return terms
+}
+
+/** Adds the stem of `part` (a word of a compound) to `terms`, unless it says nothing. */
+function pushPart(terms: string[], part: string): void {
+  const lower = part.toLowerCase()
+  if (STOP_WORDS.has(lower) || lower.length > MAX_TERM_CHARS) return
+  // One letter says nothing on its own ("a" of "a/b"), one digit does ("gqc.4").
+  if (lower.length === 1 && !/\d/.test(lower)) return
+  terms.push(stem(lower))
 }
 
 /** Texts whose distinct terms are kept, most recent last (a hit's text is asked for twice). */

@@ -39,12 +39,14 @@ const UNICODE = {
   joints: lazy(() => /[_.\-/:'’]+|(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u),
   nonWord: lazy(() => /[^\p{L}\p{N}]+/gu),
   contraction: lazy(() => /^[\p{L}]+'[\p{L}]{1,2}$/u),
+  simpleWord: () => null,
 }
 const PLAIN = {
   compound: lazy(() => /[A-Za-z0-9]+(?:[_.\-/:'’]*[A-Za-z0-9]+)*/g),
   joints: lazy(() => /[_.\-/:'’]+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/),
   nonWord: lazy(() => /[^A-Za-z0-9]+/g),
   contraction: lazy(() => /^[A-Za-z]+'[A-Za-z]{1,2}$/),
+  simpleWord: lazy(() => /^[A-Za-z0-9][a-z0-9]*$/),
 }
 
 /** Recall's word patterns, in the form that fits `text`. */
@@ -57,6 +59,8 @@ export interface TextPatterns {
   nonWord: RegExp
   /** A possessive or contraction (`user's`, `don't`). */
   contraction: RegExp
+  /** A word that `joints` cannot split (plain text only: null for Unicode text). */
+  simpleWord: RegExp | null
 }
 
 /** The patterns for `text`: the plain ones when it allows them (same matches, cheaper to build). */
@@ -67,5 +71,6 @@ export function patternsFor(text: string): TextPatterns {
     joints: forms.joints(),
     nonWord: forms.nonWord(),
     contraction: forms.contraction(),
+    simpleWord: forms.simpleWord(),
   }
 }

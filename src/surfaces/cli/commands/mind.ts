@@ -268,6 +268,8 @@ Examples (a bash-driven agent loop):
       const hits = await createMindRecall({
         folder: resolve(io.cwd, given),
         location: given,
+        // A first build of a large creature's index: a 200 MB bound (bench/README.md, recall).
+        boundHeap: true,
       }).recall(words.join(' '), positive(options.limit))
       if (opts.json) return printJson(io, hits)
       say(

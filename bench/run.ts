@@ -37,11 +37,14 @@ const BENCHMARKS = [
 
 const here = dirname(fileURLToPath(import.meta.url))
 const wanted = process.argv.slice(2)
-const selected = wanted.length > 0 ? BENCHMARKS.filter((name) => wanted.includes(name)) : BENCHMARKS
+const named = BENCHMARKS.filter((name) => wanted.includes(name))
+const selected = named.length > 0 ? named : BENCHMARKS
+// The rest (`--engine postgres`, `--tune`) goes to the benches named: each reads its own flags.
+const flags = named.length > 0 ? wanted.filter((word) => !BENCHMARKS.includes(word)) : []
 let failures = 0
 for (const name of selected) {
   process.stdout.write(`\n## ${name}\n\n`)
-  const run = spawnSync(process.execPath, ['--import', 'tsx', join(here, `${name}.ts`)], {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(here, `${name}.ts`), ...flags], {
     stdio: 'inherit',
     cwd: join(here, '..'),
   })

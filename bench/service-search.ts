@@ -7,7 +7,8 @@
  * conversations the weights were NOT tuned on.
  *
  * The split is fixed: weights (core/service/handoff-search.ts) were tuned on conversations 26 and
- * 30 only; 41, 42 and 43 are held out. The baseline in the same run is a plain BM25 over the turns
+ * 30 only; 41, 42 and 43 are held out. The date and speaker priors (core/service/query-dates.ts,
+ * query-speakers.ts) have no weight to tune: each is 1 + the IDF of its condition. The baseline in the same run is a plain BM25 over the turns
  * (MiniSearch, the same terms, no speaker or neighbour words).
  *
  * Also measured, in the same run: search latency, and what the search column (migration 006)

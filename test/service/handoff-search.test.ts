@@ -53,6 +53,23 @@ for (const engine of ENGINES) {
             learned: 'Globex pins its websocket library to 8.x after a memory leak.',
           }),
         )
+        // The same outing told twice; June's turn is the closer match by its words alone.
+        await post(api.keys.second, {
+          handoff_id: 'globex-march',
+          created_at: '2024-03-10T10:00:00.000Z',
+          turns: [
+            {
+              id: 'D1:1',
+              speaker: 'Jon',
+              text: 'I went hiking at the lake last weekend, it was lovely and calm up there.',
+            },
+          ],
+        })
+        await post(api.keys.second, {
+          handoff_id: 'globex-june',
+          created_at: '2024-06-10T10:00:00.000Z',
+          turns: [{ id: 'D2:1', speaker: 'Jon', text: 'I went hiking at the lake.' }],
+        })
         // PGlite starts in seconds alone, in tens of seconds on a loaded machine.
       }, 180_000)
       afterAll(async () => {
@@ -106,6 +123,19 @@ for (const engine of ENGINES) {
         expect(limited.count).toBe(1)
         const summaries = await (await search(api.keys.first, 'q=support&level=summary')).json()
         expect(summaries.hits).toEqual([])
+      })
+
+      it('ranks first the session of a date the question names', async () => {
+        const undated = await (
+          await search(api.keys.second, 'q=where%20did%20Jon%20go%20hiking')
+        ).json()
+        expect(undated.hits.map((hit: { unit: string }) => hit.unit)).toEqual(['D2:1', 'D1:1'])
+        for (const date of ['in%20March%202024', 'on%2010%20March%2C%202024', 'in%20March']) {
+          const dated = await (
+            await search(api.keys.second, `q=where%20did%20Jon%20go%20hiking%20${date}`)
+          ).json()
+          expect(dated.hits[0], date).toMatchObject({ handoff_id: 'globex-march', unit: 'D1:1' })
+        }
       })
 
       it('refuses bad input with a 400 naming the field', async () => {

@@ -37,7 +37,9 @@ Each hit names its handoff and the unit it came from: a turn id (D3:7 for a LoCo
 imported with \`handoffs import --format locomo\`), a field (learned, noticed ...), summary or
 quick_ref; then the speaker (turns), the session's date and the text around the words that
 matched. Best first. Words match in any form ("moved" finds "moving"); any characters are words,
-never query syntax. A turn is also found by who said it and the turns beside it.
+never query syntax. A turn is also found by who said it and the turns beside it. A question
+that names a date ("in July 2022", "on 1 May, 2022") or a speaker ranks the sessions of that
+date (and the week after) and that speaker's turns higher.
 
 --level full searches the original fields and turns; summary and quick_ref the levels that
 consolidation added (a handoff has them once it is old enough; see \`somnus consolidate\`).

@@ -71,6 +71,8 @@ export interface SomnusService {
   /** `PGlite in /path` or `PostgreSQL at …`: say it on start. */
   readonly description: string
   readonly engine: 'pglite' | 'postgres'
+  /** When a database statement last succeeded (ms since the epoch), or null: for `/health`. */
+  lastDatabaseAnswerAt(): number | null
   readonly config: ServiceConfig
   /** The raw stores, for surfaces that page and fetch (handoffs, decisions, tenants, keys). */
   readonly stores: ServiceStores
@@ -176,6 +178,7 @@ export async function composeSomnusService(
   return {
     description: database.description,
     engine: database.engine,
+    lastDatabaseAnswerAt: () => database.lastAnswerAt(),
     config,
     stores,
     dependencies,

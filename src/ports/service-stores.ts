@@ -85,7 +85,8 @@ export interface HandoffStore {
   ): Promise<Handoff[]>
   /**
    * Indexes for search up to `limit` handoffs of any tenant written since they were last indexed
-   * (new ones, and ones whose text compression changed); returns how many. Work done off the
+   * (new ones, and ones whose text compression changed), fewer when their text is large (one
+   * statement stays short); returns how many, 0 when none is pending. Work done off the
    * write path, so that ingest never waits for it; `search` reads unindexed handoffs too.
    */
   indexPending(limit: number): Promise<number>

@@ -4,7 +4,7 @@
  * on open (Kysely's migrator takes a lock, so several processes starting at once are safe).
  */
 import { mkdirSync } from 'node:fs'
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely'
+import { Kysely, type LogEvent, Migrator, PostgresDialect, sql } from 'kysely'
 import { SomnusError } from '../../core/errors.ts'
 import { type HeldLock, takeLock } from '../fs/fs-lock.ts'
 import type { ServiceDatabase } from './database-schema.ts'
@@ -23,7 +23,20 @@ export interface OpenDatabase {
   /** `PGlite in /path`, `PGlite in memory` or `PostgreSQL at host:port/db`, for a start-up line. */
   description: string
   engine: 'pglite' | 'postgres'
+  /** When a statement last succeeded (ms since the epoch), or null before the first: `/health`. */
+  lastAnswerAt(): number | null
   close(): Promise<void>
+}
+
+/** Kysely's log hook, recording when a statement last succeeded. */
+function answerTracker(): { log: (event: LogEvent) => void; lastAnswerAt: () => number | null } {
+  let last: number | null = null
+  return {
+    log: (event) => {
+      if (event.level === 'query') last = Date.now()
+    },
+    lastAnswerAt: () => last,
+  }
 }
 
 /**
@@ -104,9 +117,11 @@ async function openPglite(dataDir: string | null): Promise<OpenDatabase> {
   ])
   const pglite = new PGlite(dataDir ?? undefined)
   await pglite.waitReady
-  const db = new Kysely<ServiceDatabase>({ dialect: new PGliteDialect(pglite) })
+  const answers = answerTracker()
+  const db = new Kysely<ServiceDatabase>({ dialect: new PGliteDialect(pglite), log: answers.log })
   return {
     db,
+    lastAnswerAt: answers.lastAnswerAt,
     description: dataDir === null ? 'PGlite in memory' : `PGlite in ${dataDir}`,
     engine: 'pglite',
     close: async () => {
@@ -133,7 +148,11 @@ async function openPostgres(location: {
     max: 4,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   })
-  const db = new Kysely<ServiceDatabase>({ dialect: new PostgresDialect({ pool }) })
+  const answers = answerTracker()
+  const db = new Kysely<ServiceDatabase>({
+    dialect: new PostgresDialect({ pool }),
+    log: answers.log,
+  })
   try {
     if (schema) await sql.raw(`CREATE SCHEMA IF NOT EXISTS ${schema}`).execute(db)
     else await sql`SELECT 1`.execute(db)
@@ -149,6 +168,7 @@ async function openPostgres(location: {
     db,
     description: `PostgreSQL at ${redactUrl(location.url)}${schema ? ` (schema ${schema})` : ''}`,
     engine: 'postgres',
+    lastAnswerAt: answers.lastAnswerAt,
     close: () => db.destroy(),
   }
 }

@@ -66,6 +66,18 @@ const SEARCH_VECTOR = sql.raw(`(
   || setweight(to_tsvector('english'::regconfig, coalesce(summary, '')), 'B')
   || setweight(to_tsvector('english'::regconfig, coalesce(quick_ref, '')), 'A'))`)
 
+/**
+ * About how much text one indexing statement reads: a few hundred ordinary handoffs, or one big
+ * one. Sizes come from the stored lengths (`octet_length` of a text, `pg_column_size` of the
+ * turns), which PostgreSQL knows without reading the values.
+ */
+const INDEX_STATEMENT_BYTES = 512 * 1024
+const PENDING_TEXT_BYTES = sql.raw(`(coalesce(octet_length(experienced), 0)
+  + coalesce(octet_length(noticed), 0) + coalesce(octet_length(learned), 0)
+  + coalesce(octet_length(story), 0) + coalesce(octet_length(becoming), 0)
+  + coalesce(octet_length(remember), 0) + coalesce(pg_column_size(turns), 0)
+  + coalesce(octet_length(summary), 0) + coalesce(octet_length(quick_ref), 0))`)
+
 /** The weight migration 006 gives each level's words in `search_vector`. */
 const LEVEL_WEIGHTS: Record<SearchLevel, string> = { full: 'D', summary: 'B', quick_ref: 'A' }
 
@@ -212,11 +224,20 @@ export function sqlHandoffStore(
     },
 
     async indexPending(limit) {
+      // Rows up to INDEX_STATEMENT_BYTES of text (at least one): a statement over megabytes of
+      // text runs for seconds, and embedded PGlite answers nothing else meanwhile.
       const result = await sql`
         UPDATE session_handoffs SET search_vector = ${SEARCH_VECTOR}
         WHERE (tenant_id, handoff_id) IN (
-          SELECT tenant_id, handoff_id FROM session_handoffs WHERE search_vector IS NULL
-          LIMIT ${limit} FOR UPDATE SKIP LOCKED)`.execute(db)
+          SELECT tenant_id, handoff_id FROM (
+            SELECT tenant_id, handoff_id,
+              sum(bytes) OVER (ORDER BY tenant_id, handoff_id) - bytes AS before
+            FROM (
+              SELECT tenant_id, handoff_id, ${PENDING_TEXT_BYTES} AS bytes
+              FROM session_handoffs WHERE search_vector IS NULL
+              ORDER BY tenant_id, handoff_id
+              LIMIT ${limit} FOR UPDATE SKIP LOCKED) AS pending) AS sized
+          WHERE before < ${INDEX_STATEMENT_BYTES})`.execute(db)
       return Number(result.numAffectedRows ?? 0)
     },
 

@@ -22,7 +22,8 @@ export async function indexPendingHandoffs(
   for (let run = 0; run < maxBatches && options.signal?.aborted !== true; run += 1) {
     const indexed = await dependencies.stores.handoffs.indexPending(batch)
     total += indexed
-    if (indexed < batch) break
+    // A batch of big handoffs indexes fewer than asked: only an empty one means none is left.
+    if (indexed === 0) break
   }
   return total
 }

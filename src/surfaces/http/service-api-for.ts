@@ -5,6 +5,7 @@
  */
 import { tenantForApiKey } from '../../app/manage-tenants.ts'
 import { prepareHandoff } from '../../app/service/create-handoffs.ts'
+import { databaseHealthCheck } from '../../app/service/database-health.ts'
 import { deleteDecision, deleteHandoff } from '../../app/service/delete-records.ts'
 import {
   awaitConsolidation,
@@ -43,7 +44,8 @@ export interface ServiceApiOptions {
 
 /** A ServiceApi on `service`, and `drain()` to wait for inserts in flight (before closing). */
 export function serviceApiFor(
-  service: Pick<SomnusService, 'stores' | 'dependencies' | 'stats' | 'jobs' | 'searchHandoffs'>,
+  service: Pick<SomnusService, 'stores' | 'dependencies' | 'stats' | 'jobs' | 'searchHandoffs'> &
+    Partial<Pick<SomnusService, 'lastDatabaseAnswerAt'>>,
   options: ServiceApiOptions = {},
 ): ServiceApi & { drain(): Promise<void>; lastHandoffWrite(): number } {
   const { stores, dependencies } = service
@@ -52,6 +54,12 @@ export function serviceApiFor(
   const handoffWriter = insertBatcher<Handoff>({
     insertAll: (handoffs) => stores.handoffs.insert(handoffs),
     concurrency: INSERT_CONCURRENCY,
+  })
+  // A probe queued behind long statements (PGlite runs one at a time) gives way to a recent answer.
+  const checkHealth = databaseHealthCheck({
+    probe: () => stores.tenants.get('default'),
+    lastAnswerAt: () => service.lastDatabaseAnswerAt?.() ?? null,
+    now: Date.now,
   })
   // When a handoff was last written (ms since the epoch): the search indexer waits for a lull.
   let lastHandoffWrite = 0
@@ -136,9 +144,7 @@ export function serviceApiFor(
     getJob: (tenantId, jobId) => stores.jobs.get(tenantId, jobId),
     consolidationStats: (tenantId) => service.stats(tenantId),
     consolidationJobs: (tenantId, query) => service.jobs(tenantId, query),
-    checkHealth: async () => {
-      await stores.tenants.get('default')
-    },
+    checkHealth,
     metricsSnapshot: async () => {
       const [queue, tokensSaved] = await Promise.all([
         stores.jobs.queueCounts(),

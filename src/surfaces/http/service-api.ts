@@ -2,6 +2,8 @@
  * What the HTTP surface asks of the consolidation service, every call scoped to one tenant. The
  * shapes are core/service's (the seed's snake_case names), so a route passes values through.
  */
+
+import type { DatabaseHealth } from '../../app/service/database-health.ts'
 import type {
   ConsolidationJob,
   ConsolidationJobsResponse,
@@ -59,8 +61,11 @@ export interface ServiceApi {
     tenantId: string,
     query: { status?: JobStatus | undefined; limit: number },
   ): Promise<ConsolidationJobsResponse>
-  /** Throws when the database does not answer. */
-  checkHealth(): Promise<void>
+  /**
+   * How the database was found answering (a probe now, or a statement moments ago while the probe
+   * waits behind other work); throws when it does not answer.
+   */
+  checkHealth(): Promise<DatabaseHealth>
   /** Figures for `/metrics`, over every tenant: jobs by status, the queue's depth, tokens saved. */
   metricsSnapshot(): Promise<{
     jobs: Partial<Record<JobStatus, number>>

@@ -5,6 +5,7 @@
  */
 import type { Hono } from 'hono'
 import * as z from 'zod'
+import { HEALTH_PROBE_WAIT_MS, HEALTH_RECENT_MS } from '../../../app/service/database-health.ts'
 import { escapeLogText } from '../../../core/log-text.ts'
 import type { ApiEnv } from '../api-key-auth.ts'
 import { type AnyApiRoute, type ApiRoute, addApiRoute } from '../api-route.ts'
@@ -17,6 +18,15 @@ const HealthSchema = answerComponent(
   z.object({
     status: z.enum(['ok', 'unavailable']),
     database: z.enum(['ok', 'unreachable']),
+    database_checked: z
+      .enum(['now', 'recently'])
+      .optional()
+      .meta({
+        description: `now: a probe query answered; recently: the probe waited over ${HEALTH_PROBE_WAIT_MS} ms behind other statements (embedded PGlite runs one at a time) and another statement succeeded within the last ${HEALTH_RECENT_MS / 1000} s`,
+      }),
+    database_answered_ms_ago: z.number().int().nonnegative().optional().meta({
+      description: 'Milliseconds since the database last answered (0 when the probe answered)',
+    }),
     version: z.string(),
   }),
   'Health',
@@ -31,7 +41,11 @@ const healthRoute: ApiRoute = {
   summary: 'Whether the server and its database answer',
   open: true,
   answers: {
-    200: { description: 'Up, the database answering', schema: HealthSchema },
+    200: {
+      description:
+        'Up, the database answering: a probe answered, or it waits behind other statements and one of them succeeded moments ago (database_checked says which)',
+      schema: HealthSchema,
+    },
     503: { description: 'The database does not answer', schema: HealthSchema },
   },
 }
@@ -88,8 +102,14 @@ export function addServerRoutes(app: Hono<ApiEnv>, options: ServerRoutesOptions)
   const { service, version } = options
   addApiRoute(app, healthRoute, async (_input, c) => {
     try {
-      await service.checkHealth()
-      return c.json({ status: 'ok', database: 'ok', version })
+      const health = await service.checkHealth()
+      return c.json({
+        status: 'ok',
+        database: 'ok',
+        database_checked: health.checked,
+        database_answered_ms_ago: health.answeredMsAgo,
+        version,
+      })
     } catch (error) {
       options.log?.(`somnus serve: health check failed: ${escapeLogText(String(error))}\n`)
       return c.json({ status: 'unavailable', database: 'unreachable', version }, 503)

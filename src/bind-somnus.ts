@@ -23,10 +23,10 @@ import { composeTranscriptUnits, projectFilesOf } from './compose.ts'
 import { composeReadDigest } from './compose-digests.ts'
 import { analyzeSession as analyzeOnDisk } from './compose-transcripts.ts'
 import { SomnusError } from './core/errors.ts'
-import type { Somnus } from './create-somnus.ts'
 import { openSomnusBrain, type SomnusOptions } from './open-somnus-brain.ts'
 import { systemClock } from './ports/clock.ts'
 import type { LanguageModel } from './ports/language-model.ts'
+import type { Somnus } from './somnus.ts'
 
 // The document use cases read and render markdown: loaded by the commands that use them only.
 const snapshots = () => import('./app/build-snapshot.ts')

@@ -1,10 +1,11 @@
 /**
- * The dependency rule of docs/design/principles.md, checked on every import in src/, and the hook
- * path kept light.
+ * The dependency rule of docs/design/principles.md, checked on every import in src/, no import
+ * cycles, and the hook path kept light.
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { isBuiltin } from 'node:module'
-import { join, relative } from 'node:path'
+import { tmpdir } from 'node:os'
+import { dirname, join, relative, resolve } from 'node:path'
 import { build } from 'esbuild'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
@@ -181,6 +182,75 @@ function frontDoorViolations(files: string[]): string[] {
   }
   return offending
 }
+
+/**
+ * The import cycles among `files`, each as its files (relative to `root`), found as the strongly
+ * connected components of the graph of every relative import: static, `import type` and `import()`
+ * alike, as madge counts them (a type-only or lazy cycle still ties the files' design together).
+ */
+function importCycles(files: string[], root: string): string[][] {
+  const known = new Set(files)
+  const edges = new Map(
+    files.map((file) => [
+      file,
+      importsOf(file)
+        .filter((specifier) => specifier.startsWith('.'))
+        .map((specifier) => resolve(dirname(file), specifier))
+        .filter((target) => known.has(target)),
+    ]),
+  )
+  // Tarjan's algorithm: every component of more than one file, or a file importing itself.
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const stack: string[] = []
+  const onStack = new Set<string>()
+  const cycles: string[][] = []
+  const visit = (file: string): void => {
+    index.set(file, index.size)
+    low.set(file, index.get(file) ?? 0)
+    stack.push(file)
+    onStack.add(file)
+    for (const target of edges.get(file) ?? []) {
+      if (!index.has(target)) {
+        visit(target)
+        low.set(file, Math.min(low.get(file) ?? 0, low.get(target) ?? 0))
+      } else if (onStack.has(target)) {
+        low.set(file, Math.min(low.get(file) ?? 0, index.get(target) ?? 0))
+      }
+    }
+    if (low.get(file) !== index.get(file)) return
+    const component: string[] = []
+    let member: string | undefined
+    do {
+      member = stack.pop()
+      if (member === undefined) break
+      onStack.delete(member)
+      component.push(relative(root, member))
+    } while (member !== file)
+    if (component.length > 1 || edges.get(file)?.includes(file)) cycles.push(component.sort())
+  }
+  for (const file of files) if (!index.has(file)) visit(file)
+  return cycles
+}
+
+describe('import cycles', () => {
+  it('src/ has none', () => {
+    expect(importCycles(sourceFiles(SRC), SRC)).toEqual([])
+  })
+
+  it('finds a planted one, through a type-only and a lazy import too', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'somnus-cycle-'))
+    try {
+      writeFileSync(join(folder, 'a.ts'), "import { b } from './b.ts'\nexport const a = b\n")
+      writeFileSync(join(folder, 'b.ts'), "import type { C } from './c.ts'\nexport const b = 1\n")
+      writeFileSync(join(folder, 'c.ts'), "export type C = typeof import('./a.ts')\n")
+      writeFileSync(join(folder, 'd.ts'), "import { a } from './a.ts'\nexport const d = a\n")
+      expect(importCycles(sourceFiles(folder), folder)).toEqual([['a.ts', 'b.ts', 'c.ts']])
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  })
+})
 
 describe('front door', () => {
   it('surfaces reach adapters and compose*.ts only through createSomnus', () => {

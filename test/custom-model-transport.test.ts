@@ -51,10 +51,10 @@ function stalledTransport() {
 }
 
 const seen: ChatRequest[] = []
-testLanguageModel(
-  'a custom ChatTransport through the library entry',
-  { stalls: true, fails: true },
-  async () => ({
+testLanguageModel({
+  name: 'a custom ChatTransport through the library entry',
+  features: { stalls: true, fails: true },
+  make: async () => ({
     model: createPromptedLanguageModel({
       name: 'agent:own',
       transport: cooperativeTransport(seen),
@@ -78,7 +78,7 @@ testLanguageModel(
     },
     close: async () => {},
   }),
-)
+})
 
 describe('a custom ChatTransport', () => {
   it('rejects with ABORTED when aborted, even if the transport ignores its signal', async () => {

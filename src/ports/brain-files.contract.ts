@@ -1,10 +1,12 @@
 /** The behaviour every `BrainFiles` adapter must show; each adapter's test runs this suite. */
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import type { BrainDocument, BrainFiles } from './brain-files.ts'
+import { type ContractOptions, describeContract } from './describe-contract.contract.ts'
 
 /** Registers the contract tests for adapters made by `make` (a fresh, empty store each call). */
-export function testBrainFiles(name: string, make: () => Promise<BrainFiles>): void {
-  describe(`BrainFiles contract: ${name}`, () => {
+export function testBrainFiles(options: ContractOptions<BrainFiles>): void {
+  const { make } = options
+  describeContract('BrainFiles', options, () => {
     it('reads back what was written, and null for a missing document', async () => {
       const files = await make()
       const soul: BrainDocument = { kind: 'core', name: 'soul' }

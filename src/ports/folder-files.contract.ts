@@ -1,5 +1,6 @@
 /** The behaviour every `FolderFiles` adapter must show; each adapter's test runs this suite. */
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
+import { type ContractOptions, describeContract } from './describe-contract.contract.ts'
 import type { FolderFiles } from './folder-files.ts'
 
 /** What the suite is given: a fresh, empty folder, and for disk adapters a way to plant links. */
@@ -10,8 +11,9 @@ export interface FolderFilesFixture {
 }
 
 /** Registers the contract tests for adapters made by `make`. */
-export function testFolderFiles(name: string, make: () => Promise<FolderFilesFixture>): void {
-  describe(`FolderFiles contract: ${name}`, () => {
+export function testFolderFiles(options: ContractOptions<FolderFilesFixture>): void {
+  const { make } = options
+  describeContract('FolderFiles', options, () => {
     it('reads back what was written, null for a missing file, and lists by suffix', async () => {
       const { files } = await make()
       expect(await files.read('git.md')).toBeNull()

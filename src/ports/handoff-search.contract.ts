@@ -5,13 +5,18 @@
  * tenant's delete. Any characters are words, never query syntax.
  */
 import { beforeAll, describe, expect, it } from 'vitest'
+import { type ContractOptions, describeContract } from './describe-contract.contract.ts'
 import { sampleHandoff } from './service-stores.contract.ts'
 import type { ServiceStores } from './service-stores.ts'
 
 let tenantCounter = 0
 
-/** Runs the suite against the stores `open` gives (called once). */
-export function handoffSearchContract(open: () => Promise<ServiceStores>): void {
+/** Registers the contract tests for the stores `make` gives (called once). */
+export function testHandoffSearch(options: ContractOptions<ServiceStores>): void {
+  describeContract('HandoffSearch', options, () => handoffSearchSuite(options.make))
+}
+
+function handoffSearchSuite(open: () => Promise<ServiceStores>): void {
   let stores: ServiceStores
   beforeAll(async () => {
     stores = await open()

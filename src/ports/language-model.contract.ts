@@ -2,10 +2,11 @@
  * The behaviour every `LanguageModel` adapter must show; each adapter's test runs this suite against
  * a real backend (a loopback server, a real subprocess) or none (the extractive model).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { SessionDigest } from '../core/digest/session-digest.ts'
 import { isSomnusError, type SomnusError, type SomnusErrorCode } from '../core/errors.ts'
 import { countTokens } from '../core/tokens.ts'
+import { type ContractOptions, describeContract } from './describe-contract.contract.ts'
 import {
   GroupSchema,
   type LanguageModel,
@@ -136,14 +137,13 @@ export interface LanguageModelFeatures {
 
 /** Registers the contract tests for the adapter `setup` wires (once for the whole suite). */
 export function testLanguageModel(
-  name: string,
-  features: LanguageModelFeatures,
-  setup: () => Promise<LanguageModelSubject>,
+  options: ContractOptions<LanguageModelSubject> & { features: LanguageModelFeatures },
 ): void {
-  describe(`LanguageModel contract: ${name}`, () => {
+  const { features } = options
+  describeContract('LanguageModel', options, () => {
     let subject: LanguageModelSubject
     beforeAll(async () => {
-      subject = await setup()
+      subject = await options.make()
     })
     afterAll(async () => {
       await subject?.close()
@@ -263,7 +263,8 @@ export function testLanguageModel(
       'rejects %s with ABORTED as soon as its signal fires mid-call, and stops the backend',
       async (method) => {
         const stall = subject.stalled
-        if (stall === undefined) throw new Error(`${name} declares stalls but has no stalled()`)
+        if (stall === undefined)
+          throw new Error(`${options.name} declares stalls but has no stalled()`)
         const backend = await stall()
         const controller = new AbortController()
         const outcome = rejection(METHODS[method](backend.model, CONTRACT_UNITS, controller.signal))
@@ -283,7 +284,8 @@ export function testLanguageModel(
       'rejects with its SomnusError code when the backend fails',
       async () => {
         const failing = subject.failing
-        if (failing === undefined) throw new Error(`${name} declares fails but has no failing`)
+        if (failing === undefined)
+          throw new Error(`${options.name} declares fails but has no failing`)
         const { model, code } = failing
         for (const method of METHOD_NAMES) {
           const error = await rejection(METHODS[method](model, CONTRACT_UNITS))

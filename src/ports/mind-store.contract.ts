@@ -1,10 +1,12 @@
 /** The behaviour every `MindStore` adapter must show; each adapter's test runs this suite. */
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
+import { type ContractOptions, describeContract } from './describe-contract.contract.ts'
 import type { MindStore } from './mind-store.ts'
 
 /** Registers the contract tests for stores made by `make` (each call: a fresh, empty creature). */
-export function testMindStore(name: string, make: () => Promise<MindStore>): void {
-  describe(`MindStore contract: ${name}`, () => {
+export function testMindStore(options: ContractOptions<MindStore>): void {
+  const { make } = options
+  describeContract('MindStore', options, () => {
     it('starts empty: no state, empty logs, missing documents', async () => {
       const store = await make()
       expect(await store.files.readState()).toBeNull()

@@ -1,5 +1,6 @@
 /** The behaviour every `ProjectFiles` adapter must show; each adapter's test runs this suite. */
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
+import { type ContractOptions, describeContract } from './describe-contract.contract.ts'
 import type { ProjectFiles } from './project-files.ts'
 
 /** What the suite is given: a fresh, empty project, and for disk adapters a way to plant links. */
@@ -13,8 +14,9 @@ export interface ProjectFilesFixture {
 }
 
 /** Registers the contract tests for adapters made by `make`. */
-export function testProjectFiles(name: string, make: () => Promise<ProjectFilesFixture>): void {
-  describe(`ProjectFiles contract: ${name}`, () => {
+export function testProjectFiles(options: ContractOptions<ProjectFilesFixture>): void {
+  const { make } = options
+  describeContract('ProjectFiles', options, () => {
     it('reads back what was written, and null for a missing file', async () => {
       const { files } = await make()
       expect(await files.read('.claude/settings.json')).toBeNull()

@@ -3,7 +3,8 @@
  * in-process library, SQL full-text search on PGlite and PostgreSQL). `make` gives a fresh, empty
  * index each call (a SQL adapter: a fresh scope or tenant in a shared database).
  */
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
+import { type ContractOptions, describeContract } from './describe-contract.contract.ts'
 import type { RecallEntry, RecallIndex } from './recall.ts'
 
 /** An entry with defaults for what a test does not care about. */
@@ -50,7 +51,8 @@ export const RECALL_FACTS: RecallEntry[] = [
 ]
 
 /** Registers the contract tests for indexes made by `make` (a fresh, empty index each call). */
-export function testRecall(name: string, make: () => Promise<RecallIndex>): void {
+export function testRecall(options: ContractOptions<RecallIndex>): void {
+  const { make } = options
   const filled = async (entries: readonly RecallEntry[] = RECALL_FACTS) => {
     const index = await make()
     await index.put(entries)
@@ -58,7 +60,7 @@ export function testRecall(name: string, make: () => Promise<RecallIndex>): void
   }
   const ids = (hits: { id: string }[]) => hits.map((hit) => hit.id)
 
-  describe(`RecallIndex contract: ${name}`, () => {
+  describeContract('RecallIndex', options, () => {
     it('finds nothing in an empty index', async () => {
       const index = await make()
       expect(await index.search({ text: 'build', limit: 5 })).toEqual([])

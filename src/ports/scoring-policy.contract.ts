@@ -1,11 +1,12 @@
 /** The behaviour every `ScoringPolicy` must show; each policy's test runs this suite. */
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { beforeAll, expect, it } from 'vitest'
 import {
   levelFor,
   type ScoringPolicy,
   type SessionMetrics,
 } from '../core/scoring/scoring-policy.ts'
+import { type ContractOptions, describeContract } from './describe-contract.contract.ts'
 
 /** A session that did nothing. */
 export const ZERO_METRICS: SessionMetrics = {
@@ -31,9 +32,14 @@ const metricsArbitrary = fc.record({
   task_slugs: fc.nat({ max: 10 }),
 })
 
-/** Registers the contract tests for `policy`. */
-export function testScoringPolicy(policy: ScoringPolicy): void {
-  describe(`ScoringPolicy contract: ${policy.name}`, () => {
+/** Registers the contract tests for the policy `make` gives (called once). */
+export function testScoringPolicy(options: ContractOptions<ScoringPolicy>): void {
+  describeContract('ScoringPolicy', options, () => {
+    let policy: ScoringPolicy
+    beforeAll(async () => {
+      policy = await options.make()
+    })
+
     it('scores a session that did nothing as 0', () => {
       expect(policy.scoreSession(ZERO_METRICS)).toBe(0)
     })

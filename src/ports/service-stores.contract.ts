@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { Decision } from '../core/service/decision.ts'
 import type { Handoff } from '../core/service/handoff.ts'
+import { type ContractOptions, describeContract } from './describe-contract.contract.ts'
 import type { NewJob, ServiceStores } from './service-stores.ts'
 
 /** A full-level handoff with the given fields. */
@@ -86,8 +87,12 @@ export function sampleJob(
 
 let tenantCounter = 0
 
-/** Runs the suite against the stores `open` gives (called once). */
-export function serviceStoresContract(open: () => Promise<ServiceStores>): void {
+/** Registers the contract tests for the stores `make` gives (called once). */
+export function testServiceStores(options: ContractOptions<ServiceStores>): void {
+  describeContract('ServiceStores', options, () => serviceStoresSuite(options.make))
+}
+
+function serviceStoresSuite(open: () => Promise<ServiceStores>): void {
   let stores: ServiceStores
   beforeAll(async () => {
     stores = await open()

@@ -1,5 +1,5 @@
 /** The behaviour every `SleepStateStore` adapter must show; each adapter's test runs this suite. */
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import {
   freshSleepState,
   type SessionRecord,
@@ -7,6 +7,7 @@ import {
   type SleepState,
 } from '../core/sleep-state.ts'
 import type { QueuedStop } from '../core/stop-inbox.ts'
+import { type ContractOptions, describeContract } from './describe-contract.contract.ts'
 import type { SleepStateStore } from './sleep-state-store.ts'
 
 /** A scored session record for tests. */
@@ -60,8 +61,9 @@ function withSession(state: SleepState, session: SessionRecord): SleepState {
 }
 
 /** Registers the contract tests for adapters made by `make` (a fresh, empty store each call). */
-export function testSleepStateStore(name: string, make: () => Promise<SleepStateStore>): void {
-  describe(`SleepStateStore contract: ${name}`, () => {
+export function testSleepStateStore(options: ContractOptions<SleepStateStore>): void {
+  const { make } = options
+  describeContract('SleepStateStore', options, () => {
     it('starts with fresh defaults and no history', async () => {
       const store = await make()
       expect(await store.read()).toEqual(freshSleepState())

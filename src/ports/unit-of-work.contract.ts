@@ -1,7 +1,8 @@
 /** The behaviour every `UnitOfWork` adapter must show; each adapter's test runs this suite. */
-import { describe, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { addBookmark } from '../core/ledger.ts'
 import type { BrainDocument, BrainFiles } from './brain-files.ts'
+import { type ContractOptions, describeContract } from './describe-contract.contract.ts'
 import type { SleepStateStore } from './sleep-state-store.ts'
 import type { Consolidation, UnitOfWork } from './unit-of-work.ts'
 
@@ -51,8 +52,9 @@ async function withBookmark(fixture: UnitOfWorkFixture): Promise<void> {
 }
 
 /** Registers the contract tests for fixtures made by `make` (fresh stores each call). */
-export function testUnitOfWork(name: string, make: () => Promise<UnitOfWorkFixture>): void {
-  describe(`UnitOfWork contract: ${name}`, () => {
+export function testUnitOfWork(options: ContractOptions<UnitOfWorkFixture>): void {
+  const { make } = options
+  describeContract('UnitOfWork', options, () => {
     it('applies every document and the ledger change together', async () => {
       const fixture = await make()
       await withBookmark(fixture)

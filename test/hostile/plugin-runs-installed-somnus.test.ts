@@ -18,7 +18,7 @@ import {
 import { tmpdir } from 'node:os'
 import { dirname, isAbsolute, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { VERSION } from '../../src/surfaces/cli/run-cli.ts'
+import { VERSION } from '../../src/surfaces/cli/version.ts'
 import { ensureBuilt, SOMNUS_BIN } from '../support/build-once.ts'
 import { REPO_ROOT } from '../support/shared-data.ts'
 

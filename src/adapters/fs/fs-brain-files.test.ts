@@ -15,7 +15,10 @@ import { testBrainFiles } from '../../ports/brain-files.contract.ts'
 import { createFsBrainFiles } from './fs-brain-files.ts'
 import { createFsBrainPaths } from './fs-brain-paths.ts'
 
-testBrainFiles('fs', async () => createFsBrainFiles(await mkdtemp(join(tmpdir(), 'somnus-files-'))))
+testBrainFiles({
+  name: 'fs',
+  make: async () => createFsBrainFiles(await mkdtemp(join(tmpdir(), 'somnus-files-'))),
+})
 
 /** A brain folder and, beside it, a folder it must never reach, with one executable file. */
 async function brainWithOutside() {

@@ -6,18 +6,21 @@ import { expect } from 'vitest'
 import { testFolderFiles } from '../../ports/folder-files.contract.ts'
 import { createFsFolderFiles } from './fs-folder-files.ts'
 
-testFolderFiles('fs', async () => {
-  const base = await mkdtemp(join(tmpdir(), 'somnus-folder-'))
-  const folder = join(base, 'patterns')
-  mkdirSync(folder)
-  return {
-    files: createFsFolderFiles(folder),
-    linkOut: async (path) => {
-      const outside = join(base, 'outside')
-      mkdirSync(outside)
-      writeFileSync(join(outside, 'victim.md'), 'theirs\n')
-      symlinkSync(outside, join(folder, path))
-      return () => expect(readdirSync(outside)).toEqual(['victim.md'])
-    },
-  }
+testFolderFiles({
+  name: 'fs',
+  make: async () => {
+    const base = await mkdtemp(join(tmpdir(), 'somnus-folder-'))
+    const folder = join(base, 'patterns')
+    mkdirSync(folder)
+    return {
+      files: createFsFolderFiles(folder),
+      linkOut: async (path) => {
+        const outside = join(base, 'outside')
+        mkdirSync(outside)
+        writeFileSync(join(outside, 'victim.md'), 'theirs\n')
+        symlinkSync(outside, join(folder, path))
+        return () => expect(readdirSync(outside)).toEqual(['victim.md'])
+      },
+    }
+  },
 })

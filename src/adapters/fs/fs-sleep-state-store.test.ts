@@ -18,7 +18,7 @@ import {
   SLEEP_STATE_FILE,
 } from './fs-sleep-state-store.ts'
 
-testSleepStateStore('fs', async () => storeAt(await makeStateDir()))
+testSleepStateStore({ name: 'fs', make: async () => storeAt(await makeStateDir()) })
 
 describe('fs sleep state store: files', () => {
   it('writes pretty JSON with a trailing newline to .sleep.json and .sleep-history.json', async () => {

@@ -22,7 +22,7 @@ async function fsFixture(): Promise<UnitOfWorkFixture & { root: string; warnings
   return { unitOfWork, files: createFsBrainFiles(root), state, root, warnings }
 }
 
-testUnitOfWork('fs journal', fsFixture)
+testUnitOfWork({ name: 'fs journal', make: fsFixture })
 
 describe('fs unit of work', () => {
   it('keeps no journal after a commit, and finishes one a dead process left, once', async () => {

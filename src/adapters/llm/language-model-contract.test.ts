@@ -70,15 +70,23 @@ async function startStalledServer(): Promise<StandInServer & Omit<StalledBackend
   return { ...server, started: () => started, cancelled: () => cancelled }
 }
 
-testLanguageModel('extractive', { stalls: false, fails: false }, async () => ({
-  model: createExtractiveLanguageModel(),
-  close: async () => {},
-}))
+testLanguageModel({
+  name: 'extractive',
+  features: { stalls: false, fails: false },
+  make: async () => ({
+    model: createExtractiveLanguageModel(),
+    close: async () => {},
+  }),
+})
 
-testLanguageModel('extractive on 2 worker threads', { stalls: false, fails: false }, async () => ({
-  model: createExtractiveLanguageModel({ threads: 2 }),
-  close: async () => {},
-}))
+testLanguageModel({
+  name: 'extractive on 2 worker threads',
+  features: { stalls: false, fails: false },
+  make: async () => ({
+    model: createExtractiveLanguageModel({ threads: 2 }),
+    close: async () => {},
+  }),
+})
 
 interface HttpProvider {
   spec: string
@@ -103,10 +111,10 @@ const httpProviders: HttpProvider[] = [
 ]
 
 for (const provider of httpProviders) {
-  testLanguageModel(
-    `${provider.spec} over its loopback stand-in`,
-    { stalls: true, fails: true },
-    async (): Promise<LanguageModelSubject> => {
+  testLanguageModel({
+    name: `${provider.spec} over its loopback stand-in`,
+    features: { stalls: true, fails: true },
+    make: async (): Promise<LanguageModelSubject> => {
       const servers: StandInServer[] = []
       const modelAt = (url: string) =>
         createLanguageModel(provider.spec, { config, env: provider.env(url), http: PATIENT })
@@ -130,13 +138,13 @@ for (const provider of httpProviders) {
         },
       }
     },
-  )
+  })
 }
 
-testLanguageModel(
-  'claude-cli over a real subprocess relaying to a loopback stand-in',
-  { stalls: true, fails: true },
-  async (): Promise<LanguageModelSubject> => {
+testLanguageModel({
+  name: 'claude-cli over a real subprocess relaying to a loopback stand-in',
+  features: { stalls: true, fails: true },
+  make: async (): Promise<LanguageModelSubject> => {
     const workDir = mkdtempSync(join(tmpdir(), 'somnus-model-contract-'))
     // Copied and chmod-ed so the test does not depend on the file mode git checked out.
     const fakeClaude = join(workDir, 'fake-claude.mjs')
@@ -195,7 +203,7 @@ testLanguageModel(
       },
     }
   },
-)
+})
 
 /** The variables that have a value, as `spawn` wants them. */
 function definedOnly(env: Record<string, string | undefined>): Record<string, string> {

@@ -1,4 +1,4 @@
 import { testBrainFiles } from '../../ports/brain-files.contract.ts'
 import { createMemoryBrainFiles } from './memory-brain-files.ts'
 
-testBrainFiles('memory', async () => createMemoryBrainFiles())
+testBrainFiles({ name: 'memory', make: async () => createMemoryBrainFiles() })

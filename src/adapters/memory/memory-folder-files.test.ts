@@ -1,4 +1,4 @@
 import { testFolderFiles } from '../../ports/folder-files.contract.ts'
 import { createMemoryFolderFiles } from './memory-folder-files.ts'
 
-testFolderFiles('memory', async () => ({ files: createMemoryFolderFiles() }))
+testFolderFiles({ name: 'memory', make: async () => ({ files: createMemoryFolderFiles() }) })

@@ -1,4 +1,4 @@
 import { testMindStore } from '../../ports/mind-store.contract.ts'
 import { createMemoryMindStore } from './memory-mind-store.ts'
 
-testMindStore('memory', async () => createMemoryMindStore())
+testMindStore({ name: 'memory', make: async () => createMemoryMindStore() })

@@ -1,4 +1,4 @@
 import { testProjectFiles } from '../../ports/project-files.contract.ts'
 import { createMemoryProjectFiles } from './memory-project-files.ts'
 
-testProjectFiles('memory', async () => ({ files: createMemoryProjectFiles() }))
+testProjectFiles({ name: 'memory', make: async () => ({ files: createMemoryProjectFiles() }) })

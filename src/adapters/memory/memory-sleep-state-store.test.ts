@@ -1,4 +1,4 @@
 import { testSleepStateStore } from '../../ports/sleep-state-store.contract.ts'
 import { createMemorySleepStateStore } from './memory-sleep-state-store.ts'
 
-testSleepStateStore('memory', async () => createMemorySleepStateStore())
+testSleepStateStore({ name: 'memory', make: async () => createMemorySleepStateStore() })

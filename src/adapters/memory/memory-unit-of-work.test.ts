@@ -5,15 +5,18 @@ import { createMemoryBrainFiles } from './memory-brain-files.ts'
 import { createMemorySleepStateStore } from './memory-sleep-state-store.ts'
 import { createMemoryUnitOfWork } from './memory-unit-of-work.ts'
 
-testUnitOfWork('memory', async () => {
-  const files = createMemoryBrainFiles()
-  const state = createMemorySleepStateStore()
-  const unitOfWork = createMemoryUnitOfWork({
-    files,
-    state,
-    clock: fixedClock('2026-03-01T12:00:00.000Z'),
-    ids: sequentialIds(),
-    warn: () => {},
-  })
-  return { unitOfWork, files, state }
+testUnitOfWork({
+  name: 'memory',
+  make: async () => {
+    const files = createMemoryBrainFiles()
+    const state = createMemorySleepStateStore()
+    const unitOfWork = createMemoryUnitOfWork({
+      files,
+      state,
+      clock: fixedClock('2026-03-01T12:00:00.000Z'),
+      ids: sequentialIds(),
+      warn: () => {},
+    })
+    return { unitOfWork, files, state }
+  },
 })

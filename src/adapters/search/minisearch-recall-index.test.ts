@@ -5,13 +5,16 @@ import {
   loadMiniSearchRecallIndex,
 } from './minisearch-recall-index.ts'
 
-testRecall('MiniSearch', async () => createMiniSearchRecallIndex())
+testRecall({ name: 'MiniSearch', make: async () => createMiniSearchRecallIndex() })
 
 // The contract once more on an index that went through its JSON text and back.
-testRecall('MiniSearch, serialized and loaded', async () => {
-  const loaded = loadMiniSearchRecallIndex(createMiniSearchRecallIndex().serialize())
-  if (loaded === null) throw new Error('an empty index did not load')
-  return loaded
+testRecall({
+  name: 'MiniSearch, serialized and loaded',
+  make: async () => {
+    const loaded = loadMiniSearchRecallIndex(createMiniSearchRecallIndex().serialize())
+    if (loaded === null) throw new Error('an empty index did not load')
+    return loaded
+  },
 })
 
 describe('MiniSearch recall index on disk', () => {

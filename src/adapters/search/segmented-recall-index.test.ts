@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { RECALL_FACTS, recallEntry, testRecall } from '../../ports/recall.contract.ts'
 import { createSegmentedRecallIndex } from './segmented-recall-index.ts'
 
-testRecall('segmented', async () => createSegmentedRecallIndex())
+testRecall({ name: 'segmented', make: async () => createSegmentedRecallIndex() })
 
 describe('segmented recall index', () => {
   it('ranks the same across segments as in one, and merges small segments', async () => {

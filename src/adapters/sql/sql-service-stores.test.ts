@@ -11,8 +11,8 @@ import {
   POSTGRES_SKIP_REASON,
   type TestDatabase,
 } from '../../../test/support/service-database.ts'
-import { handoffSearchContract } from '../../ports/handoff-search.contract.ts'
-import { sampleHandoff, serviceStoresContract } from '../../ports/service-stores.contract.ts'
+import { testHandoffSearch } from '../../ports/handoff-search.contract.ts'
+import { sampleHandoff, testServiceStores } from '../../ports/service-stores.contract.ts'
 import { migrateToLatest } from './open-service-database.ts'
 
 for (const engine of ENGINES) {
@@ -25,8 +25,8 @@ for (const engine of ENGINES) {
       await test?.dispose()
     })
 
-    serviceStoresContract(async () => test.stores)
-    handoffSearchContract(async () => test.stores)
+    testServiceStores({ name: engine, make: async () => test.stores })
+    testHandoffSearch({ name: engine, make: async () => test.stores })
 
     it("runs the seed's monitoring queries unchanged", async () => {
       await test.stores.handoffs.insert([

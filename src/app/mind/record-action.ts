@@ -5,9 +5,10 @@
 
 import { countAction } from '../../core/mind/fatigue.ts'
 import type { ConversationEntry } from '../../core/mind/mind-state.ts'
-import { type MindDeps, withMind, writeState } from './mind-deps.ts'
+import { type MindDeps, writeState } from './mind-deps.ts'
 import { eventTime, storedText } from './record-message.ts'
 import { type SleepResult, sleepMind } from './sleep-mind.ts'
+import { withMind } from './with-mind.ts'
 
 /** An action: the tool and what it did (the call and a short result). */
 export interface ActionInput {

@@ -4,7 +4,8 @@ import { SomnusError } from '../../core/errors.ts'
 import type { ConversationEntry, ConversationRole } from '../../core/mind/mind-state.ts'
 import { plainText } from '../../core/mind/plain-text.ts'
 import { redactSecrets } from '../../core/redact-secrets.ts'
-import { type MindDeps, withMind, writeState } from './mind-deps.ts'
+import { type MindDeps, writeState } from './mind-deps.ts'
+import { withMind } from './with-mind.ts'
 
 /** One message: who said it and what. */
 export interface MessageInput {

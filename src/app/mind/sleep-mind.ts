@@ -28,8 +28,9 @@ import type { Usage } from '../../core/model-results.ts'
 import type { MindFiles } from '../../ports/mind-store.ts'
 import { askConsolidation, failedConsolidation } from './ask-consolidation.ts'
 import { commitConsolidation } from './commit-consolidation.ts'
-import { type MindDeps, readState, withMind, writeState } from './mind-deps.ts'
+import { type MindDeps, readState, writeState } from './mind-deps.ts'
 import { conversationEntries, dreamEntries } from './mind-records.ts'
+import { withMind } from './with-mind.ts'
 
 /** What a sleep did. */
 export interface SleepResult {

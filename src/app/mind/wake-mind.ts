@@ -10,8 +10,9 @@ import { byNewestEvidence, openBusiness } from '../../core/mind/open-items.ts'
 import { chooseRecent, datedLine, wakeMessage } from '../../core/mind/wake-message.ts'
 import { countTokens } from '../../core/tokens.ts'
 import type { MindFiles, MindStore } from '../../ports/mind-store.ts'
-import { type MindDeps, withMind, writeState } from './mind-deps.ts'
+import { type MindDeps, writeState } from './mind-deps.ts'
 import { dreamEntries } from './mind-records.ts'
+import { withMind } from './with-mind.ts'
 
 /** What waking did. */
 export interface WakeResult {

@@ -4,7 +4,13 @@
  */
 import type { ErrorFixTracker } from './error-fixes.ts'
 import type { TaskEvent } from './task-events.ts'
-import type { LoggedCommand } from './working-style.ts'
+
+/** A shell command the session ran, in order: its program and subcommand, and how it was spelt. */
+export interface LoggedCommand {
+  key: string
+  form: string
+  uuid: string
+}
 
 /** A piece of text and the record it came from. */
 export interface Sourced {

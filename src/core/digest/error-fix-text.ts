@@ -3,7 +3,7 @@
  * edit added), a command as a reader needs it, and the gotcha line `symptom → cause → fix`.
  */
 import { code, leadingSentences, oneLine } from './digest-text.ts'
-import type { Change, ErrorFix } from './error-fixes.ts'
+import type { Change, ErrorFix } from './error-fix.ts'
 
 /** At most this many changes describe a fix. */
 const MAX_CHANGES = 3

@@ -4,7 +4,7 @@
  * they rejected; quoted short, as evidence), and the workflow is the command sequence the
  * session repeated for each piece of work (between commits), in the order it ran.
  */
-import type { DigestMaterial } from './digest-material.ts'
+import type { DigestMaterial, LoggedCommand } from './digest-material.ts'
 import { code, leadingSentences, oneLine, shortId } from './digest-text.ts'
 import type { DigestItem } from './session-digest.ts'
 
@@ -18,13 +18,6 @@ const LOOK_AROUND =
 
 /** Steps that follow a commit as part of the same piece of work (publishing it). */
 const AFTER_COMMIT = /^(?:git (?:push|pull|tag)|bd sync|br sync|gh pr)\b/
-
-/** A shell command the session ran, in order: its program and subcommand, and how it was spelt. */
-export interface LoggedCommand {
-  key: string
-  form: string
-  uuid: string
-}
 
 /** Prompts up to this long read as brief instructions. */
 const BRIEF_PROMPT = 120

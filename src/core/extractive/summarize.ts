@@ -6,9 +6,10 @@
  */
 import { countTokens } from '../tokens.ts'
 import { explodeClauses } from './clauses.ts'
-import { selectSentences, type UnitOverheads, unitOverheads } from './select-sentences.ts'
+import { selectSentences } from './select-sentences.ts'
 import { explodeUnits, type SentenceRecord, speakerNameSet, type TextUnit } from './sentences.ts'
 import { parseTimestamp } from './timestamps.ts'
+import { type UnitOverheads, unitOverheads } from './unit-overheads.ts'
 
 /** A summary and the ids of the units it kept sentences from, in input order. */
 export interface ExtractiveSummary {

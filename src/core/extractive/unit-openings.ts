@@ -2,7 +2,7 @@
  * What a chosen sentence opens for the others: its unit (so they no longer pay its speaker prefix)
  * and its date (no second header). Sentences are kept by position, grouped in typed arrays.
  */
-import type { UnitOverheads } from './select-sentences.ts'
+import type { UnitOverheads } from './unit-overheads.ts'
 
 /** The units and dates opened so far, and what a sentence costs given them. */
 export class UnitOpenings {

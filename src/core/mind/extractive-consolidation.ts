@@ -5,10 +5,11 @@
  * format and read back by the same strict parser as any model's.
  */
 import { priorityOf } from '../extractive/priority.ts'
-import { selectSentences, unitOverheads } from '../extractive/select-sentences.ts'
+import { selectSentences } from '../extractive/select-sentences.ts'
 import { explodeUnits, type SentenceRecord, type TextUnit } from '../extractive/sentences.ts'
 import { renderUnits } from '../extractive/summarize.ts'
 import { shorten } from '../extractive/text.ts'
+import { unitOverheads } from '../extractive/unit-overheads.ts'
 import type { Priority } from '../model-results.ts'
 import { countTokens } from '../tokens.ts'
 import { clockTime } from './activity.ts'

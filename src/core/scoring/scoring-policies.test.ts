@@ -14,8 +14,8 @@ import {
   seedScoringPolicy,
 } from './seed-scoring-policy.ts'
 
-testScoringPolicy(seedScoringPolicy)
-testScoringPolicy(calibratedScoringPolicy)
+testScoringPolicy({ name: 'seed', make: async () => seedScoringPolicy })
+testScoringPolicy({ name: 'calibrated', make: async () => calibratedScoringPolicy })
 
 describe('scoringPolicyFor', () => {
   it('returns the policy of each configured name', () => {

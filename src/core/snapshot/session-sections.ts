@@ -4,15 +4,7 @@
  */
 import { clip, inlineText } from '../markdown-text.ts'
 import { block, moreLine, plural } from './section-text.ts'
-import type { SectionDraft } from './snapshot-types.ts'
-
-/** A session digest as the snapshot lists it. */
-export interface DigestSummary {
-  /** `2026-02-11-258c7280`: the day and the session's first 8 characters. */
-  slug: string
-  /** The digest's one-liner (its frontmatter `summary`), when it has one. */
-  summary: string | null
-}
+import type { DigestSummary, SectionDraft } from './snapshot-types.ts'
 
 /** Digests the full form lists; the summary form keeps fewer. */
 export const RECENT_DIGESTS = 5

@@ -5,7 +5,6 @@ import type { KnowledgeDocument } from '../knowledge.ts'
 import type { ScoringPolicy } from '../scoring/scoring-policy.ts'
 import type { SleepHistoryEntry, SleepState } from '../sleep-state.ts'
 import type { TaskSummary } from '../tasks.ts'
-import type { DigestSummary } from './session-sections.ts'
 
 /** How much of a section is shown: all, a digest, a one-line pointer, or nothing. */
 export type SectionForm = 'full' | 'summary' | 'line' | 'omitted'
@@ -67,4 +66,12 @@ export interface SnapshotResult {
   /** Triggers whose reminder the text shows: their `fired_count` goes up by one. */
   firedTriggerIds: string[]
   sections: SectionOutcome[]
+}
+
+/** A session digest as the snapshot lists it. */
+export interface DigestSummary {
+  /** `2026-02-11-258c7280`: the day and the session's first 8 characters. */
+  slug: string
+  /** The digest's one-liner (its frontmatter `summary`), when it has one. */
+  summary: string | null
 }

@@ -1,6 +1,9 @@
 /** The world as the CLI sees it: streams, folder and environment, injected for in-process tests. */
 import { fstatSync, writeSync } from 'node:fs'
 
+/** Runs `somnus <args...>` on `io` and answers the exit code (what run-cli.ts exports). */
+export type RunCli = (args: string[], io: CliIo) => Promise<number>
+
 /** Input and output of one CLI run. */
 export interface CliIo {
   /** Writes text to standard output (no newline added). */

@@ -6,11 +6,15 @@ import { Command, CommanderError, Help } from 'commander'
 import { environmentFault } from '../../core/environment-fault.ts'
 import { isSomnusError } from '../../core/errors.ts'
 import { redactDocument } from '../../core/redact-document.ts'
-import { type CliIo, helpLayout } from './cli-io.ts'
+import { type CliIo, helpLayout, type RunCli } from './cli-io.ts'
+import { VERSION } from './version.ts'
 
-/** A command module: adds its noun (and verbs) to the program. */
+/**
+ * A command module: adds its noun (and verbs) to the program. `runCli` is handed in for a command
+ * that runs others (`demo`), so no command module imports this file back.
+ */
 export interface CommandModule {
-  register(program: Command, io: CliIo): void
+  register(program: Command, io: CliIo, runCli: RunCli): void
 }
 
 /** Every noun and how to load it; the order here is the order in `somnus --help`. */
@@ -115,7 +119,7 @@ function nounOf(args: readonly string[]): string | undefined {
 
 async function registerCommand(program: Command, io: CliIo, name: string): Promise<void> {
   const load = COMMANDS[name]
-  if (load) (await load()).register(program, io)
+  if (load) (await load()).register(program, io, runCli)
 }
 
 /** Lists every noun for the top-level help from its summary, without loading its module. */
@@ -174,6 +178,3 @@ function exitCodeFor(error: unknown, io: CliIo): number {
   )
   return EXIT.error
 }
-
-/** The package version, kept in step with package.json by a test. */
-export const VERSION = '0.1.0'

@@ -11,7 +11,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import * as z from 'zod'
 import { isSomnusError } from '../../core/errors.ts'
 import { type BrainRecall, createSomnus, type MemoryHit, type Somnus } from '../../create-somnus.ts'
-import { VERSION } from '../cli/run-cli.ts'
+import { VERSION } from '../cli/version.ts'
 
 /** The kinds a recall may keep to. */
 const KINDS = ['core', 'sessions', 'knowledge', 'patterns', 'transcripts'] as const

@@ -7,7 +7,7 @@ import { createFsMindStore } from './fs-mind-store.ts'
 
 const folder = () => join(mkdtempSync(join(tmpdir(), 'somnus-mind-')), '.self')
 
-testMindStore('fs', async () => createFsMindStore({ folder: folder() }))
+testMindStore({ name: 'fs', make: async () => createFsMindStore({ folder: folder() }) })
 
 describe('fs mind store', () => {
   it('keeps a torn last line (a killed writer) apart from the next append', async () => {

@@ -16,12 +16,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Command } from 'commander'
 import { runHook } from '../../hooks/run-hook.ts'
-import type { CliIo } from '../cli-io.ts'
-import { runCli } from '../run-cli.ts'
+import type { CliIo, RunCli } from '../cli-io.ts'
 import { findPackageRoot } from './init.ts'
 
 /** Adds `demo`. */
-export function register(program: Command, io: CliIo): void {
+export function register(program: Command, io: CliIo, runCli: RunCli): void {
   program
     .command('demo')
     .description('Run a full sleep cycle in a temporary workspace, offline, and show every step')
@@ -38,11 +37,11 @@ Example:
   npx somnus demo --keep`,
     )
     .action(async (options: { keep?: boolean }) => {
-      await runDemo(io, options.keep === true)
+      await runDemo(io, runCli, options.keep === true)
     })
 }
 
-async function runDemo(io: CliIo, keep: boolean): Promise<void> {
+async function runDemo(io: CliIo, runCli: RunCli, keep: boolean): Promise<void> {
   const workspace = mkdtempSync(join(tmpdir(), 'somnus-demo-'))
   const project = join(workspace, 'acme-api')
   mkdirSync(project)

@@ -9,7 +9,7 @@ import { SomnusError } from '../../../core/errors.ts'
 import type { CliIo } from '../cli-io.ts'
 import { mindsFolder } from '../minds-folder.ts'
 import { openService, type ServiceCliOptions, withServiceOptions } from '../open-service.ts'
-import { VERSION } from '../run-cli.ts'
+import { VERSION } from '../version.ts'
 
 interface ServeOptions extends ServiceCliOptions {
   port?: string

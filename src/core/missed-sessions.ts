@@ -14,7 +14,7 @@ export interface SiblingTranscript {
 }
 
 /** At most this many missed sessions are read per SessionStart (newest first), so it stays fast. */
-export const MISSED_SESSIONS_PER_START = 3
+export const MISSED_SESSIONS_PER_START = 5
 
 /** Where and since when to look. */
 export interface MissedSessionsQuery {

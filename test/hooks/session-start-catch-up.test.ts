@@ -153,10 +153,10 @@ describe('SessionStart books the sessions whose Stop never ran', () => {
     expect(readLedger(ws).sessions_since_last_sleep).toBe(3)
   }, 120_000)
 
-  it('books at most three per SessionStart, newest first, and the rest at the next', async () => {
+  it('books at most five per SessionStart, newest first, and the rest at the next', async () => {
     const one = await scoreAlone(1)
     const ws = workspace()
-    const ids = Array.from({ length: 5 }, () => randomUUID())
+    const ids = Array.from({ length: 7 }, () => randomUUID())
     ids.forEach((id, index) => {
       const path = writeTranscript(ws.transcripts, id, 1)
       const at = new Date(Date.now() + index * 1000)
@@ -166,7 +166,7 @@ describe('SessionStart books the sessions whose Stop never ran', () => {
     expect(Object.keys(scores(ws)).sort()).toEqual(ids.slice(2).sort())
     await sessionStart(ws, randomUUID())
     expect(scores(ws)).toEqual(Object.fromEntries(ids.map((id) => [id, one])))
-    expect(readLedger(ws).debt).toBe(5 * one)
+    expect(readLedger(ws).debt).toBe(7 * one)
   }, 120_000)
 
   it('without a transcript path, or with a relative one, nothing is looked for', async () => {

@@ -250,7 +250,12 @@ function writeShapedTranscript(workspace: SoakWorkspace, sessionId: string, writ
 
 /** `count` processes spinning on a core each until killed. */
 function startBurners(count: number): ChildProcess[] {
-  return Array.from({ length: count }, () =>
-    spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
-  )
+  return Array.from({ length: count }, () => {
+    const burner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' })
+    // A spawn refused on a crowded machine (EAGAIN, ENOMEM) emits 'error': unheard, it would end
+    // the whole soak (exit 1, before any result). One burner less only lowers the load, which
+    // the report shows.
+    burner.on('error', (error) => progress(`burst: a CPU burner did not start: ${error.message}`))
+    return burner
+  })
 }

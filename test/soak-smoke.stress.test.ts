@@ -4,7 +4,7 @@
  * and every check it makes holds. The full soak (`npm run soak`) is too long for CI.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -44,6 +44,11 @@ describe('npm run soak, very small scale', () => {
           timeout: 170_000,
         },
       )
+      // A soak that died before writing its results says why (status, signal, stderr's end).
+      expect(
+        existsSync(out),
+        `soak wrote no results: status ${run.status}, signal ${run.signal}, error ${run.error?.message}\n${run.stderr.slice(-3000)}\n${run.stdout.slice(-2000)}`,
+      ).toBe(true)
       const output: SoakOutput = JSON.parse(readFileSync(out, 'utf8'))
       expect(output.results.map((result) => result.part)).toEqual([
         'stops',

@@ -78,7 +78,9 @@ export async function soakBurst(options: BurstOptions): Promise<PartResult> {
   })
 
   progress(`burst: ${options.burners} CPU burners, warming up ${options.warmUpMs / 1000} s`)
-  const burners = startBurners(options.burners)
+  // Each burner stops on its own after the warm-up plus the longest a burst may take (the Stops'
+  // 2-minute hang guard): a soak killed meanwhile (a test's timeout) leaves no core spinning.
+  const burners = startBurners(options.burners, options.warmUpMs + 150_000)
   let maxLoad = loadavg()[0] as number
   const sampler = setInterval(() => {
     maxLoad = Math.max(maxLoad, loadavg()[0] as number)
@@ -248,10 +250,11 @@ function writeShapedTranscript(workspace: SoakWorkspace, sessionId: string, writ
   return path
 }
 
-/** `count` processes spinning on a core each until killed. */
-function startBurners(count: number): ChildProcess[] {
+/** `count` processes spinning on a core each until killed, or `lifetimeMs` at most. */
+function startBurners(count: number, lifetimeMs: number): ChildProcess[] {
+  const script = `const end = Date.now() + ${lifetimeMs}; while (Date.now() < end) {}`
   return Array.from({ length: count }, () => {
-    const burner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' })
+    const burner = spawn(process.execPath, ['-e', script], { stdio: 'ignore' })
     // A spawn refused on a crowded machine (EAGAIN, ENOMEM) emits 'error': unheard, it would end
     // the whole soak (exit 1, before any result). One burner less only lowers the load, which
     // the report shows.

@@ -42,8 +42,8 @@ describe('npm run soak, very small scale', () => {
           env: { ...process.env, SOMNUS_SKIP_BUILD: '1', SOMNUS_SOAK_KEEP: '0' },
           encoding: 'utf8',
           // A hang guard, not a speed check: quiet, the smoke takes ~25 s; on a shared 2-core
-          // machine at load 30+ every process start costs seconds, and a 170 s guard killed the
-          // soak in the burst warm-up (no results file: the test saw only ENOENT).
+          // machine at load 30+ every process start costs seconds, and the former 170 s guard
+          // (likely what failed it under load) killed the soak before it wrote any result.
           timeout: 590_000,
         },
       )

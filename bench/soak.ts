@@ -148,6 +148,17 @@ async function main(): Promise<number> {
   return failed ? 1 : 0
 }
 
+/** Any failure outside main's promise chain ends the soak the same way: said, and exit 2. */
+function failSoak(error: unknown): void {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error)
+  console.log('\nsoak: FAIL (the soak itself failed)')
+  process.exit(2)
+}
+// Without these, a stray rejection or 'error' event (a child process refused under load) would end
+// the soak with Node's exit 1 and no result line, which reads like a failed check.
+process.on('unhandledRejection', failSoak)
+process.on('uncaughtException', failSoak)
+
 main().then(
   (code) => {
     process.exitCode = code

@@ -6,10 +6,11 @@
  * every module reached by `import()` in the hook bundle, which only adds code.
  */
 
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { readSettingsFile } from './adapters/fs/settings-file.ts'
 import { shownLinesFile } from './adapters/fs/shown-lines-file.ts'
+import { listSiblingTranscripts } from './adapters/fs/sibling-transcripts.ts'
 import type { Brain } from './app/brain.ts'
 import { reminderForPrompt } from './app/prompt-reminder.ts'
 import { promptRecall } from './app/recall/prompt-recall.ts'
@@ -47,6 +48,11 @@ export interface HookSessionStartOptions extends SessionStartOptions {
    * is not dispatched (nothing to vouch for it).
    */
   pluginDir?: string
+  /**
+   * The starting session from the payload: Stops missed in its transcript's folder are caught
+   * up (app/catch-up-missed-sessions.ts). Without it, nothing is looked for.
+   */
+  session?: { sessionId: string; transcriptPath: string }
 }
 
 /** The use cases Claude Code's hooks call, bound to one brain. */
@@ -86,9 +92,10 @@ export async function createSomnusHooks(options: SomnusOptions = {}): Promise<So
   return {
     brain,
     recordStop: (event) => recordStop(brain, analyzeSession, event),
-    sessionStart: ({ pluginDir, ...startOptions } = {}) =>
+    sessionStart: ({ pluginDir, session, ...startOptions } = {}) =>
       sessionStartWithPatterns(brain, analyzeSession, patternSettings, env, {
         ...startOptions,
+        ...(onDisk && session !== undefined ? { catchUp: catchUpFor(brain, session) } : {}),
         ...(onDisk && !sleepAgentDispatchable(brain, pluginDir, startOptions.somnusCommand)
           ? { dispatchSleepAgent: false }
           : {}),
@@ -190,4 +197,28 @@ function sleepAgentDispatchable(
     }
   }
   return sleepAgentTrusted(existing, pluginText, command ?? 'somnus')
+}
+
+/**
+ * What SessionStart's catch-up needs. "Missed" means written after this brain was made (its
+ * folder's birth time, which atomic ledger writes do not change): older transcripts predate
+ * Somnus here. A file system that keeps no birth time disables the catch-up.
+ */
+function catchUpFor(
+  brain: Brain,
+  session: { sessionId: string; transcriptPath: string },
+): NonNullable<SessionStartOptions['catchUp']> {
+  let brainCreatedMs = Number.POSITIVE_INFINITY
+  try {
+    const born = statSync(brain.root).birthtimeMs
+    if (born > 0) brainCreatedMs = born
+  } catch (error) {
+    brain.warn(`missed sessions not looked for: ${(error as Error).message}`)
+  }
+  return {
+    startedSessionId: session.sessionId,
+    transcriptPath: session.transcriptPath,
+    brainCreatedMs,
+    listSiblings: listSiblingTranscripts,
+  }
 }

@@ -4,7 +4,7 @@
  * and every check it makes holds. The full soak (`npm run soak`) is too long for CI.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -41,9 +41,17 @@ describe('npm run soak, very small scale', () => {
           cwd: REPO_ROOT,
           env: { ...process.env, SOMNUS_SKIP_BUILD: '1', SOMNUS_SOAK_KEEP: '0' },
           encoding: 'utf8',
-          timeout: 170_000,
+          // A hang guard, not a speed check: quiet, the smoke takes ~25 s; on a shared 2-core
+          // machine at load 30+ every process start costs seconds, and the former 170 s guard
+          // (likely what failed it under load) killed the soak before it wrote any result.
+          timeout: 590_000,
         },
       )
+      // A soak that died before writing its results says why (status, signal, stderr's end).
+      expect(
+        existsSync(out),
+        `soak wrote no results: status ${run.status}, signal ${run.signal}, error ${run.error?.message}\n${run.stderr.slice(-3000)}\n${run.stdout.slice(-2000)}`,
+      ).toBe(true)
       const output: SoakOutput = JSON.parse(readFileSync(out, 'utf8'))
       expect(output.results.map((result) => result.part)).toEqual([
         'stops',
@@ -67,5 +75,5 @@ describe('npm run soak, very small scale', () => {
     } finally {
       rmSync(folder, { recursive: true, force: true })
     }
-  }, 180_000)
+  }, 600_000)
 })

@@ -4,6 +4,7 @@
  * research/seed-systems.md 6.3), then the snapshot, all within `snapshot_budget_chars`.
  */
 import { consolidationDirective } from '../core/directive.ts'
+import { type MissedSessionsQuery, missedSessions } from '../core/missed-sessions.ts'
 import { scoringPolicyFor } from '../core/scoring/scoring-policies.ts'
 import { countTriggerFires, pendingSessions } from '../core/session-ledger.ts'
 import type { SleepState } from '../core/sleep-state.ts'
@@ -11,8 +12,10 @@ import { renderSnapshot } from '../core/snapshot/render-snapshot.ts'
 import type { SnapshotResult } from '../core/snapshot/snapshot-types.ts'
 import { withSomnusCommand } from '../core/somnus-command.ts'
 import type { AnalyzeSession } from '../ports/session-transcripts.ts'
+import type { ListSiblingTranscripts } from '../ports/session-transcripts-folder.ts'
 import type { Brain } from './brain.ts'
 import { readSnapshotDocuments } from './build-snapshot.ts'
+import { catchUpMissedSessions } from './catch-up-missed-sessions.ts'
 import { finishPendingScores } from './finish-pending-sessions.ts'
 import { messageOf } from './session-outcome.ts'
 
@@ -26,6 +29,8 @@ export interface SessionStartContext {
   directive: string | null
   /** Sessions whose pending score was finished by this call. */
   finishedSessions: string[]
+  /** Sessions no Stop had booked, booked by this call from their transcripts. */
+  caughtUpSessions: string[]
   firedTriggerIds: string[]
 }
 
@@ -45,6 +50,14 @@ export interface SessionStartOptions {
    * composition checks it): the directive then says not to dispatch it, and a notice says why.
    */
   dispatchSleepAgent?: boolean
+  /**
+   * The starting session, from the hook's payload: the transcripts beside its own (and nowhere
+   * else) that the ledger does not know are booked, a few per start (see missed-sessions.ts).
+   */
+  catchUp?: MissedSessionsQuery & {
+    transcriptPath: string
+    listSiblings: ListSiblingTranscripts
+  }
 }
 
 /** What one rendering of the ledger gave: the directive and the snapshot. */
@@ -93,12 +106,23 @@ export async function sessionStartContext(
     }
   }
   let finishedSessions: string[] = []
-  let shown = await showCountingFires(brain, show, { unlessPending: true })
+  let caughtUpSessions: string[] = []
+  const { catchUp } = options
+  // A folder listing and one lstat per file: no transcript is read unless one was missed.
+  const siblings = catchUp === undefined ? [] : listOrWarn(brain, catchUp)
+  const hasMissed = (state: SleepState): boolean =>
+    catchUp !== undefined && missedSessions(state, siblings, catchUp).length > 0
+  let shown = await showCountingFires(brain, show, {
+    unless: (state) => pendingSessions(state).length > 0 || hasMissed(state),
+  })
   if (shown === null) {
-    // Rare: a Stop could not read its transcript. Reading transcripts takes a while, so it is
-    // done outside the lock, then the ledger is shown as it now is.
+    // Rare: a Stop could not read its transcript, or never ran. Reading transcripts takes a
+    // while, so it is done outside the lock, then the ledger is shown as it now is.
     finishedSessions = await finishPendingOrWarn(brain, analyzeSession)
-    shown = (await showCountingFires(brain, show, { unlessPending: false })) as Shown
+    if (catchUp !== undefined) {
+      caughtUpSessions = await catchUpOrWarn(brain, analyzeSession, siblings, catchUp)
+    }
+    shown = (await showCountingFires(brain, show, { unless: () => false })) as Shown
   }
   const { directive, snapshot } = shown
   const shownText = directive === null ? snapshot.text : `${directive}${SEPARATOR}${snapshot.text}`
@@ -109,22 +133,28 @@ export async function sessionStartContext(
   const joined = notices === '' ? shownText : `${notices}\n${shownText}`
   // The snapshot demotes sections to fit; this cut only guards a directive larger than the budget.
   const text = joined.length > budget ? joined.slice(0, budget) : joined
-  return { text, directive, finishedSessions, firedTriggerIds: snapshot.firedTriggerIds }
+  return {
+    text,
+    directive,
+    finishedSessions,
+    caughtUpSessions,
+    firedTriggerIds: snapshot.firedTriggerIds,
+  }
 }
 
 /**
  * Shows the ledger and adds the fires to it in one locked update; null (nothing shown or saved)
- * when `unlessPending` and a session's score is pending. The context matters more than the
+ * when `unless` holds (a score is pending, a session was missed). The context matters more than the
  * bookkeeping: a ledger that cannot be written (lock held too long, read-only disk) is reported,
  * and the agent still gets its directive and snapshot.
  */
 async function showCountingFires(
   brain: Brain,
   show: (state: SleepState) => Shown,
-  options: { unlessPending: boolean },
+  options: { unless: (state: SleepState) => boolean },
 ): Promise<Shown | null> {
   const showUnlessPending = (state: SleepState): Shown | null =>
-    options.unlessPending && pendingSessions(state).length > 0 ? null : show(state)
+    options.unless(state) ? null : show(state)
   try {
     return await brain.state.update((state) => {
       const shown = showUnlessPending(state)
@@ -152,6 +182,34 @@ async function finishPendingOrWarn(
     return (await finishPendingScores(brain, analyzeSession)).finished
   } catch (error) {
     brain.warn(`pending scores not finished: ${messageOf(error)}`)
+    return []
+  }
+}
+
+/** The transcripts beside the starting session's; none (with a warning) if listing throws. */
+function listOrWarn(
+  brain: Brain,
+  catchUp: NonNullable<SessionStartOptions['catchUp']>,
+): ReturnType<ListSiblingTranscripts> {
+  try {
+    return catchUp.listSiblings(catchUp.transcriptPath)
+  } catch (error) {
+    brain.warn(`missed sessions not looked for: ${messageOf(error)}`)
+    return []
+  }
+}
+
+/** Books missed sessions; if the ledger cannot be written, says so and carries on. */
+async function catchUpOrWarn(
+  brain: Brain,
+  analyzeSession: AnalyzeSession,
+  siblings: ReturnType<ListSiblingTranscripts>,
+  query: MissedSessionsQuery,
+): Promise<string[]> {
+  try {
+    return await catchUpMissedSessions(brain, analyzeSession, siblings, query)
+  } catch (error) {
+    brain.warn(`missed sessions not booked: ${messageOf(error)}`)
     return []
   }
 }

@@ -1,7 +1,9 @@
 /**
  * Removes the temporary files a killed writer left beside the ledger. atomic-write.ts names them
  * `<file>.<pid>.<n>.<random>`; a writer killed between writing and renaming leaves one behind.
- * Only called under the ledger lock: every ledger write holds it, so no live writer owns one.
+ * Only called under the ledger lock: every ledger write holds it, so no live writer owns one. A
+ * recall shelf's leftovers (`sleep run` or the prompt hook killed mid-save) are swept too, once
+ * the pid in their name is gone.
  */
 import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -10,6 +12,21 @@ import { join } from 'node:path'
 const TEMPORARY = /^\.\d+\.\d+\.[a-z0-9]{0,8}$/
 /** The sleep-run journal's temporary files: either writer's naming (`.<digits>` or atomic-write's). */
 const JOURNAL_TEMPORARY = /^\.(?:\d+|\d+\.\d+\.[a-z0-9]{0,8})$/
+/** A recall shelf's temporary file (`.recall-<name>….seg.<pid>.<n>.<random>`), its writer's pid. */
+const RECALL_TEMPORARY = /^\.recall-[\w.-]+?\.(?:seg|json)\.(\d+)\.\d+\.[a-z0-9]{0,8}$/
+
+/**
+ * True when no process `pid` runs. Recall writers hold no ledger lock, so only a dead writer's
+ * leftover may go; a reused pid merely keeps the file until a later sweep.
+ */
+function isGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return false
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH'
+  }
+}
 
 /** A file whose leftovers may be swept only when `mayRemove()` says no live writer owns them. */
 export interface GuardedFile {
@@ -44,7 +61,9 @@ export function sweepTemporaryFiles(
   for (const entry of entries) {
     const name = names.find((candidate) => entry.startsWith(candidate))
     const ours = name !== undefined && TEMPORARY.test(entry.slice(name.length))
-    if (!ours && !isGuardedLeftover(entry)) continue
+    const recallWriter = RECALL_TEMPORARY.exec(entry)?.[1]
+    const deadRecallWriter = recallWriter !== undefined && isGone(Number(recallWriter))
+    if (!ours && !deadRecallWriter && !isGuardedLeftover(entry)) continue
     try {
       rmSync(join(folder, entry), { force: true })
       swept.push(entry)

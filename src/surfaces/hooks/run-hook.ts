@@ -4,7 +4,7 @@
  * every problem (bad stdin, no brain, broken transcript, a bug) becomes one log line and an empty
  * answer, exit 0.
  */
-import { join } from 'node:path'
+import { isAbsolute, join } from 'node:path'
 import { CONTEXT_DIR_NAME } from '../../app/brain.ts'
 import { SOMNUS_HOOKS } from '../../core/claude-settings.ts'
 import { environmentFault } from '../../core/environment-fault.ts'
@@ -163,11 +163,17 @@ async function dispatch(
       return ''
     }
     case 'session-start': {
+      const start = input as Partial<HookInputs['session-start']>
+      const sessionId = start.session_id
+      const transcriptPath = start.transcript_path
       const { text } = await somnus.sessionStart({
         ...(somnusCommand ? { somnusCommand } : {}),
         ...(pluginDir ? { pluginDir } : {}),
+        // Only the payload's own transcript folder is looked in (one per project in Claude Code).
+        ...(sessionId && transcriptPath && isAbsolute(transcriptPath)
+          ? { session: { sessionId, transcriptPath } }
+          : {}),
       })
-      const sessionId = (input as Partial<HookInputs['session-start']>).session_id
       if (sessionId) {
         // Bookkeeping for prompt recall: its failure never costs the session its snapshot.
         await somnus.rememberShown(sessionId, text).catch((error: unknown) => {

@@ -163,8 +163,13 @@ describe('SessionStart books the sessions whose Stop never ran', () => {
       utimesSync(path, at, at)
     })
     await sessionStart(ws, randomUUID())
-    expect(Object.keys(scores(ws)).sort()).toEqual(ids.slice(2).sort())
-    await sessionStart(ws, randomUUID())
+    // On a busy machine a SessionStart may not get the ledger lock in its budget and book none;
+    // whatever it books is the newest, five at most.
+    const first = Object.keys(scores(ws)).length
+    expect(first).toBeLessThanOrEqual(5)
+    expect(Object.keys(scores(ws)).sort()).toEqual(ids.slice(7 - first).sort())
+    for (let start = 0; start < 4 && Object.keys(scores(ws)).length < 7; start += 1)
+      await sessionStart(ws, randomUUID())
     expect(scores(ws)).toEqual(Object.fromEntries(ids.map((id) => [id, one])))
     expect(readLedger(ws).debt).toBe(7 * one)
   }, 120_000)

@@ -276,8 +276,16 @@ function scoreSegments(
   for (let at = 0; at < order.length; at += 1) {
     const { term, idf } = order[at] as { term: string; idf: number }
     const reachedSoFar = states.reduce((sum, state) => sum + state.reached.count, 0)
-    // Worth a look only when the postings left outnumber the documents a threshold would visit.
-    if (options.prune && !onlyReached && at > 0 && (postingsLeft[at] as number) > reachedSoFar) {
+    // Worth a look only when the postings left outnumber the documents a threshold would visit,
+    // and when the terms scored could have lifted a document past what the rest can add.
+    const scoredBound = (bounds[0] as number) - (bounds[at] as number)
+    if (
+      options.prune &&
+      !onlyReached &&
+      at > 0 &&
+      (postingsLeft[at] as number) > reachedSoFar &&
+      scoredBound > (bounds[at] as number)
+    ) {
       const best = keepthLargest(touchedSoFar(states), options.wanted)
       // A margin for rounding: the bound must hold for sums done in floating point.
       onlyReached = best > 0 && (bounds[at] as number) * (1 + 1e-9) < best

@@ -380,6 +380,10 @@ export function openSegment(source: ByteSource): SegmentReader {
       const [postingsStart] = header.regions.postings
       const pairs = wordsOf(source.read(postingsStart + found[0] * 8, found[1] * 8))
       const mean = average || 1
+      // The same values as K1 + 1 and 1 - B, made once: before the loop is optimized, each
+      // operation on doubles boxes its result, and these two were made again per posting.
+      const k1Plus1 = K1 + 1
+      const oneMinusB = 1 - B
       for (let at = 0; at < pairs.length; at += 2) {
         const index = pairs[at] as number
         const before = scores[index] as number
@@ -392,8 +396,8 @@ export function openSegment(source: ByteSource): SegmentReader {
         const weight = (pairs[at + 1] as number) / 10
         scores[index] =
           before +
-          (idf * weight * (K1 + 1)) /
-            (weight + K1 * (1 - B + (B * (lengths[index] as number)) / mean))
+          (idf * weight * k1Plus1) /
+            (weight + K1 * (oneMinusB + (B * (lengths[index] as number)) / mean))
       }
     },
     kindOf(index) {

@@ -173,7 +173,9 @@ export function createSegmentedRecallIndex(segments: Segment[] = []) {
       })
       // Only the best few become candidates: a common word can match every document, and making
       // an object of each to sort them all cost the prompt hook more than the search itself.
-      const wanted = query.limit * 3 + 20
+      // Without a date filter the best `limit` are the hits, ties and all; a date filter drops
+      // some of them, so it takes more (and falls back to every match).
+      const wanted = query.since === undefined ? query.limit : query.limit * 3 + 20
       // Each segment's scores, and the documents its postings reached: only those are visited
       // again (a segment holds 20,000 documents, a query reaches a few).
       const scored = scoreSegments(segments, terms, idfs, average, {
@@ -236,10 +238,6 @@ export function createSegmentedRecallIndex(segments: Segment[] = []) {
   return index
 }
 
-/**
- * The `keep`-th largest positive score of the documents `lists` reached (0 when fewer are
- * positive): their scores gathered and sorted natively, one pass and no object per document.
- */
 /**
  * BM25 over every segment, the rarest terms first. With `prune`, once the best share the terms
  * left could add to a document (each at most its IDF times k1 + 1) is below the `wanted`-th best
@@ -307,6 +305,10 @@ function touchedSoFar(
   })
 }
 
+/**
+ * The `keep`-th largest positive score of the documents `lists` reached (0 when fewer are
+ * positive): their scores gathered and sorted natively, one pass and no object per document.
+ */
 function keepthLargest(
   lists: readonly { scores: Float64Array; touched: Int32Array }[],
   keep: number,

@@ -272,8 +272,17 @@ export interface SegmentReader {
   /**
    * Adds each document's BM25 share of `term` to `scores`, given the index-wide statistics, and
    * appends to `touched` each document scored for the first time (so callers visit only those).
+   * With `onlyReached`, only documents already scored get the term's share (a term too common to
+   * lift an unreached document into the results: see the search's pruning).
    */
-  score(term: string, idf: number, average: number, scores: Float64Array, touched: Touched): void
+  score(
+    term: string,
+    idf: number,
+    average: number,
+    scores: Float64Array,
+    touched: Touched,
+    onlyReached?: boolean,
+  ): void
   /** The kind of document `index`. */
   kindOf(index: number): string
   /** Document `index` as an entry. */
@@ -301,7 +310,8 @@ export interface RawSegment {
   dictionary(): [string, TermPostings][]
 }
 
-const K1 = 1.2
+/** BM25's k1: a term's share of a score tends to IDF x (k1 + 1) as its count grows. */
+export const K1 = 1.2
 const B = 0.75
 
 /** True on a little-endian machine, where a segment's numbers can be viewed in place. */
@@ -363,25 +373,31 @@ export function openSegment(source: ByteSource): SegmentReader {
     count: header.count,
     totalLength: header.totalLength,
     documentFrequency: (term) => find(term)?.[1] ?? 0,
-    score(term, idf, average, scores, touched) {
+    score(term, idf, average, scores, touched, onlyReached = false) {
       const found = find(term)
       if (found === null) return
       lengths ??= floatsOf(region('lengths'))
       const [postingsStart] = header.regions.postings
       const pairs = wordsOf(source.read(postingsStart + found[0] * 8, found[1] * 8))
       const mean = average || 1
+      // The same values as K1 + 1 and 1 - B, made once: before the loop is optimized, each
+      // operation on doubles boxes its result, and these two were made again per posting.
+      const k1Plus1 = K1 + 1
+      const oneMinusB = 1 - B
       for (let at = 0; at < pairs.length; at += 2) {
         const index = pairs[at] as number
-        const weight = (pairs[at + 1] as number) / 10
         const before = scores[index] as number
         if (before === 0) {
+          // A zero reads as a small integer (no boxed double): skipping is cheap.
+          if (onlyReached) continue
           touched.indexes[touched.count] = index
           touched.count += 1
         }
+        const weight = (pairs[at + 1] as number) / 10
         scores[index] =
           before +
-          (idf * weight * (K1 + 1)) /
-            (weight + K1 * (1 - B + (B * (lengths[index] as number)) / mean))
+          (idf * weight * k1Plus1) /
+            (weight + K1 * (oneMinusB + (B * (lengths[index] as number)) / mean))
       }
     },
     kindOf(index) {

@@ -23,6 +23,55 @@ describe('segmented recall index', () => {
     expect(ranked(await many.search(query))).toEqual(ranked(await one.search(query)))
   })
 
+  it('skips a common term for unreached documents without changing the results', async () => {
+    // 40 documents hold a rare word, 20 of them with the common one; 900 hold only the common
+    // word, some of them many times. Asked with `in` naming every kind, the search scores every
+    // posting (no pruning); asked plainly, the common word only adds to documents already reached.
+    const index = createSegmentedRecallIndex()
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon']
+    await index.put([
+      ...Array.from({ length: 40 }, (_, n) =>
+        recallEntry(
+          `rare${n}`,
+          `lighthouse ${n % 2 === 0 ? 'fix '.repeat(1 + (n % 5)) : ''}${words.slice(0, n % 5).join(' ')}`,
+        ),
+      ),
+      ...Array.from({ length: 900 }, (_, n) =>
+        recallEntry(`common${n}`, `${'fix '.repeat(1 + (n % 7))}${words[n % 5]} note ${n}`),
+      ),
+    ])
+    index.compact()
+    await index.remove(['rare0', 'rare7', 'common3'])
+    const ranked = (hits: { id: string; score: number }[]) =>
+      hits.map((hit) => [hit.id, hit.score.toFixed(9)])
+    for (const text of ['lighthouse fix', 'fix lighthouse alpha', 'lighthouse beta fix note']) {
+      for (const limit of [1, 5, 12]) {
+        const pruned = await index.search({ text, limit })
+        const full = await index.search({ text, limit, in: ['core'] })
+        expect(pruned.length).toBe(limit)
+        expect(ranked(pruned)).toEqual(ranked(full))
+      }
+    }
+  })
+
+  it('still scores a common term everywhere when it could lift an unreached document', async () => {
+    // The rare word's documents are long (low scores); short documents full of "fix" outrank
+    // them, so "fix" may not be cut short for unreached documents.
+    const index = createSegmentedRecallIndex()
+    const filler = Array.from({ length: 60 }, (_, n) => `word${n}`).join(' ')
+    await index.put([
+      ...Array.from({ length: 40 }, (_, n) => recallEntry(`rare${n}`, `lighthouse ${filler}`)),
+      ...Array.from({ length: 300 }, (_, n) =>
+        recallEntry(`fix${n}`, `${'fix '.repeat(1 + (n % 9))}`),
+      ),
+      ...Array.from({ length: 1700 }, (_, n) => recallEntry(`other${n}`, `other note ${n}`)),
+    ])
+    const pruned = await index.search({ text: 'lighthouse fix', limit: 3 })
+    const full = await index.search({ text: 'lighthouse fix', limit: 3, in: ['core'] })
+    expect(pruned.map((hit) => hit.id)).toEqual(full.map((hit) => hit.id))
+    expect(pruned[0]?.id.startsWith('fix')).toBe(true)
+  })
+
   it('rewrites a segment once a third of it is dead', async () => {
     const index = createSegmentedRecallIndex()
     await index.put(

@@ -139,10 +139,23 @@ export function soakBase(part: string): string {
   return realpathSync(mkdtempSync(join(tmpdir(), `somnus-soak-${part}-`)))
 }
 
-/** Removes a part's folder unless SOMNUS_SOAK_KEEP=1 asks to keep it for inspection. */
+/**
+ * Removes a part's folder unless SOMNUS_SOAK_KEEP=1 asks to keep it for inspection. A Stop the
+ * burst killed may have started a detached pattern encode that still writes there: after node's
+ * retries the folder is left in the temporary folder with a note, never failing the soak.
+ */
 export function removeBase(base: string): void {
-  if (process.env.SOMNUS_SOAK_KEEP === '1') console.log(`  kept ${base}`)
-  else rmSync(base, { recursive: true, force: true })
+  if (process.env.SOMNUS_SOAK_KEEP === '1') {
+    console.log(`  kept ${base}`)
+    return
+  }
+  try {
+    rmSync(base, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 })
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code !== 'ENOTEMPTY' && code !== 'EBUSY') throw error
+    console.log(`  left ${base}: a detached writer kept filling it (${code})`)
+  }
 }
 
 /** Runs `somnus <args>` (the real bin) in the workspace. */

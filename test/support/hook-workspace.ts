@@ -10,13 +10,13 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
-  rmSync,
   writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterEach } from 'vitest'
 import { runHook } from '../../src/surfaces/hooks/run-hook.ts'
+import { removeTemporarySync } from './remove-temporary.ts'
 import { TRANSCRIPTS_DIR } from './shared-data.ts'
 import { referenceAnalysis } from './transcript-reference.ts'
 
@@ -66,7 +66,7 @@ export function createHookWorkspace(
     transcripts,
     ledgerPath: join(root, 'state', '.sleep.json'),
     // A detached pattern encode started by a hook may still be writing in the folder.
-    dispose: () => rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }),
+    dispose: () => removeTemporarySync(dir),
   }
 }
 

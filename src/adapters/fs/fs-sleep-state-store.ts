@@ -225,6 +225,9 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
     }
     // Only now that the ledger holds them may the inbox files be retired.
     if (inbox.length > 0) retireInboxFiles(inbox, Date.now(), options.warn)
+    // An update that wrote nothing still sweeps, under this lock, what killed writers left (a
+    // recall shelf's segment from a killed `sleep run` is otherwise kept until the next save).
+    if (!outcome.history && !migrating && sameJson(outcome.state, base)) sweepLeftovers()
     return outcome.result
   }
 

@@ -115,6 +115,15 @@ describe('redactSecrets against a hostile transcript (issue 18)', () => {
   })
 })
 
+describe('redactSecrets on a line built to make a wrapped-token scan quadratic', () => {
+  // A head could start at each `sk-` of `sk-sk-sk-…`, each scanning to the run's end: 300 kB of
+  // them took about 27 s. The test's own 5 s timeout is the bound; one scan covers the run now.
+  it('gets through 300 kB of key prefixes in one scan', () => {
+    const text = `${'sk-'.repeat(100_000)}\n`
+    expect(redactSecrets(text)).toBe(text)
+  })
+})
+
 describe('redactSecrets with known secrets (a provider echoing its own key)', () => {
   it('removes each known value whatever its format, then the known formats', () => {
     const key = 'plain-words-key'

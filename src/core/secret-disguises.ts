@@ -58,10 +58,12 @@ function percentDecoded(run: string): string {
  * A token cut by a line break, as a terminal or a transcript wraps it: a known key prefix (or
  * `Bearer `) and token characters up to the end of a line, then a run of token characters that
  * starts the next line and ends where a token would (space, quote, bracket, end). The break may
- * be JSON-escaped (`\\n`, once or twice), as in a transcript line quoted whole.
+ * be JSON-escaped (`\\n`, once or twice), as in a transcript line quoted whole. A head starts only
+ * where no token character precedes it: a prefix inside a run (`sk-sk-sk-…`) would start a scan to
+ * the run's end at each repeat, quadratic time (a 1 MB line of them ran for minutes).
  */
 const WRAPPED_TOKEN =
-  /(?<![A-Za-z0-9])((?:sk-|[sr]k_(?:live|test)_|whsec_|smn_|npm_|glpat-|hf_|SG\.|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|AIza|eyJ)[A-Za-z0-9_.-]*|[Bb][Ee][Aa][Rr][Ee][Rr][ \t]+[A-Za-z0-9._~+/-]{8,})(?:\r?\n|(?:\\{1,3}r)?\\{1,3}n)([A-Za-z0-9_.~+/=-]{8,})(?=[\s"'`)\]},;\\]|$)/g
+  /(?<![A-Za-z0-9_.-])((?:sk-|[sr]k_(?:live|test)_|whsec_|smn_|npm_|glpat-|hf_|SG\.|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|AIza|eyJ)[A-Za-z0-9_.-]*|[Bb][Ee][Aa][Rr][Ee][Rr][ \t]+[A-Za-z0-9._~+/-]{8,})(?:\r?\n|(?:\\{1,3}r)?\\{1,3}n)([A-Za-z0-9_.~+/=-]{8,})(?=[\s"'`)\]},;\\]|$)/g
 
 /**
  * `text` with each wrapped token joined (the line break dropped) when the joined token is a

@@ -366,7 +366,10 @@ function serviceStoresSuite(open: () => Promise<ServiceStores>): void {
         { handoff_id: `${id}-b1`, becoming: 'More patient.' },
         { handoff_id: `${id}-b3`, becoming: 'More careful.' },
       ])
+      expect(await stores.handoffs.countBecoming(id)).toBe(2)
       await stores.handoffs.markIntegrated(id, [`${id}-b1`], 'dp_1')
+      // Integrated statements still count: the seed's minimum is the tenant's statements.
+      expect(await stores.handoffs.countBecoming(id)).toBe(2)
       expect((await stores.handoffs.get(id, `${id}-b1`))?.integrated_into).toBe('dp_1')
       expect(
         await stores.handoffs.findUnintegratedBecoming(id, { limit: 10, afterId: null }),

@@ -111,6 +111,8 @@ export interface HandoffStore {
     tenantId: string,
     request: { limit: number; afterId: string | null },
   ): Promise<{ handoff_id: string; becoming: string }[]>
+  /** How many non-empty "becoming" statements the tenant has, integrated or not. */
+  countBecoming(tenantId: string): Promise<number>
   /** Links handoffs to the principle their "becoming" statement was merged into. */
   markIntegrated(
     tenantId: string,

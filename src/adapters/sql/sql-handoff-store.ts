@@ -306,6 +306,16 @@ export function sqlHandoffStore(
         .execute()
     },
 
+    async countBecoming(tenantId) {
+      const row = await db
+        .selectFrom('session_handoffs')
+        .select((eb) => eb.fn.countAll<string>().as('count'))
+        .where('tenant_id', '=', tenantId)
+        .where(sql<boolean>`length(trim(coalesce(becoming, ''))) > 0`)
+        .executeTakeFirstOrThrow()
+      return Number(row.count)
+    },
+
     async markIntegrated(tenantId, handoffIds, principleId) {
       if (handoffIds.length === 0) return
       await db

@@ -1,7 +1,10 @@
 /**
  * `identity_consolidation`: "becoming" statements that say the same thing, grouped by meaning with
  * the model's `groupSimilar` (not by one shared word, as the public code did), become principles:
- * decisions of kind `principle`, scope `global`, citing the handoffs they came from. Active
+ * decisions of kind `principle`, scope `global`, citing the handoffs they came from. As seed 003
+ * says ("min becoming statements before consolidation"), nothing is grouped until the tenant has
+ * `identity_consolidation_min_count` statements; then a group of `identity_theme_min_size` or more
+ * is a recurring theme and becomes a principle. Active
  * principles take part in the grouping, so a statement that joins an existing theme is added to
  * that principle instead of starting a duplicate; a statement once merged is not read again, so a
  * rerun changes nothing.
@@ -27,6 +30,19 @@ export async function consolidateIdentity(
   const { config, stores, model, ids } = dependencies
   const tally = { items_processed: 0, items_affected: 0, tokens_saved: 0 }
   const outcome = { principles_created: 0, principles_extended: 0, statements_merged: 0 }
+  const settings = {
+    identity_consolidation_min_count: config.identity_consolidation_min_count,
+    identity_theme_min_size: config.identity_theme_min_size,
+    similarity_threshold: config.identity_similarity_threshold,
+  }
+  const becomingStatements = await stores.handoffs.countBecoming(context.tenantId)
+  if (becomingStatements < config.identity_consolidation_min_count) {
+    return {
+      ...tally,
+      stopped: false,
+      details: { ...settings, becoming_statements: becomingStatements, ...outcome, grouped: false },
+    }
+  }
   let afterId: string | null = null
   let stopped = false
   for (;;) {
@@ -73,7 +89,7 @@ export async function consolidateIdentity(
           principleId = existing.slice(PRINCIPLE_PREFIX.length)
           await inside.decisions.addSources(context.tenantId, principleId, members, now)
           outcome.principles_extended += 1
-        } else if (members.length >= config.identity_consolidation_min_count) {
+        } else if (members.length >= config.identity_theme_min_size) {
           const principle = newPrinciple(
             ids.next('dp'),
             context.tenantId,
@@ -115,9 +131,10 @@ export async function consolidateIdentity(
     ...tally,
     stopped,
     details: {
-      identity_consolidation_min_count: config.identity_consolidation_min_count,
-      similarity_threshold: config.identity_similarity_threshold,
+      ...settings,
+      becoming_statements: becomingStatements,
       ...outcome,
+      grouped: true,
       model: model.name,
     },
   }

@@ -1,6 +1,7 @@
 /**
  * The consolidation service's settings. Every default is seed 003's number (docs/design/origins.md)
- * (thresholds 30 / 90 / 180 / 60 days, 10 statements per theme, ~500 and ~100 token levels); the
+ * (thresholds 30 / 90 / 180 / 60 days, 10 "becoming" statements before identity consolidation, ~500
+ * and ~100 token levels); the
  * cron times are the public scheduler's (daily 02:00, weekly Sunday 03:00, monthly the 1st at
  * 04:00, UTC).
  */
@@ -16,8 +17,19 @@ export const ServiceConfigSchema = z.object({
   quick_ref_threshold_days: days.default(90),
   integration_threshold_days: days.default(180),
   decision_archive_threshold_days: days.default(60),
-  /** Statements a theme needs before it becomes a principle. */
+  /**
+   * The seed's "min becoming statements before consolidation": a tenant's identity consolidation
+   * groups nothing until the tenant has this many non-empty "becoming" statements (integrated or
+   * not), so a handful of early sessions is not yet read as an identity.
+   */
   identity_consolidation_min_count: positive.default(10),
+  /**
+   * Statements a group needs to become a principle: a theme that recurs at least this often. 3:
+   * the smallest size whose groups reach 80 % pairwise precision on the tune split of the labelled
+   * statements at the default threshold (2: 75 %, with 17 of 36 groups wrong; bench/README.md,
+   * identity-grouping).
+   */
+  identity_theme_min_size: z.number().int().min(2).default(3),
   /**
    * Mean similarity within a theme, passed to the model's `groupSimilar`. Lower than the model's
    * 0.4 default: "becoming" statements are a handful of words, so paraphrases share few stems

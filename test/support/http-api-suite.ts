@@ -154,7 +154,7 @@ export function describeHttpApi(name: string, setup: () => Promise<ApiFixture>):
     })
 
     it('runs consolidation with the seed shapes and lists the jobs it ran, per tenant', async () => {
-      // Twelve old sessions that keep saying the same thing: enough for a principle (10).
+      // Twelve old sessions that keep saying the same thing: past the 10 statements grouping needs.
       for (let index = 0; index < 12; index++) {
         const body = handoffBody(`s-old-${index}`, {
           created_at: new Date(Date.UTC(2025, 5, 1 + index)).toISOString(),

@@ -11,6 +11,11 @@
  * A threshold is chosen on the tune split; the holdout split tells whether it holds on statements
  * it was not chosen on.
  *
+ * Then, at the default threshold with the word vectors, the groups that become principles: those
+ * of at least k statements, for k from 2 to the seed's 10 (the service's `identity_theme_min_size`
+ * is chosen here, on the tune split): their precision and recall, how many are wrong, and how many
+ * themes got more than one principle.
+ *
  * Run: `npx tsx bench/identity-grouping.ts` (or `npm run bench -- identity-grouping`).
  */
 import { readFileSync } from 'node:fs'
@@ -112,6 +117,25 @@ export function scoreGrouping(
   }
 }
 
+/** Themes whose statements are the largest part of more than one of `groups`. */
+export function splitThemes(
+  statements: readonly LabelledStatement[],
+  groups: readonly { members: readonly string[] }[],
+): number {
+  const themeOf = new Map(statements.map((statement) => [statement.id, statement.theme]))
+  const principles = new Map<string, number>()
+  for (const group of groups) {
+    const counts = new Map<string, number>()
+    for (const member of group.members) {
+      const theme = themeOf.get(member)
+      if (theme) counts.set(theme, (counts.get(theme) ?? 0) + 1)
+    }
+    const [major] = [...counts].sort((left, right) => right[1] - left[1])[0] ?? []
+    if (major !== undefined) principles.set(major, (principles.get(major) ?? 0) + 1)
+  }
+  return [...principles.values()].filter((count) => count > 1).length
+}
+
 /** F-measure weighing precision twice as much as recall (a wrong principle costs more). */
 function fHalf(score: GroupingScore): number {
   const { precision, recall } = score
@@ -157,6 +181,64 @@ if (isMain) {
       }
     }
   }
+  const minimum = DEFAULT_SERVICE_CONFIG.identity_theme_min_size
+  const principleRows: string[] = []
+  for (const split of ['tune', 'holdout', 'varied'] as const) {
+    const statements = labelledStatements(split)
+    const units = statements.map(({ id, text }) => ({ id, text }))
+    const groups = groupSimilar(units, chosen, wordVectors)
+    for (const size of [2, 3, 4, 5, 6, 8, 10]) {
+      const formed = groups.filter((group) => group.members.length >= size)
+      const score = scoreGrouping(statements, formed)
+      principleRows.push(
+        `| ${split} | ${size}${size === minimum ? ' (default)' : ''} | ${(100 * score.precision).toFixed(1)} % | ${(100 * score.recall).toFixed(1)} % | ${fHalf(score).toFixed(2)} | ${score.groups} | ${score.wrongGroups} | ${splitThemes(statements, formed)} |`,
+      )
+    }
+  }
+  // The issue's case: twelve paraphrases of "tests before shipping" among unrelated statements,
+  // the labelled set's twelve and twelve more written for this check after the minimum was chosen.
+  const unrelated = [
+    'Curious about compilers.',
+    'Enjoying pair programming with Ada.',
+    'Sleeping better.',
+    'I spent my savings on a new car',
+    'someone who buys vegetables at the market',
+    'I lost my suitcase on a trip to Rome',
+    'more patient with hard bugs',
+    'learning to ask for help sooner',
+  ]
+  const fresh = [
+    'Someone who runs the tests before every release.',
+    'I do not ship until the test suite passes.',
+    'Testing my changes before they go out.',
+    'Becoming an engineer who verifies with tests before deploying.',
+    'No release without green tests.',
+    'Making sure everything is tested before it ships.',
+    'I check that the tests pass before I push to production.',
+    'Learning to test thoroughly before shipping anything.',
+    'Shipping only code that has passed its tests.',
+    'More careful to run the test suite prior to each deploy.',
+    'Tests green first, then the release.',
+    'A developer who never deploys untested code.',
+  ]
+  const labelledTwelve = labelledStatements('tune')
+    .filter((statement) => statement.theme === 'tests before shipping')
+    .map((statement) => statement.text)
+  const caseRows = (
+    [
+      ['labelled', labelledTwelve],
+      ['written after', fresh],
+    ] as const
+  ).map(([name, twelve]) => {
+    const units = [
+      ...twelve.map((text, index) => ({ id: `t${index}`, text })),
+      ...unrelated.map((text, index) => ({ id: `u${index}`, text })),
+    ]
+    const groups = groupSimilar(units, chosen, wordVectors)
+    const formed = groups.filter((group) => group.members.length >= minimum)
+    const mixed = formed.filter((group) => group.members.some((member) => member.startsWith('u')))
+    return `| ${name} | ${groups.map((group) => group.members.length).join(', ')} | ${formed.length} | ${formed.map((group) => group.members.length).join(', ') || '-'} | ${mixed.length} |`
+  })
   const megabytes = (bytes: number) => (bytes / 1e6).toFixed(1)
   process.stdout.write(
     `Word vectors: ${megabytes(wordVectors.bytes.byteLength)} MB file read in ${readMs.toFixed(0)} ms, decoded in ${decodeMs.toFixed(0)} ms; RSS +${megabytes(after.rss - before.rss)} MB (heap +${megabytes(after.heapUsed - before.heapUsed)} MB, array buffers +${megabytes(after.arrayBuffers - before.arrayBuffers)} MB).\n` +
@@ -164,5 +246,11 @@ if (isMain) {
   )
   process.stdout.write(
     `| split | scoring | threshold | precision | recall | F0.5 | themes found | wrong groups |\n|---|---|---|---|---|---|---|---|\n${rows.join('\n')}\n`,
+  )
+  process.stdout.write(
+    `\nPrinciples at threshold ${chosen} with word vectors: groups of at least k statements.\n\n| split | k | precision | recall | F0.5 | principles | wrong | themes split |\n|---|---|---|---|---|---|---|---|\n${principleRows.join('\n')}\n`,
+  )
+  process.stdout.write(
+    `\nTwelve "tests before shipping" paraphrases with ${unrelated.length} unrelated statements, at the defaults:\n\n| paraphrases | group sizes | principles | their sizes | with an unrelated one |\n|---|---|---|---|---|\n${caseRows.join('\n')}\n`,
   )
 }

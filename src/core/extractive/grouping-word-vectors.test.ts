@@ -54,7 +54,7 @@ describe('groupSimilar with word vectors', () => {
     expect(TESTS_BEFORE_SHIPPING).toHaveLength(12)
     const stems = summary(groupSimilar(UNITS, SERVICE_THRESHOLD))
     const meaning = summary(groupSimilar(UNITS, SERVICE_THRESHOLD, WORD_VECTORS))
-    // Measured: 4 with stems, 6 with the vectors: a principle, since a theme needs 3
+    // Measured: 4 with stems, 6 with the vectors: a principle, since a theme needs 5
     // (identity_theme_min_size; test/service/identity-themes.test.ts runs it in the service).
     expect(meaning.largest).toBeGreaterThanOrEqual(6)
     expect(meaning.largest).toBeGreaterThan(stems.largest)

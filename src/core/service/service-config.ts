@@ -24,12 +24,13 @@ export const ServiceConfigSchema = z.object({
    */
   identity_consolidation_min_count: positive.default(10),
   /**
-   * Statements a group needs to become a principle: a theme that recurs at least this often. 3:
-   * the smallest size whose groups reach 80 % pairwise precision on the tune split of the labelled
-   * statements at the default threshold (2: 75 %, with 17 of 36 groups wrong; bench/README.md,
+   * Statements a group needs to become a principle: a theme that recurs at least this often. 5:
+   * the smallest size at which no principle on the tune split of the labelled statements is wrong
+   * (mixes themes or takes in an unrelated statement) or repeats another's theme, at the default
+   * threshold; 3 made 6 wrong of 15 and split 4 themes into two principles each (bench/README.md,
    * identity-grouping).
    */
-  identity_theme_min_size: z.number().int().min(2).default(3),
+  identity_theme_min_size: z.number().int().min(2).default(5),
   /**
    * Mean similarity within a theme, passed to the model's `groupSimilar`. Lower than the model's
    * 0.4 default: "becoming" statements are a handful of words, so paraphrases share few stems

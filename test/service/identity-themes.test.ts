@@ -16,9 +16,9 @@ import { REPO_ROOT } from '../support/shared-data.ts'
 
 /** The issue's case: the twelve ways of saying "tests before shipping" in the labelled set. */
 const TESTS_BEFORE_SHIPPING = (
-  JSON.parse(
-    readFileSync(join(REPO_ROOT, 'test/fixtures/becoming-statements.json'), 'utf8'),
-  ) as { themes: { theme: string; statements: string[] }[] }
+  JSON.parse(readFileSync(join(REPO_ROOT, 'test/fixtures/becoming-statements.json'), 'utf8')) as {
+    themes: { theme: string; statements: string[] }[]
+  }
 ).themes.find((theme) => theme.theme === 'tests before shipping')?.statements
 
 /** Statements on nothing the twelve say, nor each other. */
@@ -80,7 +80,8 @@ for (const engine of ENGINES) {
       }
 
       async function handoff(key: string, id: string) {
-        return (await (await api.send(`/api/v1/handoffs/${id}`, get(key))).json()).handoff
+        const answer: Answer = await api.send(`/api/v1/handoffs/${id}`, get(key))
+        return (await answer.json()).handoff
       }
 
       it("makes the issue's twelve paraphrases exactly one principle, joined by no unrelated statement", async () => {

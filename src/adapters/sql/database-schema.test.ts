@@ -5,14 +5,8 @@
  * planted difference in the database is reported.
  */
 import { type Kysely, sql } from 'kysely'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  ENGINES,
-  engineAvailable,
-  openTestDatabase,
-  POSTGRES_SKIP_REASON,
-  type TestDatabase,
-} from '../../../test/support/service-database.ts'
+import { expect, it } from 'vitest'
+import { describeEachEngine } from '../../../test/support/describe-each-engine.ts'
 import { type Nullability, SERVICE_COLUMNS, type ServiceDatabase } from './database-schema.ts'
 
 /** Table → column → nullability. */
@@ -57,34 +51,20 @@ function differences(actual: ColumnMap, expected: ColumnMap): string[] {
   return found
 }
 
-for (const engine of ENGINES) {
-  describe.skipIf(!engineAvailable(engine))(`the service schema on ${engine}`, () => {
-    let test: TestDatabase
-    beforeAll(async () => {
-      test = await openTestDatabase(engine)
-    })
-    afterAll(async () => {
-      await test?.dispose()
-    })
-
-    it('has exactly the tables, columns and nullability of the Kysely interface', async () => {
-      expect(differences(await migratedColumns(test.database.db), SERVICE_COLUMNS)).toEqual([])
-    })
-
-    it('reports a column the interface lacks and a nullability that differs', async () => {
-      const { db } = test.database
-      await sql`ALTER TABLE tenants ADD COLUMN planted TEXT`.execute(db)
-      await sql`ALTER TABLE api_keys ALTER COLUMN label DROP NOT NULL`.execute(db)
-      await sql`DROP TABLE consolidation_stats`.execute(db)
-      expect(differences(await migratedColumns(db), SERVICE_COLUMNS)).toEqual([
-        'api_keys.label: schema nullable, interface not null',
-        'consolidation_stats: in the interface, not in the schema',
-        'tenants.planted: schema nullable, interface absent',
-      ])
-    })
+describeEachEngine('the service schema', (test) => {
+  it('has exactly the tables, columns and nullability of the Kysely interface', async () => {
+    expect(differences(await migratedColumns(test.database.db), SERVICE_COLUMNS)).toEqual([])
   })
-}
 
-describe.skipIf(engineAvailable('postgres'))('the service schema on postgres', () => {
-  it.skip(POSTGRES_SKIP_REASON, () => {})
+  it('reports a column the interface lacks and a nullability that differs', async () => {
+    const { db } = test.database
+    await sql`ALTER TABLE tenants ADD COLUMN planted TEXT`.execute(db)
+    await sql`ALTER TABLE api_keys ALTER COLUMN label DROP NOT NULL`.execute(db)
+    await sql`DROP TABLE consolidation_stats`.execute(db)
+    expect(differences(await migratedColumns(db), SERVICE_COLUMNS)).toEqual([
+      'api_keys.label: schema nullable, interface not null',
+      'consolidation_stats: in the interface, not in the schema',
+      'tenants.planted: schema nullable, interface absent',
+    ])
+  })
 })

@@ -79,7 +79,7 @@ describe('createSomnus', () => {
     expect(init.created).toContain('core/0.soul.md')
     expect(init.hooksChanged).toBe(true)
     expect(await somnus.brain.files.read({ kind: 'core', name: 'soul' })).toBe('# Soul\n')
-    expect((await somnus.sleepStatus()).debt).toBe(2)
+    expect((await somnus.getSleepStatus()).debt).toBe(2)
     expect(readdirSync(folder)).toEqual([])
   })
 

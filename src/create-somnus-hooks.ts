@@ -61,7 +61,7 @@ export interface SomnusHooks {
   readonly brain: Brain
   /** Stop: books the turn's session in the ledger. */
   recordStop(event: StopEvent): Promise<Awaited<ReturnType<typeof recordStop>>>
-  /** SessionStart: the directive and snapshot to inject. */
+  /** SessionStart: the directive and snapshot to inject, with the pattern index when learning is on. */
   sessionStart(options?: HookSessionStartOptions): Promise<SessionStartContext>
   /** UserPromptSubmit: a reminder to consolidate, or null. */
   promptReminder(): Promise<string | null>

@@ -19,16 +19,16 @@ await somnus.addBookmark({
   message: 'Never retry a payment that the bank declined: only timeouts and 5xx answers',
   salience: 3,
 })
-const before = await somnus.sleepStatus()
+const before = await somnus.getSleepStatus()
 console.log(
   `Before sleep: debt ${before.debt} (${before.level}), ${before.bookmarks_pending} bookmark`,
 )
 
 const sleep = await somnus.runSleep()
 console.log(`Sleep: ${sleep.plan.summary}`)
-const after = await somnus.sleepStatus()
+const after = await somnus.getSleepStatus()
 console.log(`After sleep: debt ${after.debt} (${after.level})`)
 
-const snapshot = await somnus.snapshot({ budgetChars: 4_000 })
+const snapshot = await somnus.buildSnapshot({ budgetChars: 4_000 })
 console.log('\n--- snapshot ---')
 console.log(snapshot.text)

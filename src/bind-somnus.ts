@@ -1,38 +1,21 @@
 /**
  * The body of `createSomnus` (create-somnus.ts, which loads this file on first call): opens the
- * brain and binds the use cases to it. The ledger's use cases are imported here (small, and
- * what most commands call); documents, hooks, the sleep run, `init`, the memory stores and the
- * models load when first called.
+ * brain and binds the use cases to it: the map of brain-use-cases.ts by its names, and the hook
+ * use cases as create-somnus-hooks.ts binds them (loaded when first called). Documents, hooks,
+ * the sleep run, `init`, the memory stores and the models load when first called.
  */
 
 import { randomIds } from './adapters/node/random-ids.ts'
-import { addBookmark } from './app/add-bookmark.ts'
-import { addSleepDebt } from './app/add-sleep-debt.ts'
-import { addTrigger } from './app/add-trigger.ts'
 import type { Brain } from './app/brain.ts'
-import { clearBookmarks } from './app/clear-bookmarks.ts'
-import { finishSleep } from './app/finish-sleep.ts'
-import { getSleepDebt } from './app/get-sleep-debt.ts'
-import { getSleepHistory } from './app/get-sleep-history.ts'
-import { getSleepStatus } from './app/get-sleep-status.ts'
-import { listBookmarks } from './app/list-bookmarks.ts'
-import { listTriggers } from './app/list-triggers.ts'
-import { removeTrigger } from './app/remove-trigger.ts'
-import { startSleep } from './app/start-sleep.ts'
+import { brainUseCases } from './brain-use-cases.ts'
 import { composeTranscriptUnits, projectFilesOf } from './compose.ts'
 import { composeReadDigest } from './compose-digests.ts'
-import { analyzeSession as analyzeOnDisk } from './compose-transcripts.ts'
 import { SomnusError } from './core/errors.ts'
+import type { SomnusHooks } from './create-somnus-hooks.ts'
 import { openSomnusBrain, type SomnusOptions } from './open-somnus-brain.ts'
 import { systemClock } from './ports/clock.ts'
 import type { LanguageModel } from './ports/language-model.ts'
-import type { Somnus } from './somnus.ts'
-
-// The document use cases read and render markdown: loaded by the commands that use them only.
-const snapshots = () => import('./app/build-snapshot.ts')
-const knowledge = () => import('./app/manage-knowledge.ts')
-const tasks = () => import('./app/manage-tasks.ts')
-const projectRecord = () => import('./app/project-record.ts')
+import type { Bound, Somnus } from './somnus.ts'
 
 /** The brain `options` describe, with every use case bound to it. */
 export async function bindSomnus(options: SomnusOptions): Promise<Somnus> {
@@ -41,7 +24,6 @@ export async function bindSomnus(options: SomnusOptions): Promise<Somnus> {
   const brain = openSomnusBrain(
     inMemory ? { ...options, ...(await memoryStores(options)) } : options,
   )
-  const analyzeSession = options.analyzeSession ?? analyzeOnDisk
   const env = options.env ?? process.env
   const languageModel = async (spec?: string): Promise<LanguageModel> => {
     if (spec === undefined && options.model) return options.model
@@ -69,51 +51,22 @@ export async function bindSomnus(options: SomnusOptions): Promise<Somnus> {
       brain.warn(`recall index not updated: ${(error as Error).message}`)
     }
   }
-  const hooksOnDisk = async () =>
-    (await import('./create-somnus-hooks.ts')).createSomnusHooks({
-      ...options,
-      contextDir: brain.root,
-      env,
-      warn: brain.warn,
-    })
+  // Bound once, when a hook use case is first called: the brain's, not a second one opened.
+  let hooks: Promise<SomnusHooks> | undefined
+  const hooksBound = () =>
+    (hooks ??= import('./create-somnus-hooks.ts').then(({ bindSomnusHooks }) =>
+      bindSomnusHooks(brain, { ...options, env }),
+    ))
   return {
     brain,
-    recordStop: async (event) =>
-      (await import('./app/record-stop.ts')).recordStop(brain, analyzeSession, event),
-    sessionStart: async () =>
-      (await import('./app/session-start.ts')).sessionStartContext(brain, analyzeSession),
-    promptReminder: async () => (await import('./app/prompt-reminder.ts')).reminderForPrompt(brain),
-    promptRecall: async (event) => (inMemory ? null : (await hooksOnDisk()).promptRecall(event)),
-    rememberShown: async (sessionId, text) => {
-      if (!inMemory) await (await hooksOnDisk()).rememberShown(sessionId, text)
-    },
-    logCompaction: async (trigger) =>
-      (await import('./app/record-compaction.ts')).logCompaction(brain, trigger),
-    recordSessionEnd: async (event) =>
-      (await import('./app/record-session-end.ts')).recordEnd(brain, analyzeSession, event),
-    addBookmark: async (input) => addBookmark(brain, input),
-    listBookmarks: async () => listBookmarks(brain),
-    clearBookmarks: async () => clearBookmarks(brain),
-    addTrigger: async (input) => addTrigger(brain, input),
-    listTriggers: async () => listTriggers(brain),
-    removeTrigger: async (id) => removeTrigger(brain, id),
-    addSleepDebt: async (input) => addSleepDebt(brain, input),
-    sleepDebt: async () => getSleepDebt(brain),
-    sleepStatus: async () => getSleepStatus(brain),
-    sleepHistory: async (limit) => getSleepHistory(brain, limit),
-    startSleep: async () => startSleep(brain),
-    finishSleep: async (summary) => finishSleep(brain, summary),
-    snapshot: async (snapshotOptions) => (await snapshots()).buildSnapshot(brain, snapshotOptions),
-    recordTriggerFires: async (ids) => (await snapshots()).recordTriggerFires(brain, ids),
-    createKnowledge: async (input) => (await knowledge()).createKnowledge(brain, input),
-    touchKnowledge: async (slug) => (await knowledge()).touchKnowledgeNote(brain, slug),
-    listKnowledge: async () => (await knowledge()).listKnowledge(brain),
-    createTask: async (input) => (await tasks()).createTask(brain, input),
-    logTask: async (slug, message) => (await tasks()).logTask(brain, slug, message),
-    completeTask: async (slug, summary) => (await tasks()).markTaskCompleted(brain, slug, summary),
-    listTasks: async (listOptions) => (await tasks()).listTasks(brain, listOptions),
-    addChangelog: async (input) => (await projectRecord()).addChangelog(brain, input),
-    listFeatures: async () => (await projectRecord()).listFeatures(brain),
+    ...bindUseCases(brain, brainUseCases),
+    recordStop: async (event) => (await hooksBound()).recordStop(event),
+    sessionStart: async (startOptions) => (await hooksBound()).sessionStart(startOptions),
+    promptReminder: async () => (await hooksBound()).promptReminder(),
+    promptRecall: async (event) => (await hooksBound()).promptRecall(event),
+    rememberShown: async (sessionId, text) => (await hooksBound()).rememberShown(sessionId, text),
+    logCompaction: async (trigger) => (await hooksBound()).logCompaction(trigger),
+    recordSessionEnd: async (event) => (await hooksBound()).recordSessionEnd(event),
     languageModel,
     runSleep: async (sleep = {}) => {
       const model = typeof sleep.model === 'object' ? sleep.model : await languageModel(sleep.model)
@@ -155,6 +108,19 @@ export async function bindSomnus(options: SomnusOptions): Promise<Somnus> {
       return initBrain(brain, { ...init, projectFiles })
     },
   }
+}
+
+/** Each use case of `loaders` as a method of the same name, given `brain` and loaded when first called. */
+function bindUseCases<Loaders extends Record<string, () => Promise<unknown>>>(
+  brain: Brain,
+  loaders: Loaders,
+): Bound<Loaders> {
+  const bound = Object.entries(loaders).map(([name, load]) => [
+    name,
+    async (...input: unknown[]) =>
+      ((await load()) as (brain: Brain, ...input: unknown[]) => unknown)(brain, ...input),
+  ])
+  return Object.fromEntries(bound) as Bound<Loaders>
 }
 
 /** `.claude/settings.json` and its kin beside the brain: on disk, or in memory with the brain. */

@@ -12,10 +12,10 @@ import { readSettingsFile } from './adapters/fs/settings-file.ts'
 import { shownLinesFile } from './adapters/fs/shown-lines-file.ts'
 import { listSiblingTranscripts } from './adapters/fs/sibling-transcripts.ts'
 import type { Brain } from './app/brain.ts'
-import { reminderForPrompt } from './app/prompt-reminder.ts'
+import { promptReminder } from './app/prompt-reminder.ts'
 import { promptRecall } from './app/recall/prompt-recall.ts'
 import { logCompaction } from './app/record-compaction.ts'
-import { recordEnd } from './app/record-session-end.ts'
+import { recordSessionEnd } from './app/record-session-end.ts'
 import type { StopEvent } from './app/record-stop.ts'
 import { recordStop } from './app/record-stop.ts'
 import {
@@ -61,7 +61,7 @@ export interface SomnusHooks {
   readonly brain: Brain
   /** Stop: books the turn's session in the ledger. */
   recordStop(event: StopEvent): Promise<Awaited<ReturnType<typeof recordStop>>>
-  /** SessionStart: the directive and snapshot to inject. */
+  /** SessionStart: the directive and snapshot to inject, with the pattern index when learning is on. */
   sessionStart(options?: HookSessionStartOptions): Promise<SessionStartContext>
   /** UserPromptSubmit: a reminder to consolidate, or null. */
   promptReminder(): Promise<string | null>
@@ -83,7 +83,14 @@ const PATTERN_INDEX_MAX_CHARS = 1200
 
 /** Opens the brain `options` describe and binds the hook use cases to it. */
 export async function createSomnusHooks(options: SomnusOptions = {}): Promise<SomnusHooks> {
-  const brain = openSomnusBrain(options)
+  return bindSomnusHooks(openSomnusBrain(options), options)
+}
+
+/**
+ * The hook use cases bound to `brain`, opened from `options`: the one binding of them, which
+ * `createSomnus` (bind-somnus.ts) takes too, so a library's SessionStart is the hook's.
+ */
+export function bindSomnusHooks(brain: Brain, options: SomnusOptions): SomnusHooks {
   const analyzeSession = options.analyzeSession ?? analyzeOnDisk
   const env = options.env ?? process.env
   // A brain of the caller's own stores has no project on disk to learn patterns for.
@@ -100,7 +107,7 @@ export async function createSomnusHooks(options: SomnusOptions = {}): Promise<So
           ? { dispatchSleepAgent: false }
           : {}),
       }),
-    promptReminder: () => reminderForPrompt(brain),
+    promptReminder: () => promptReminder(brain),
     promptRecall: async (event) => {
       if (!onDisk || !brain.config.prompt_recall) return null
       const recall = openBrainRecall({
@@ -126,7 +133,7 @@ export async function createSomnusHooks(options: SomnusOptions = {}): Promise<So
       await shownLinesFile(brain.root).remember(sessionId, shownLines(text))
     },
     logCompaction: (trigger) => logCompaction(brain, trigger),
-    recordSessionEnd: (event) => recordEnd(brain, analyzeSession, event),
+    recordSessionEnd: (event) => recordSessionEnd(brain, analyzeSession, event),
   }
 }
 

@@ -1,41 +1,24 @@
 /**
- * What `createSomnus` returns: every brain use case bound to one brain, and the options of the two
- * that take more than the brain (`runSleep`, `init`). Types only, so bind-somnus.ts, which builds
+ * What `createSomnus` returns: every brain use case bound to one brain (the hook use cases, and
+ * the map of brain-use-cases.ts with the same names), and the options of the two that take more
+ * than the brain (`runSleep`, `init`). Types only, so bind-somnus.ts, which builds
  * it, and create-somnus.ts, which loads bind-somnus.ts, both depend on this file, not on each other.
  */
 import type { Brain } from './app/brain.ts'
+import type { brainUseCases } from './brain-use-cases.ts'
 import type { SomnusHooks } from './create-somnus-hooks.ts'
 import type { LanguageModel } from './ports/language-model.ts'
 
 /** A use case `(brain, ...rest)` with its brain already given. */
-type Bound<F> = F extends (brain: Brain, ...rest: infer Rest) => infer Out
+type BoundUseCase<F> = F extends (brain: Brain, ...rest: infer Rest) => infer Out
   ? (...rest: Rest) => Promise<Awaited<Out>>
   : never
 
-type App = {
-  addBookmark: typeof import('./app/add-bookmark.ts').addBookmark
-  listBookmarks: typeof import('./app/list-bookmarks.ts').listBookmarks
-  clearBookmarks: typeof import('./app/clear-bookmarks.ts').clearBookmarks
-  addTrigger: typeof import('./app/add-trigger.ts').addTrigger
-  listTriggers: typeof import('./app/list-triggers.ts').listTriggers
-  removeTrigger: typeof import('./app/remove-trigger.ts').removeTrigger
-  addSleepDebt: typeof import('./app/add-sleep-debt.ts').addSleepDebt
-  getSleepDebt: typeof import('./app/get-sleep-debt.ts').getSleepDebt
-  getSleepStatus: typeof import('./app/get-sleep-status.ts').getSleepStatus
-  getSleepHistory: typeof import('./app/get-sleep-history.ts').getSleepHistory
-  startSleep: typeof import('./app/start-sleep.ts').startSleep
-  finishSleep: typeof import('./app/finish-sleep.ts').finishSleep
-  buildSnapshot: typeof import('./app/build-snapshot.ts').buildSnapshot
-  recordTriggerFires: typeof import('./app/build-snapshot.ts').recordTriggerFires
-  createKnowledge: typeof import('./app/manage-knowledge.ts').createKnowledge
-  touchKnowledgeNote: typeof import('./app/manage-knowledge.ts').touchKnowledgeNote
-  listKnowledge: typeof import('./app/manage-knowledge.ts').listKnowledge
-  createTask: typeof import('./app/manage-tasks.ts').createTask
-  logTask: typeof import('./app/manage-tasks.ts').logTask
-  markTaskCompleted: typeof import('./app/manage-tasks.ts').markTaskCompleted
-  listTasks: typeof import('./app/manage-tasks.ts').listTasks
-  addChangelog: typeof import('./app/project-record.ts').addChangelog
-  listFeatures: typeof import('./app/project-record.ts').listFeatures
+/** A map of use-case loaders (brain-use-cases.ts) as methods: each use case by its name, bound. */
+export type Bound<Loaders> = {
+  [Name in keyof Loaders]: Loaders[Name] extends () => Promise<infer UseCase>
+    ? BoundUseCase<UseCase>
+    : never
 }
 
 /** How one `runSleep` call differs from the defaults. */
@@ -65,30 +48,7 @@ export interface SomnusInitOptions {
 }
 
 /** Every use case, bound to one brain. */
-export interface Somnus extends SomnusHooks {
-  addBookmark: Bound<App['addBookmark']>
-  listBookmarks: Bound<App['listBookmarks']>
-  clearBookmarks: Bound<App['clearBookmarks']>
-  addTrigger: Bound<App['addTrigger']>
-  listTriggers: Bound<App['listTriggers']>
-  removeTrigger: Bound<App['removeTrigger']>
-  addSleepDebt: Bound<App['addSleepDebt']>
-  sleepDebt: Bound<App['getSleepDebt']>
-  sleepStatus: Bound<App['getSleepStatus']>
-  sleepHistory: Bound<App['getSleepHistory']>
-  startSleep: Bound<App['startSleep']>
-  finishSleep: Bound<App['finishSleep']>
-  snapshot: Bound<App['buildSnapshot']>
-  recordTriggerFires: Bound<App['recordTriggerFires']>
-  createKnowledge: Bound<App['createKnowledge']>
-  touchKnowledge: Bound<App['touchKnowledgeNote']>
-  listKnowledge: Bound<App['listKnowledge']>
-  createTask: Bound<App['createTask']>
-  logTask: Bound<App['logTask']>
-  completeTask: Bound<App['markTaskCompleted']>
-  listTasks: Bound<App['listTasks']>
-  addChangelog: Bound<App['addChangelog']>
-  listFeatures: Bound<App['listFeatures']>
+export interface Somnus extends SomnusHooks, Bound<typeof brainUseCases> {
   /** Consolidates now: the whole `somnus sleep run`. */
   runSleep(options?: SomnusSleepOptions): Promise<import('./app/run-sleep.ts').RunSleepResult>
   /** Creates what is missing of the brain and wires the hooks into the project's settings. */

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { brainUseCases } from '../src/brain-use-cases.ts'
 import { createSomnusHooks } from '../src/create-somnus-hooks.ts'
 import {
   addBookmark,
@@ -79,7 +80,7 @@ describe('createSomnus', () => {
     expect(init.created).toContain('core/0.soul.md')
     expect(init.hooksChanged).toBe(true)
     expect(await somnus.brain.files.read({ kind: 'core', name: 'soul' })).toBe('# Soul\n')
-    expect((await somnus.sleepStatus()).debt).toBe(2)
+    expect((await somnus.getSleepStatus()).debt).toBe(2)
     expect(readdirSync(folder)).toEqual([])
   })
 
@@ -144,6 +145,15 @@ describe('createSomnus', () => {
       unitOfWork: brain.unitOfWork,
     })
     expect(await hooks.promptReminder()).toBeNull()
+  })
+
+  it('binds every use case of the map under its own function name', async () => {
+    const somnus = await createSomnus({ ...quiet, memory: true })
+    for (const [name, load] of Object.entries(brainUseCases)) {
+      expect((await load()).name).toBe(name)
+      expect(typeof (somnus as unknown as Record<string, unknown>)[name]).toBe('function')
+    }
+    expect(await somnus.listBookmarks()).toEqual([])
   })
 
   it('names a missing brain and the fix', async () => {

@@ -1,6 +1,6 @@
 /** The SessionEnd hook's use case: record why the session ended and finish its score. */
 import { transcriptReadFrom } from '../core/ledger.ts'
-import { recordSessionEnd } from '../core/session-ledger.ts'
+import { recordSessionEnd as withSessionEnd } from '../core/session-ledger.ts'
 import type { AnalyzeSession } from '../ports/session-transcripts.ts'
 import type { Brain } from './brain.ts'
 import type { StopEvent } from './record-stop.ts'
@@ -11,7 +11,7 @@ import { readSessionOutcome } from './session-outcome.ts'
  * the end reason. Scores are upserted as in Stop, so a session that was already scored is not
  * booked twice; a session that left no transcript and never stopped is not added.
  */
-export async function recordEnd(
+export async function recordSessionEnd(
   brain: Brain,
   analyzeSession: AnalyzeSession,
   event: Omit<StopEvent, 'last_assistant_message'> & { reason: string | null },
@@ -20,7 +20,7 @@ export async function recordEnd(
   const outcome = await readSessionOutcome(brain, analyzeSession, event.transcript_path, since)
   const now = brain.clock.now()
   await brain.state.update((state) => ({
-    state: recordSessionEnd(state, { ...event, last_assistant_message: null, outcome, now }),
+    state: withSessionEnd(state, { ...event, last_assistant_message: null, outcome, now }),
     result: undefined,
   }))
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { patternProjectId } from '../../src/adapters/fs/pattern-locations.ts'
 import { renderPatternFile } from '../../src/core/patterns/pattern-entry.ts'
+import { createSomnus } from '../../src/create-somnus.ts'
 import { defaultHookDependencies } from '../../src/surfaces/hooks/hook-dependencies.ts'
 import { runHook } from '../../src/surfaces/hooks/run-hook.ts'
 import { createHookWorkspace, type HookWorkspace } from '../support/hook-workspace.ts'
@@ -72,6 +73,22 @@ describe('pattern learning in the hooks', () => {
     expect(result.stdout).toContain('# Agent Context')
     expect(result.stdout.length).toBeLessThanOrEqual(3000)
     expect(result.stdout).not.toContain('--set-upstream')
+  })
+
+  it("createSomnus's SessionStart is the hook's: the same index, within the budget", async () => {
+    const { project, home } = withPatterns({ snapshot_budget_chars: 3000 })
+    const somnus = await createSomnus({ projectDir: project, env: { HOME: home } })
+    const { text } = await somnus.sessionStart()
+    const index = text.slice(text.indexOf('## Recent patterns'))
+    expect(index.split('\n').filter((line) => line.startsWith('- '))).toEqual([
+      '- 2026-02-08 git: Lesson number 8 about pushing',
+      '- 2026-02-07 git: Lesson number 7 about pushing',
+      '- 2026-02-06 git: Lesson number 6 about pushing',
+      '- 2026-02-05 git: Lesson number 5 about pushing',
+      '- 2026-02-04 git: Lesson number 4 about pushing',
+    ])
+    expect(text).toContain('# Agent Context')
+    expect(text.length).toBeLessThanOrEqual(3000)
   })
 
   it('shows no index when patterns are off', async () => {

@@ -46,7 +46,7 @@ export function brainDashboardData(input: BrainDashboardInput): BrainDashboardDa
   return {
     async overview() {
       const [status, history, records] = await Promise.all([
-        somnus.sleepStatus(),
+        somnus.getSleepStatus(),
         brain.state.readHistory(),
         input.sleepRecords.summaries(),
       ])
@@ -130,7 +130,7 @@ export function brainDashboardData(input: BrainDashboardInput): BrainDashboardDa
     async now() {
       const [status, knowledge, tasks, triggers, bookmarks, findDigest, digests] =
         await Promise.all([
-          somnus.sleepStatus(),
+          somnus.getSleepStatus(),
           somnus.listKnowledge(),
           somnus.listTasks({ all: true }),
           somnus.listTriggers(),

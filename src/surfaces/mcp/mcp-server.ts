@@ -187,7 +187,7 @@ export function createMcpServer(context: McpContext): McpServer {
     },
     async () =>
       answer(async () => {
-        const status = await (await open()).sleepStatus()
+        const status = await (await open()).getSleepStatus()
         const last = status.last_sleep ? `last sleep ${status.last_sleep}` : 'never slept'
         return [
           `Sleep debt ${status.debt} (${status.level}); ${last}.`,

@@ -108,8 +108,8 @@ async function push(io: CliIo, options: PushOptions): Promise<void> {
   const [{ brainHandoffs }, { readDigestDocuments }, status, history] = await Promise.all([
     import('../../../core/push/brain-handoffs.ts'),
     import('../../../app/read-digest-documents.ts'),
-    somnus.sleepStatus(),
-    somnus.sleepHistory(ALL_HISTORY),
+    somnus.getSleepStatus(),
+    somnus.getSleepHistory(ALL_HISTORY),
   ])
   const handoffs = brainHandoffs({
     digests: await readDigestDocuments(somnus.brain),

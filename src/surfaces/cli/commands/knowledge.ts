@@ -56,7 +56,7 @@ export function register(program: Command, io: CliIo): void {
     .description('Record that you read a note (keeps it fresh and warm)')
     .argument('<slug>', 'the note')
     .action(async (slug: string) => {
-      const access = await (await open()).touchKnowledge(slug)
+      const access = await (await open()).touchKnowledgeNote(slug)
       io.stdout(`Touched ${slug}: read ${access.count} times, last ${access.last_accessed}.\n`)
     })
 

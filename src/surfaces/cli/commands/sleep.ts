@@ -35,7 +35,7 @@ Examples:
     .option('--json', 'print the status as JSON (seed field names)')
     .addHelpText('after', '\nExamples:\n  somnus sleep status\n  somnus sleep status --json')
     .action(async (options: { json?: boolean }) => {
-      const status = await (await open()).sleepStatus()
+      const status = await (await open()).getSleepStatus()
       if (options.json) printJson(io, status)
       else say(renderStatus(status))
     })
@@ -45,7 +45,7 @@ Examples:
     .description('Print the current debt as a bare number (for scripts)')
     .addHelpText('after', '\nExample:\n  [ "$(somnus sleep debt)" -ge 10 ] && echo "time to sleep"')
     .action(async () => {
-      say(String(await (await open()).sleepDebt()))
+      say(String(await (await open()).getSleepDebt()))
     })
 
   sleep
@@ -111,7 +111,7 @@ Examples:
     .addHelpText('after', '\nExamples:\n  somnus sleep history\n  somnus sleep history -n 3 --json')
     .action(async (options: { limit: string; json?: boolean }) => {
       const limit = parseWholeNumber(options.limit, '--limit', 'somnus sleep history -n 5')
-      const entries = await (await open()).sleepHistory(limit)
+      const entries = await (await open()).getSleepHistory(limit)
       if (options.json) printJson(io, entries)
       else
         say(entries.length === 0 ? 'No consolidations yet.' : entries.map(historyLine).join('\n'))

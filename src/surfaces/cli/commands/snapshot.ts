@@ -34,7 +34,7 @@ Examples:
         const budgetChars = options.budget === undefined ? undefined : parseBudget(options.budget)
         // The skill tells Claude to run this; every command it names must run where Claude runs it.
         const somnusCommand = somnusCommandHere(io.env)
-        const snapshot = await somnus.snapshot({ budgetChars, somnusCommand })
+        const snapshot = await somnus.buildSnapshot({ budgetChars, somnusCommand })
         if (!options.peek) await somnus.recordTriggerFires(snapshot.firedTriggerIds)
         // The tokenizer is too heavy for the hook path; this command may load it on demand.
         const tokens = options.tokens

@@ -58,7 +58,7 @@ export function register(program: Command, io: CliIo): void {
     .argument('<slug>', 'the task')
     .argument('[summary...]', 'what was done')
     .action(async (slug: string, summary: string[]) => {
-      const task = await (await open()).completeTask(
+      const task = await (await open()).markTaskCompleted(
         slug,
         summary.length > 0 ? summary.join(' ') : null,
       )

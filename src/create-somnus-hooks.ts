@@ -1,5 +1,5 @@
 /**
- * The hook-sized half of `createSomnus` (create-somnus.ts): the brain and the five use cases
+ * The hook-sized half of `createSomnus` (create-somnus.ts): the brain and the seven use cases
  * Claude Code's hooks call. It lives apart because esbuild bundles every literal `import()` it
  * can see into `dist/hook.js`: this file must never reach the model, the tokenizer or full zod,
  * which `createSomnus` adds. Its imports are static, as the hook's were before: esbuild wraps

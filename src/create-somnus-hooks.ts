@@ -8,12 +8,12 @@
 
 import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { readSettingsFile } from './adapters/fs/settings-file.ts'
-import { shownLinesFile } from './adapters/fs/shown-lines-file.ts'
 import {
   claudeProjectsFolder,
   confinedTranscriptFolder,
 } from './adapters/fs/claude-transcript-folder.ts'
+import { readSettingsFile } from './adapters/fs/settings-file.ts'
+import { shownLinesFile } from './adapters/fs/shown-lines-file.ts'
 import { listSiblingTranscripts } from './adapters/fs/sibling-transcripts.ts'
 import type { Brain } from './app/brain.ts'
 import { reminderForPrompt } from './app/prompt-reminder.ts'

@@ -288,7 +288,11 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
       if (files.length === 0) return state
       // Stops waiting in the inbox are shown as merged, and merged for real when the lock is
       // free this instant (`somnus status`, SessionStart): a reader never waits for it.
-      const view = mergeQueuedStops(state, queuedStops(files), untrustedInbox(() => undefined))
+      const view = mergeQueuedStops(
+        state,
+        queuedStops(files),
+        untrustedInbox(() => undefined),
+      )
       if (view !== state) await mergeInboxIfFree()
       return view
     },

@@ -30,7 +30,7 @@ import {
 /** Sizes of the burst part. */
 export interface BurstOptions {
   stops: number
-  /** CPU burner processes (default: four per core). */
+  /** CPU burner processes (default: six per core). */
   burners: number
   /** The least the burners run before the Stops start. */
   warmUpMs: number

@@ -7,7 +7,7 @@
  *              normal command, as a user would
  *   (c) fuzz   100,000 fuzzed hook inputs (fast-check), most in-process through `runHook`, a
  *              sample through real hook processes
- *   (d) burst  200 Stops started at once in one workspace beside CPU burners (four per core),
+ *   (d) burst  200 Stops started at once in one workspace beside CPU burners (six per core, warmed up to load 8),
  *              each killed at its 5 s timeout: after one `sleep status`, no turn lost, every
  *              score and the debt exact (issue 18)
  *

@@ -8,6 +8,10 @@
  */
 
 import { join } from 'node:path'
+import {
+  claudeProjectsFolder,
+  isConfinedTranscript,
+} from './adapters/fs/claude-transcript-folder.ts'
 import { createFsBrainFiles } from './adapters/fs/fs-brain-files.ts'
 import { createFsProjectFiles } from './adapters/fs/fs-project-files.ts'
 import { createFsSleepStateStore } from './adapters/fs/fs-sleep-state-store.ts'
@@ -50,10 +54,16 @@ export function brainAt(root: string, options: BrainAtOptions): Brain {
   const { config: settings, notices } = settingsOf(root, options.env)
   for (const notice of notices) warn(notice)
   const config = { ...settings, ...options.overrides }
+  const projectsFolder = claudeProjectsFolder(options.env)
   const state = createFsSleepStateStore({
     stateDir: join(root, 'state'),
     brainRoot: root,
     warn,
+    // The inbox is repository text: a line books only its session's own transcript (README
+    // "Security"), scored afresh from it.
+    admitsQueuedStop: (stop) =>
+      stop.transcript_path !== null &&
+      isConfinedTranscript(stop.transcript_path, stop.session_id, projectsFolder),
     ...(options.lockWaitMs === undefined ? {} : { lockWaitMs: options.lockWaitMs }),
   })
   const clock = options.clock ?? systemClock

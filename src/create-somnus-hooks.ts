@@ -8,6 +8,10 @@
 
 import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
+import {
+  claudeProjectsFolder,
+  confinedTranscriptFolder,
+} from './adapters/fs/claude-transcript-folder.ts'
 import { readSettingsFile } from './adapters/fs/settings-file.ts'
 import { shownLinesFile } from './adapters/fs/shown-lines-file.ts'
 import { listSiblingTranscripts } from './adapters/fs/sibling-transcripts.ts'
@@ -102,7 +106,7 @@ export function bindSomnusHooks(brain: Brain, options: SomnusOptions): SomnusHoo
     sessionStart: ({ pluginDir, session, ...startOptions } = {}) =>
       sessionStartWithPatterns(brain, analyzeSession, patternSettings, env, {
         ...startOptions,
-        ...(onDisk && session !== undefined ? { catchUp: catchUpFor(brain, session) } : {}),
+        ...(onDisk && session !== undefined ? catchUpFor(brain, session, env) : {}),
         ...(onDisk && !sleepAgentDispatchable(brain, pluginDir, startOptions.somnusCommand)
           ? { dispatchSleepAgent: false }
           : {}),
@@ -207,14 +211,23 @@ function sleepAgentDispatchable(
 }
 
 /**
- * What SessionStart's catch-up needs. "Missed" means written after this brain was made (its
- * folder's birth time, which atomic ledger writes do not change): older transcripts predate
- * Somnus here. A file system that keeps no birth time disables the catch-up.
+ * What SessionStart's catch-up needs, or nothing when the session's transcript is not in a folder
+ * Claude Code made (a direct child of its projects folder, real and the user's own): a payload
+ * naming /tmp or the repository must not have files planted there booked. "Missed" means written
+ * after this brain was made (its folder's birth time, which atomic ledger writes do not change):
+ * older transcripts predate Somnus here. A file system that keeps no birth time disables it.
  */
 function catchUpFor(
   brain: Brain,
   session: { sessionId: string; transcriptPath: string },
-): NonNullable<SessionStartOptions['catchUp']> {
+  env: Record<string, string | undefined>,
+): { catchUp?: NonNullable<SessionStartOptions['catchUp']> } {
+  if (confinedTranscriptFolder(session.transcriptPath, claudeProjectsFolder(env)) === null) {
+    brain.warn(
+      `missed sessions not looked for: the transcript's folder is not one of Claude Code's project folders (${claudeProjectsFolder(env)}/<project>)`,
+    )
+    return {}
+  }
   let brainCreatedMs = Number.POSITIVE_INFINITY
   try {
     const born = statSync(brain.root).birthtimeMs
@@ -223,9 +236,11 @@ function catchUpFor(
     brain.warn(`missed sessions not looked for: ${(error as Error).message}`)
   }
   return {
-    startedSessionId: session.sessionId,
-    transcriptPath: session.transcriptPath,
-    brainCreatedMs,
-    listSiblings: listSiblingTranscripts,
+    catchUp: {
+      startedSessionId: session.sessionId,
+      transcriptPath: session.transcriptPath,
+      brainCreatedMs,
+      listSiblings: listSiblingTranscripts,
+    },
   }
 }

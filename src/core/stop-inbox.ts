@@ -10,6 +10,11 @@
  * the Stops themselves. A merge killed before that write merged nothing; one killed after it
  * finds the ids and skips them. Files are retired only after the write, so nothing is removed
  * before the ledger holds it.
+ *
+ * Untrusted: the inbox lives in the repository's `_agent_context/state/`, and a repository can
+ * commit one (`git add -f`). Merged under an `UntrustedInbox` policy, a line books only a session
+ * whose transcript passes the policy, and always as pending: its score is re-derived from that
+ * transcript by the next SessionStart (finish-pending-sessions.ts), never taken from the line.
  */
 import { isCount, isScore } from './ledger-counts.ts'
 import { findSession, type TranscriptOutcome, upsertStoppedSession } from './session-ledger.ts'
@@ -60,6 +65,15 @@ export function parseInbox(text: string): InboxContent {
   return { stops, rejected }
 }
 
+/** How a merge treats lines that anyone able to write the repository may have written. */
+export interface UntrustedInbox {
+  /**
+   * Whether the Stop names a transcript that may be booked (the session's own, where Claude Code
+   * writes it); a Stop refused is marked merged without being applied.
+   */
+  admits(stop: QueuedStop): boolean
+}
+
 /**
  * `state` with every queued Stop not merged before applied, oldest first, and
  * `inbox_merged_ids` set to the ids of all of `present` (every Stop still in an inbox file): ids
@@ -67,9 +81,14 @@ export function parseInbox(text: string): InboxContent {
  * recorded Stop is marked merged without being applied: the later Stop read more of the
  * transcript, and its score replaces the earlier one anyway. Of one instant, a pending booking is
  * applied before a scored one (a Stop queues both when it cannot take the lock), so the score
- * stands whatever order the inbox files were read in. Returns `state` itself when nothing changes.
+ * stands whatever order the inbox files were read in. With `untrusted`, only admitted Stops are
+ * applied, each as a pending booking (UntrustedInbox). Returns `state` itself when nothing changes.
  */
-export function mergeQueuedStops(state: SleepState, present: readonly QueuedStop[]): SleepState {
+export function mergeQueuedStops(
+  state: SleepState,
+  present: readonly QueuedStop[],
+  untrusted?: UntrustedInbox,
+): SleepState {
   const before = state.inbox_merged_ids ?? []
   const merged = new Set(before)
   const waiting = present
@@ -84,11 +103,12 @@ export function mergeQueuedStops(state: SleepState, present: readonly QueuedStop
     applied.add(stop.id)
     const stoppedAt = findSession(next, stop.session_id)?.stopped_at
     if (stoppedAt && stoppedAt > stop.now) continue
+    if (untrusted !== undefined && !untrusted.admits(stop)) continue
     next = upsertStoppedSession(next, {
       session_id: stop.session_id,
       transcript_path: stop.transcript_path,
       last_assistant_message: stop.last_assistant_message,
-      outcome: stop.outcome,
+      outcome: untrusted === undefined ? stop.outcome : { kind: 'pending' },
       now: new Date(stop.now),
     })
   }

@@ -6,7 +6,8 @@ export type { SiblingTranscript }
 
 /**
  * The `<uuid>.jsonl` regular files in the folder of `transcriptPath` (symlinks, FIFOs and other
- * non-files left out, never followed); empty when the folder cannot be listed. Adapter:
+ * non-files left out, never followed), among the folder's first entries only (the adapter streams
+ * it and stops at a documented cap); empty when the folder cannot be listed. Adapter:
  * `adapters/fs/sibling-transcripts.ts`.
  */
 export type ListSiblingTranscripts = (transcriptPath: string) => SiblingTranscript[]

@@ -3,13 +3,14 @@
  * skew) is stale, a lock a live process keeps fresh is never taken over, and a hook that cannot
  * get the lock gives up inside its Claude Code timeout, logs why, and exits 0.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { type ChildProcess, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SOMNUS_HOOKS } from '../../src/core/claude-settings.ts'
 import { ensureBuilt, SOMNUS_BIN } from '../support/build-once.ts'
 import { createHookWorkspace, type HookWorkspace, readLedger } from '../support/hook-workspace.ts'
+import { holdLock, releaseLock } from '../support/ledger-lock-holder.ts'
 import { spawnHook } from '../support/spawn-hook.ts'
 import { assistant, text, toolResult, toolUse, user } from '../support/transcript-lines.ts'
 
@@ -25,28 +26,6 @@ function runSomnus(ws: HookWorkspace, args: string[]) {
 const timeoutMsOf = (verb: string) =>
   (SOMNUS_HOOKS.find((spec) => spec.verb === verb)?.timeout ?? 0) * 1000
 const STOP_TIMEOUT_MS = timeoutMsOf('stop')
-
-/** Keeps the lock folder fresh, as a live holder does, until its stdin closes. */
-const HOLDER_SCRIPT = `
-const fs = require('node:fs')
-const lock = process.argv[1]
-fs.mkdirSync(lock)
-const touch = () => { const now = new Date(); fs.utimesSync(lock, now, now) }
-const timer = setInterval(touch, 250)
-process.stdout.write('held\\n')
-process.stdin.resume()
-process.stdin.on('end', () => { clearInterval(timer); fs.rmdirSync(lock); process.exit(0) })
-`
-
-function holdLock(lockPath: string): Promise<ChildProcess> {
-  const holder = spawn(process.execPath, ['-e', HOLDER_SCRIPT, lockPath], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  })
-  return new Promise((resolve, reject) => {
-    holder.on('error', reject)
-    holder.stdout?.once('data', () => resolve(holder))
-  })
-}
 
 function stopPayloadFor(ws: HookWorkspace, sessionId: string, transcriptPath?: string): string {
   return JSON.stringify({
@@ -69,11 +48,7 @@ describe('a hook and the ledger lock', () => {
   }, 300_000)
 
   afterEach(async () => {
-    if (holder && holder.exitCode === null) {
-      const gone = new Promise((resolve) => holder?.once('exit', resolve))
-      holder.stdin?.end()
-      await gone
-    }
+    await releaseLock(holder)
     holder = undefined
     ws?.dispose()
   })
@@ -89,7 +64,7 @@ describe('a hook and the ledger lock', () => {
     expect(readLedger(ws).sessions.map((session) => session.session_id)).toEqual(['skewed-clock'])
   }, 30_000)
 
-  it('queues its turn inside its timeout on a lock a live holder keeps fresh; `sleep status` merges it once', async () => {
+  it('queues its turn inside its timeout on a lock a live holder keeps fresh; `sleep status` merges it once, pending; SessionStart scores it', async () => {
     ws = createHookWorkspace()
     holder = await holdLock(lockPath())
     const transcript = join(ws.transcripts, 'blocked.jsonl')
@@ -124,18 +99,25 @@ describe('a hook and the ledger lock', () => {
       ['blocked', 'pending'],
       ['blocked', 'scored'],
     ])
-    const gone = new Promise((resolve) => holder?.once('exit', resolve))
-    holder.stdin?.end()
-    await gone
+    await releaseLock(holder)
     // The next holder of the lock merges it; further holders do not count it again.
     for (let round = 0; round < 2; round += 1) {
       const status = runSomnus(ws, ['sleep', 'status', '--json'])
       expect(status.status, status.stderr).toBe(0)
     }
+    // The inbox is repository text: its line books the session, but not its score (pending).
     const merged = readLedger(ws)
     expect(merged.sessions.map((session) => session.session_id)).toEqual(['blocked'])
-    expect(merged.sessions[0]?.score).toBeGreaterThan(0)
-    expect(merged.debt).toBe(merged.sessions[0]?.score)
+    expect(merged.sessions[0]?.score).toBeNull()
+    expect(merged.debt).toBe(0)
+    // The next SessionStart scores it from its transcript.
+    const start = await spawnHook(ws, 'session-start', {
+      text: JSON.stringify({ hook_event_name: 'SessionStart', cwd: ws.project }),
+    })
+    expect(start.code, start.stderr).toBe(0)
+    const scored = readLedger(ws)
+    expect(scored.sessions[0]?.score).toBeGreaterThan(0)
+    expect(scored.debt).toBe(scored.sessions[0]?.score)
     const again = await spawnHook(ws, 'stop', { text: stopPayloadFor(ws, 'other') })
     expect(again.code).toBe(0)
     const ledger = readLedger(ws)

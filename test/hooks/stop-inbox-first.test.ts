@@ -15,36 +15,9 @@ import {
   readLedger,
   stopPayload,
 } from '../support/hook-workspace.ts'
+import { holdLock, releaseLock } from '../support/ledger-lock-holder.ts'
 import { spawnHook } from '../support/spawn-hook.ts'
 import { assistant, text, toolResult, toolUse, user } from '../support/transcript-lines.ts'
-
-/** Keeps the ledger lock fresh, as a live holder does, until its stdin closes. */
-const HOLDER_SCRIPT = `
-const fs = require('node:fs')
-const lock = process.argv[1]
-fs.mkdirSync(lock)
-const touch = () => { const now = new Date(); fs.utimesSync(lock, now, now) }
-const timer = setInterval(touch, 250)
-process.stdout.write('held\\n')
-process.stdin.resume()
-process.stdin.on('end', () => { clearInterval(timer); fs.rmdirSync(lock); process.exit(0) })
-`
-
-function holdLock(lockPath: string): Promise<ChildProcess> {
-  const holder = spawn(process.execPath, ['-e', HOLDER_SCRIPT, lockPath], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  })
-  return new Promise((resolve, reject) => {
-    holder.on('error', reject)
-    holder.stdout?.once('data', () => resolve(holder))
-  })
-}
-
-async function release(holder: ChildProcess): Promise<void> {
-  const gone = new Promise((resolve) => holder.once('exit', resolve))
-  holder.stdin?.end()
-  await gone
-}
 
 /** A real-format transcript with `writes` Write calls, stamped now (so the session scores). */
 function writeTranscript(ws: HookWorkspace, sessionId: string, writes: number): string {
@@ -109,7 +82,7 @@ describe('the Stop hook queues its turn before it tries the lock', () => {
   }, 300_000)
 
   afterEach(async () => {
-    if (holder && holder.exitCode === null) await release(holder)
+    await releaseLock(holder)
     holder = undefined
     for (const ws of workspaces.splice(0)) ws.dispose()
   })
@@ -141,7 +114,7 @@ describe('the Stop hook queues its turn before it tries the lock', () => {
     expect(queued).toHaveLength(1)
     expect(queued[0]).toMatchObject({ session_id: 'killed', outcome: { kind: 'pending' } })
     expect(existsSync(ws.ledgerPath)).toBe(false)
-    await release(holder)
+    await releaseLock(holder)
 
     // The next holder of the lock merges the line; a second one does not count it again.
     for (let round = 0; round < 2; round += 1) {

@@ -12,7 +12,7 @@ import { closeSync, constants, lstatSync, renameSync, writeSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { SomnusError } from '../../core/errors.ts'
 import type { SleepHistoryEntry, SleepState } from '../../core/sleep-state.ts'
-import { mergeQueuedStops } from '../../core/stop-inbox.ts'
+import { mergeQueuedStops, type QueuedStop, type UntrustedInbox } from '../../core/stop-inbox.ts'
 import type { SleepStateStore, StateChange } from '../../ports/sleep-state-store.ts'
 import { writeFileAtomicSync } from './atomic-write.ts'
 import { type ConfinedFolder, confineTo } from './confined-path.ts'
@@ -76,6 +76,13 @@ export interface FsSleepStateStoreOptions {
   lockWaitMs?: number | (() => number)
   /** The time used to name quarantined files (tests fix it). */
   now?: () => Date
+  /**
+   * Whether a queued Stop read from the inbox names a transcript that may be booked. Given, the
+   * inbox is untrusted (core/stop-inbox.ts `UntrustedInbox`): a line is applied only if admitted,
+   * and always as pending (its score re-derived from the transcript); a refused line is marked
+   * merged and reported once through `warn`. Without it every line is taken as written.
+   */
+  admitsQueuedStop?: (stop: QueuedStop) => boolean
 }
 
 const DEFAULT_STALE_MS = 4_000
@@ -180,6 +187,18 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
     return stateDir === null ? [] : readInboxFiles(stateDir, options.warn)
   }
   const queuedStops = (files: readonly InboxFile[]) => files.flatMap((file) => file.stops)
+  /** The merge policy `admitsQueuedStop` asks for, calling `onRefused` per refused line. */
+  const untrustedInbox = (onRefused: () => void): UntrustedInbox | undefined => {
+    const admits = options.admitsQueuedStop
+    if (admits === undefined) return undefined
+    return {
+      admits: (stop) => {
+        const admitted = admits(stop)
+        if (!admitted) onRefused()
+        return admitted
+      },
+    }
+  }
 
   /** The read-modify-write of `update`, the lock already held; merges the Stop inbox first. */
   const updateLocked = async <T>(change: (state: SleepState) => StateChange<T>): Promise<T> => {
@@ -192,7 +211,16 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
     const rejected = inbox.reduce((sum, file) => sum + file.rejected, 0)
     if (rejected > 0)
       options.warn(`skipped ${rejected} damaged line(s) in the Stop inbox of ${options.stateDir}`)
-    const outcome = change(mergeQueuedStops(base, queuedStops(inbox)))
+    let refused = 0
+    const untrusted = untrustedInbox(() => {
+      refused += 1
+    })
+    const merged = mergeQueuedStops(base, queuedStops(inbox), untrusted)
+    if (refused > 0)
+      options.warn(
+        `ignored ${refused} line(s) of the Stop inbox of ${options.stateDir}: they name no transcript of their session in Claude Code's project folders (a committed or forged inbox?)`,
+      )
+    const outcome = change(merged)
     // Validate before writing: a bug in a change (or a planted inbox line) must not reach the disk.
     const next = outcome.state === base ? base : await validState(outcome.state, base)
     const legacy = current?.legacyHistory ?? []
@@ -260,7 +288,11 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
       if (files.length === 0) return state
       // Stops waiting in the inbox are shown as merged, and merged for real when the lock is
       // free this instant (`somnus status`, SessionStart): a reader never waits for it.
-      const view = mergeQueuedStops(state, queuedStops(files))
+      const view = mergeQueuedStops(
+        state,
+        queuedStops(files),
+        untrustedInbox(() => undefined),
+      )
       if (view !== state) await mergeInboxIfFree()
       return view
     },

@@ -17,6 +17,7 @@ import {
   PROSE_STOP_WORDS,
   unquote,
 } from './secret-values.ts'
+import { mayHoldUrlCredentials, redactUrlCredentials } from './url-credentials.ts'
 
 /** The marker that replaces a secret of `kind`. */
 export function redactionMarker(kind: string): string {
@@ -24,20 +25,27 @@ export function redactionMarker(kind: string): string {
 }
 
 /**
- * Anything a rule below could match holds one of these (case-insensitive). Ordinary text without
- * them costs one scan; this runs on every Stop hook and for every closing message and bookmark
- * SessionStart shows. `pass`, `pwd`, `auth` and `credential` matter only in a name given a value
- * (ASSIGNMENT; PROSE wants `passw…`/`passp…`), so "tests pass" costs no more than that scan.
- * Tested on the text in lower case: a case-insensitive regular expression this size takes twice
- * as long to compile, and every hook compiles it afresh.
+ * Anything a rule below could match holds one of these (case-insensitive); a URL's password has
+ * its own test (mayHoldUrlCredentials). Ordinary text without them costs one scan; this runs on
+ * every Stop hook and for every closing message and bookmark SessionStart shows. `pass`, `pwd`,
+ * `auth` and `credential` matter only in a name given a value (ASSIGNMENT; PROSE wants
+ * `passw…`/`passp…`), so "tests pass" costs no more than that scan. Such a name is read backwards
+ * from its separator: read forwards from each word, a run of `authauth…` was quadratic. Tested on
+ * the text in lower case: a case-insensitive regular expression this size takes twice as long to
+ * compile, and every hook compiles it afresh.
  */
 const MIGHT_HOLD_A_SECRET =
-  /sk-|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|:\/\/[^\s/@]*:\S*@|key|token|secret|passw|passp|(?:pass|pwd|auth|credential)[\w.-]*["']?[ \t]*[:=]|bearer|basic|twilio/
+  /sk-|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio/
 
 /** A fixed-format secret: its pattern (global) and the marker's kind. */
 interface FormatRule {
   kind: string
   pattern: RegExp
+  /**
+   * For a pattern that takes a whole run of token characters (so a scan never starts again inside
+   * a run it has read): whether the run, followed by the character `next`, is the secret.
+   */
+  accept?: (token: string, next: string) => boolean
 }
 
 /**
@@ -55,30 +63,35 @@ const FORMAT_RULES: readonly FormatRule[] = [
     // A header wrapped over lines still counts. A block cut short (clipped output) is redacted over
     // its whole lines of base64 (and `Proc-Type:` headers), also when shown with line numbers
     // (`   2→MIIE…`, as Claude Code's Read tool prints a file), quoted (`> MIIE…`) or with its
-    // line breaks JSON-escaped; the ordinary line after it stays.
+    // line breaks JSON-escaped; the ordinary line after it stays. The search for the END line
+    // stops at the next BEGIN: headers without one would each read to the end of the text.
     pattern:
-      /-----BEGIN\s+(?:[A-Z0-9]+\s+)*PRIVATE\s+KEY(?:\s+BLOCK)?-----(?:[\s\S]*?-----END\s+(?:[A-Z0-9]+\s+)*PRIVATE\s+KEY(?:\s+BLOCK)?-----|(?:[ \t]+[A-Za-z0-9+/=]{16,})*(?:(?:\r?\n|(?:\\{1,3}r)?\\{1,3}n)[ \t]*(?:\d{1,7}(?:\u2192|\t)|[>|\u2502#*]{1,3}[ \t]?)?(?:[A-Za-z0-9+/=]+|[A-Za-z-]+:[ \t]*[A-Za-z0-9,-]+)?(?=[ \t]*(?:\r?\n|\\{1,3}[rn]|$)|[^\x20-\x7e\s]|\.\.\.|\[))*)/g,
+      /-----BEGIN\s+(?:[A-Z0-9]+\s+)*PRIVATE\s+KEY(?:\s+BLOCK)?-----(?:(?:(?!-----BEGIN)[\s\S])*?-----END\s+(?:[A-Z0-9]+\s+)*PRIVATE\s+KEY(?:\s+BLOCK)?-----|(?:[ \t]+[A-Za-z0-9+/=]{16,})*(?:(?:\r?\n|(?:\\{1,3}r)?\\{1,3}n)[ \t]*(?:\d{1,7}(?:\u2192|\t)|[>|\u2502#*]{1,3}[ \t]?)?(?:[A-Za-z0-9+/=]+|[A-Za-z-]+:[ \t]*[A-Za-z0-9,-]+)?(?=[ \t]*(?:\r?\n|\\{1,3}[rn]|$)|[^\x20-\x7e\s]|\.\.\.|\[))*)/g,
   },
   { kind: 'anthropic key', pattern: new RegExp(`${START}sk-ant-[A-Za-z0-9_-]{20,}${END}`, 'g') },
   {
+    // 20 token characters or more holding a digit (`sk-learn-…` names a package). The whole run is
+    // taken and judged once: a digit looked for after each `sk-` of `sk-sk-sk-…` is quadratic.
     kind: 'openai key',
-    pattern: new RegExp(
-      `${START}sk-(?:proj-|svcacct-|admin-)?(?=[A-Za-z_-]{0,200}[0-9])[A-Za-z0-9_-]{20,}${END}`,
-      'g',
-    ),
+    pattern: new RegExp(`${START}sk-[A-Za-z0-9_-]*`, 'g'),
+    accept: (token) => token.length >= 23 && /[0-9]/.test(token),
   },
   {
+    // A run is taken whole and judged once (`github_pat_github_pat_…-` restarted at each repeat).
     kind: 'github token',
-    pattern: new RegExp(
-      `${START}(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})${END}`,
-      'g',
-    ),
+    pattern: new RegExp(`${START}(?:gh[pousr]_[A-Za-z0-9]*|github_pat_[A-Za-z0-9_]*)`, 'g'),
+    accept: (token, next) =>
+      !/[A-Za-z0-9_-]/.test(next) && token.length >= (token.startsWith('github') ? 33 : 34),
   },
   {
     kind: 'aws access key id',
     pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
   },
-  { kind: 'slack token', pattern: new RegExp(`${START}xox[abprs]-[A-Za-z0-9-]{10,}${END}`, 'g') },
+  {
+    kind: 'slack token',
+    pattern: new RegExp(`${START}xox[abprs]-[A-Za-z0-9-]*`, 'g'),
+    accept: (token, next) => token.length >= 15 && next !== '_',
+  },
   {
     kind: 'slack webhook',
     pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/-]{20,}/g,
@@ -98,21 +111,37 @@ const FORMAT_RULES: readonly FormatRule[] = [
   },
   { kind: 'twilio key', pattern: new RegExp(`${START}SK[0-9a-f]{32}${END}`, 'g') },
   {
+    // The header segment is taken whole (a scan restarted at each `eyJ` of `eyJ-eyJ-…` read to
+    // its end every time); the match is a token only when the other two segments follow it.
     kind: 'jwt',
     pattern: new RegExp(
-      `${START}eyJ[A-Za-z0-9_-]{8,}\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,}${END}`,
+      `${START}eyJ(?=[A-Za-z0-9_-]{8})[A-Za-z0-9_-]*(?:\\.eyJ[A-Za-z0-9_-]{8,}\\.[A-Za-z0-9_-]{8,})?`,
       'g',
     ),
+    accept: (token) => token.includes('.'),
   },
 ]
+
+/** The replacement for `rule`'s matches: its marker, or the match itself when `accept` says no. */
+function formatReplacer(rule: FormatRule): (token: string, ...rest: unknown[]) => string {
+  const marker = redactionMarker(rule.kind)
+  const { accept } = rule
+  if (accept === undefined) return () => marker
+  // The patterns with `accept` have no groups: the match's offset and the whole text follow it.
+  return (token, offset, text) =>
+    accept(token, (text as string).charAt((offset as number) + token.length)) ? marker : token
+}
 
 /** What every match of a format rule starts with (they are all case-sensitive). */
 const FORMAT_PREFIX =
   /-----BEGIN|sk-|[sr]k_(?:live|test)_|whsec_|smn_|npm_|glpat-|hf_|SG\.|SK[0-9a-f]|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|hooks\.slack|AIza|eyJ/
 
-/** `aws_secret_access_key = <40 chars>` and its spellings, in config files and in prose. */
+/**
+ * `aws_secret_access_key = <40 chars>` and its spellings, in config files and in prose. Spaces
+ * around the separator are bounded: each unbounded run was read again for each way to end the name.
+ */
 const AWS_SECRET =
-  /(aws[\w -]{0,20}?secret[\w -]{0,20}?["']?\s*(?:[:=]|\bis\b)\s*["']?)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi
+  /(aws[\w -]{0,20}?secret[\w -]{0,20}?["']?\s{0,32}(?:[:=]|\bis\b)\s{0,32}["']?)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])/gi
 
 /**
  * A 40-character AWS secret key a few words after "secret" or "aws" ("configured AKIA… with
@@ -120,12 +149,6 @@ const AWS_SECRET =
  */
 const AWS_SECRET_NEAR =
   /((?:secret|aws)[^\n]{0,40}?)(?<![A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi
-
-/**
- * `scheme://user:password@host`: the password goes, the user and host stay. The password runs to
- * the last `@` of the URL, since an unescaped one (`p@ss/w0rd`) is common in hand-written URLs.
- */
-const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@"'`<>]+:)([^\s"'`<>]*)@/gi
 
 /** `Authorization: Basic <base64 of user:password>`. */
 const BASIC_AUTH = /\b(basic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/gi
@@ -183,21 +206,30 @@ export function redactSecrets(
 
 /** The run redacted whole when it decodes to printable text that holds a secret. */
 function redactBase64Run(run: string): string {
-  let decoded = ''
-  try {
-    decoded = atob(run)
-  } catch {
-    return run
-  }
-  if (!/^[\t\n\r -~]+$/.test(decoded)) return run
+  const decoded = base64Decoded(run)
+  if (decoded === null || !/^[\t\n\r -~]+$/.test(decoded)) return run
   // Decoded in full (base64 inside base64, as a `.dockerconfigjson` holds one): each level is a
   // quarter shorter, so this ends.
   return redactSecrets(decoded) === decoded ? run : redactionMarker('base64 of a secret')
 }
 
+/**
+ * What the base64 run `value` (alphabet characters, then at most two `=`) decodes to; null when
+ * atob would throw, told by the length first: a throw per run costs more than the run's scan.
+ */
+function base64Decoded(value: string): string | null {
+  const padded = value.length % 4 === 0
+  if (!padded && (value.endsWith('=') || value.length % 4 === 1)) return null
+  try {
+    return atob(value)
+  } catch {
+    return null
+  }
+}
+
 /** redactSecrets without the base64 step. */
 function redactPlainSecrets(text: string): string {
-  if (!MIGHT_HOLD_A_SECRET.test(text.toLowerCase())) return text
+  if (!MIGHT_HOLD_A_SECRET.test(text.toLowerCase()) && !mayHoldUrlCredentials(text)) return text
   // Common words pass the test above ("tests pass", "the key point"). Each rule runs only when
   // the text it would scan holds what every match of it needs: a few quick tests instead of
   // fourteen scans, with the same result.
@@ -205,7 +237,7 @@ function redactPlainSecrets(text: string): string {
   if (/\n|\\n/.test(out) && (FORMAT_PREFIX.test(out) || /bearer/i.test(out)))
     out = joinWrappedTokens(out, redactPlainSecrets)
   if (FORMAT_PREFIX.test(out))
-    for (const rule of FORMAT_RULES) out = out.replace(rule.pattern, redactionMarker(rule.kind))
+    for (const rule of FORMAT_RULES) out = out.replace(rule.pattern, formatReplacer(rule))
   if (/aws/i.test(out))
     out = out.replace(AWS_SECRET, (_, lead) => `${lead}${redactionMarker('aws secret access key')}`)
   if (/aws|secret/i.test(out))
@@ -214,13 +246,7 @@ function redactPlainSecrets(text: string): string {
         ? `${lead}${redactionMarker('aws secret access key')}`
         : match,
     )
-  if (out.includes('://'))
-    out = out.replace(URL_CREDENTIALS, (match, lead: string, password: string) =>
-      // `host:8080/a@b` is a port and a path, not a user and a password.
-      isPlaceholder(password) || /^\d{1,5}(?:\/|$)/.test(password)
-        ? match
-        : `${lead}${redactionMarker('password')}@`,
-    )
+  out = redactUrlCredentials(out)
   if (/basic/i.test(out)) out = out.replace(BASIC_AUTH, redactBasicAuth)
   if (/bearer/i.test(out))
     out = out.replace(BEARER, (match, lead: string, token: string) =>
@@ -236,32 +262,36 @@ function redactPlainSecrets(text: string): string {
   return out
 }
 
-/** A double-quoted string on one line (each character plain or one escape: linear to scan). */
-const JSON_STRING = /"(?:[^"\\\n]|\\.)*"/g
+/**
+ * A double-quoted string on one line, group 1 its closing quote. One left open is taken to where
+ * it stops (group 1 empty) and kept as it is: every `"` inside it is escaped (`\"`), so a string
+ * started there stops at the same place, and starting one at each (`\"\"\"…`) is quadratic.
+ */
+const JSON_STRING = /"(?:[^"\\\n]|\\.)*("?)/g
+
+/**
+ * A string literal JSON.parse reads: checked first, since a throw per literal (`"\\a"` repeated
+ * all through a text) costs far more than this scan.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON.parse rejects a raw one
+const VALID_JSON_STRING = /^"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9A-Fa-f]{4}))*"$/
 
 /** The JSON string literal `literal` with its text redacted; as it was when it is not JSON. */
-function redactJsonString(literal: string): string {
-  if (!literal.includes('\\')) return literal
-  let value: unknown
-  try {
-    value = JSON.parse(literal)
-  } catch {
-    return literal
-  }
-  if (typeof value !== 'string') return literal
+function redactJsonString(literal: string, closing: string): string {
+  if (closing === '' || !literal.includes('\\') || !VALID_JSON_STRING.test(literal)) return literal
+  const value = JSON.parse(literal) as string
   const redacted = redactSecrets(value)
   return redacted === value ? literal : JSON.stringify(redacted)
 }
 
 /** Redacts `Basic <value>` when the value is base64 of `user:password`, not a word after "basic". */
 function redactBasicAuth(match: string, lead: string, value: string): string {
-  let decoded = ''
-  try {
-    decoded = atob(value)
-  } catch {
-    return match
-  }
-  return /^[\x20-\x7e]+:[\x20-\x7e]+$/.test(decoded)
+  const decoded = base64Decoded(value)
+  if (decoded === null) return match
+  // `user:password`: printable, a colon with text on both sides. Not as one regular expression:
+  // `^[ -~]+:[ -~]+$` tries each colon of `::::…` against the rest, quadratic.
+  const colon = decoded.indexOf(':', 1)
+  return /^[\x20-\x7e]+$/.test(decoded) && colon !== -1 && colon < decoded.length - 1
     ? `${lead}${redactionMarker('basic auth')}`
     : match
 }
@@ -293,7 +323,8 @@ function redactAssignment(match: string, name: string, separator: string, raw: s
 
 /** Redacts the value after a password word always, after key/token/secret when it looks random. */
 function redactProse(match: string, word: string, separator: string, raw: string): string {
-  const value = raw.replace(/[.,;:]+$/, '')
+  // Anchored at the run's start: `[.,;:]+$` alone tries each position of a long run of dots.
+  const value = raw.replace(/(?<![.,;:])[.,;:]+$/, '')
   if (value.startsWith('[redacted') || isPlaceholder(value)) return match
   const trailing = raw.slice(value.length)
   const lower = word.toLowerCase()

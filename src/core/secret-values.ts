@@ -99,7 +99,8 @@ export function isPlaceholder(value: string): boolean {
   if (value.trim() === '') return true
   if (/^(?:\$|<|\{\{|%|\[redacted|process\.env|os\.environ|import\.meta)/i.test(value)) return true
   if (/^[*x•.…_-]+$/i.test(value)) return true
-  return /\byour[_-]?[\w-]*[_-]?here\b|^<.*>$/i.test(value)
+  // Bounded: a scan starts at each `your` of `your-your-…`, and each read to the end was quadratic.
+  return /\byour[_-]?[\w-]{0,64}[_-]?here\b|^<.*>$/i.test(value)
 }
 
 /** The value inside its quotes, and the quote (empty when unquoted). */

@@ -42,4 +42,31 @@ describe('errorLineOf', () => {
     )
     expect(errorLineOf('')).toBe('')
   })
+
+  it('reads an assertion failure, and tool output built to make a line scan quadratic', () => {
+    expect(errorLineOf('ok\nAssertion `x > 0` failed.\n')).toBe('Assertion `x > 0` failed.')
+    expect(errorLineOf('  Exit code 2  \n\nnext')).toBe('next')
+    // Not a timed test: CPU time against ordinary tool output of the same size, in the same
+    // process. Before, a run of spaces was split between two `\s*` every way and `.*` read to the
+    // line's end from each "Assertion": 64 kB of either took seconds, thousands of times more.
+    const size = 64 * 1024
+    const cpuMs = (output: string) => {
+      const before = process.cpuUsage()
+      errorLineOf(output)
+      const used = process.cpuUsage(before)
+      return (used.user + used.system) / 1000
+    }
+    const ordinary = `Exit code 1\n${'   Compiling module 42 of the workspace\n'.repeat(size / 40)}`
+    const baseline = Math.max(1, Math.min(...[1, 2, 3].map(() => cpuMs(ordinary))))
+    const assertions = 'Assertion '.repeat(size / 10)
+    expect(errorLineOf(`${' '.repeat(size)}x`)).toBe('x')
+    expect(errorLineOf(assertions)).toBe(assertions.trim())
+    for (const crafted of [`${' '.repeat(size)}x`, assertions]) {
+      // The least of up to three runs: a loaded machine slows a run, never speeds one up.
+      let best = Number.POSITIVE_INFINITY
+      for (let attempt = 0; attempt < 3 && best / baseline >= 20; attempt++)
+        best = Math.min(best, cpuMs(crafted))
+      expect(best / baseline).toBeLessThan(20)
+    }
+  }, 20_000)
 })

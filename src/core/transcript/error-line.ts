@@ -13,13 +13,18 @@ const ERROR_LINE_PATTERNS: readonly RegExp[] = [
   /^\s*(?:FAIL|FAILED)\b/,
   /\bFAILED\b/,
   /^\s*E\s{2,}\S/,
-  /\b(?:Assertion|assertion)\b.*\bfailed\b/,
+  // From the first "assertion" only: tried at each of `Assertion Assertion …`, `.*` read to the
+  // end of the line from each, quadratic on tool output built for it.
+  /^(?:(?!\b[Aa]ssertion\b).)*\b[Aa]ssertion\b.*\bfailed\b/,
   /<tool_use_error>/,
   /\bcommand not found\b|\bNo such file or directory\b|\bPermission denied\b/,
 ]
 
-/** Lines that carry no content of their own (the shell's exit status, blank lines). */
-const EMPTY_LINE = /^\s*(?:Exit code \d+)?\s*$/
+/**
+ * Lines that carry no content of their own (the shell's exit status, blank lines), tested on the
+ * trimmed line: `^\s*…\s*$` split a long run of spaces between its two `\s*` every way, quadratic.
+ */
+const EMPTY_LINE = /^(?:Exit code \d+)?$/
 
 /** The first line of `output` that names an error (else its first line with content), trimmed. */
 export function errorLineOf(output: string): string {
@@ -32,7 +37,7 @@ export function errorLineOf(output: string): string {
   }
   const hit = lines.find((line) => ERROR_LINE_PATTERNS.some((pattern) => pattern.test(line)))
   if (hit !== undefined) return tidy(hit)
-  return tidy(lines.find((line) => !EMPTY_LINE.test(line)) ?? '')
+  return tidy(lines.find((line) => !EMPTY_LINE.test(line.trim())) ?? '')
 }
 
 function tidy(line: string): string {

@@ -40,7 +40,12 @@ export function shownLinesFile(root: string) {
     /** Records what `session` was shown, dropping the oldest sessions past the few kept. */
     async remember(session: string, lines: string[]): Promise<void> {
       const next: Stored = [[session, lines], ...read().filter(([id]) => id !== session)]
-      writeFileAtomicSync(confined.prepareWrite(path), JSON.stringify(next.slice(0, KEEP_SESSIONS)))
+      // A cache: losing it to a power cut only lets a line be shown twice, so no fsync.
+      writeFileAtomicSync(
+        confined.prepareWrite(path),
+        JSON.stringify(next.slice(0, KEEP_SESSIONS)),
+        { durable: false },
+      )
     },
   }
 }

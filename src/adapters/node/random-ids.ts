@@ -5,14 +5,16 @@ import type { IdGenerator } from '../../ports/id-generator.ts'
 function randomHexIds(bytes: number): IdGenerator {
   return {
     next: (prefix) =>
-      `${prefix}_${Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes))).toString('hex')}`,
+      `${prefix}_${process.getBuiltinModule('node:crypto').randomBytes(bytes).toString('hex')}`,
   }
 }
 
 /**
  * A brain's ids: 32 bits of entropy each, as agentcontext's `nanoid(8)` roughly gives, short
- * enough to type (`bm_3fa9c01e`) among a brain's handful of items. Web Crypto's global, not
- * `node:crypto`: importing that module costs ~2 ms at every hook start.
+ * enough to type (`bm_3fa9c01e`) among a brain's handful of items. `node:crypto` is taken when
+ * the first id is made, by `process.getBuiltinModule` (~0.4 ms in a fresh process): an ESM import
+ * of it costs ~2 ms at every hook start, and Web Crypto's global ~2.3 ms at first use (it sets up
+ * all of Web Crypto), which the Stop hook paid on every turn.
  */
 export const randomIds: IdGenerator = randomHexIds(4)
 

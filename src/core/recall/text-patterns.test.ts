@@ -25,7 +25,7 @@ const SAMPLES = [
   'Why did the SQLite migration fail, and how was the ALTER TABLE problem fixed?',
   'load_session_messages → TranscriptComputers; spotter-fum.5 (gqc.4) HTTPServer vs. XMLHttpRequest2',
   'The user’s “review” token… don’t re-use it — it’s one-time; 87 tests • 0 failures ± 2 × 3°',
-  "it's a/b c:d e/f_g ALLCaps mixedCASEWord v2Beta 10.0.1 ≥ ≤ ≠ ✅ ✓ ✗ ❌ ⚠ § ·",
+  "it's a/b c:d e/f_g ALLCaps mixedCASEWord v2Beta 10.0.1 ≥ ≤ ≠ ✅ ✓ ✗ ❌ ⚠ § · 3 critical (★★★) ☆",
   'café naïve Ångström 東京 ２０２６ ½ ² — Unicode letters and digits take the Unicode path',
 ]
 

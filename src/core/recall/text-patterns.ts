@@ -9,13 +9,15 @@
 
 /**
  * Marks outside ASCII that notes use often (space, section, degree, plus-minus, middle dot, times,
- * dashes, curly quotes, bullet, ellipsis, arrows, relations, checks and crosses, warning). None is
+ * dashes, curly quotes, bullet, ellipsis, arrows, relations, checks and crosses, warning, the
+ * stars of a bookmark's salience, which SessionStart's own text shows). None is
  * a letter or a digit (text-patterns.test.ts checks each against `\p{L}\p{N}`), so on text of
  * ASCII and these, `[A-Za-z0-9]` classifies exactly as `[\p{L}\p{N}]` does.
  */
 export const PLAIN_MARKS =
   '\u00a0\u00a7\u00b0\u00b1\u00b7\u00d7\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026' +
-  '\u2190\u2191\u2192\u2193\u2194\u21d2\u2260\u2264\u2265\u2705\u2713\u2717\u274c\u26a0'
+  '\u2190\u2191\u2192\u2193\u2194\u21d2\u2260\u2264\u2265\u2705\u2713\u2717\u274c\u26a0' +
+  '\u2605\u2606'
 
 /** Any character that is neither ASCII nor one of PLAIN_MARKS. */
 const NOT_PLAIN = new RegExp(`[^\\x00-\\x7f${PLAIN_MARKS}]`)
@@ -63,14 +65,28 @@ export interface TextPatterns {
   simpleWord: RegExp | null
 }
 
-/** The patterns for `text`: the plain ones when it allows them (same matches, cheaper to build). */
+/**
+ * The patterns for `text`: the plain ones when it allows them (same matches, cheaper to build).
+ * Each is built when first read, so a caller that needs one pattern compiles only that one
+ * (SessionStart normalizes every shown line with `nonWord` alone).
+ */
 export function patternsFor(text: string): TextPatterns {
   const forms = isPlainText(text) ? PLAIN : UNICODE
   return {
-    compound: forms.compound(),
-    joints: forms.joints(),
-    nonWord: forms.nonWord(),
-    contraction: forms.contraction(),
-    simpleWord: forms.simpleWord(),
+    get compound() {
+      return forms.compound()
+    },
+    get joints() {
+      return forms.joints()
+    },
+    get nonWord() {
+      return forms.nonWord()
+    },
+    get contraction() {
+      return forms.contraction()
+    },
+    get simpleWord() {
+      return forms.simpleWord()
+    },
   }
 }

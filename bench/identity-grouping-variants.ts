@@ -5,7 +5,8 @@
  * least `identity_theme_min_size`) on the held-out and varied splits, and by three sets of twelve
  * paraphrases of one theme among unrelated statements, as one tenant's batch: the issue's, twelve
  * written later, and a third written after the method was frozen
- * (test/fixtures/becoming-paraphrases-ask-before-deleting.json).
+ * (test/fixtures/becoming-paraphrases-ask-before-deleting.json), and a fourth after that
+ * (becoming-paraphrases-docs-with-code.json).
  *
  * Variants (all start from the shipped pairwise similarity S, the words/vectors blend):
  * - second-order: S blended half and half with the cosine of the statements' nearest-neighbour
@@ -20,9 +21,6 @@
  *
  * Run: `npx tsx bench/identity-grouping-variants.ts`.
  */
-import { readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { lazyWordVectors } from '../src/adapters/node/word-vectors-file.ts'
 import {
   blend,
@@ -38,12 +36,12 @@ import { DEFAULT_SERVICE_CONFIG } from '../src/core/service/service-config.ts'
 import {
   labelledStatements,
   PARAPHRASES_WRITTEN_AFTER,
+  paraphraseSet,
   scoreGrouping,
   splitThemes,
   UNRELATED_STATEMENTS,
 } from './identity-grouping.ts'
 
-const here = dirname(fileURLToPath(import.meta.url))
 const THRESHOLD = DEFAULT_SERVICE_CONFIG.identity_similarity_threshold
 const MINIMUM = DEFAULT_SERVICE_CONFIG.identity_theme_min_size
 
@@ -159,13 +157,9 @@ const VARIANTS: Array<[string, Variant]> = [
   ],
 ]
 
-/** The third set: written after the method was frozen, never used to choose anything. */
-const third = JSON.parse(
-  readFileSync(
-    join(here, '..', 'test', 'fixtures', 'becoming-paraphrases-ask-before-deleting.json'),
-    'utf8',
-  ),
-) as { paraphrases: string[]; unrelated: string[] }
+/** The third and fourth sets: written after the method was frozen, never used to choose anything. */
+const third = paraphraseSet('becoming-paraphrases-ask-before-deleting.json')
+const fourth = paraphraseSet('becoming-paraphrases-docs-with-code.json')
 const labelledTwelve = labelledStatements('tune')
   .filter((statement) => statement.theme === 'tests before shipping')
   .map((statement) => statement.text)
@@ -173,6 +167,7 @@ const PARAPHRASE_SETS: Array<[string, string[], string[]]> = [
   ['issue (labelled)', labelledTwelve, [...UNRELATED_STATEMENTS]],
   ['written after', [...PARAPHRASES_WRITTEN_AFTER], [...UNRELATED_STATEMENTS]],
   ['third (ask before deleting)', third.paraphrases, third.unrelated],
+  ['fourth (docs with the code)', fourth.paraphrases, fourth.unrelated],
 ]
 
 const vectors = decodeWordVectors(await lazyWordVectors()())
@@ -225,6 +220,6 @@ const speedRows = VARIANTS.map(([name, variant], index) => {
 
 process.stdout.write(
   `Principles (groups of at least ${MINIMUM}): pairwise precision / recall, principles (wrong).\n\n| variant | tune | holdout | varied |\n|---|---|---|---|\n${splitRows.join('\n')}\n\n` +
-    `Twelve paraphrases of one theme with eight unrelated statements: group sizes → principles.\n\n| variant | ${PARAPHRASE_SETS.map(([name]) => name).join(' | ')} |\n|---|---|---|---|\n${setRows.join('\n')}\n\n` +
+    `Twelve paraphrases of one theme with eight unrelated statements: group sizes → principles.\n\n| variant | ${PARAPHRASE_SETS.map(([name]) => name).join(' | ')} |\n|---|---|---|---|---|\n${setRows.join('\n')}\n\n` +
     `Grouping ${many.length} statements in batches of ${batch}:\n\n| variant | time | vs shipped |\n|---|---|---|\n${speedRows.join('\n')}\n`,
 )

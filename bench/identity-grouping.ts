@@ -170,6 +170,11 @@ export const PARAPHRASES_WRITTEN_AFTER = [
   'A developer who never deploys untested code.',
 ]
 
+/** A paraphrase set of test/fixtures: twelve of one theme and eight unrelated statements. */
+export function paraphraseSet(file: string): { paraphrases: string[]; unrelated: string[] } {
+  return JSON.parse(readFileSync(join(here, '..', 'test', 'fixtures', file), 'utf8'))
+}
+
 const isMain = process.argv[1] === fileURLToPath(import.meta.url)
 if (isMain) {
   const chosen = DEFAULT_SERVICE_CONFIG.identity_similarity_threshold
@@ -228,12 +233,8 @@ if (isMain) {
   // then twelve of another theme written after the grouping method was frozen (never tuned on).
   const unrelated = UNRELATED_STATEMENTS
   const fresh = PARAPHRASES_WRITTEN_AFTER
-  const third = JSON.parse(
-    readFileSync(
-      join(here, '..', 'test', 'fixtures', 'becoming-paraphrases-ask-before-deleting.json'),
-      'utf8',
-    ),
-  ) as { paraphrases: string[]; unrelated: string[] }
+  const third = paraphraseSet('becoming-paraphrases-ask-before-deleting.json')
+  const fourth = paraphraseSet('becoming-paraphrases-docs-with-code.json')
   const labelledTwelve = labelledStatements('tune')
     .filter((statement) => statement.theme === 'tests before shipping')
     .map((statement) => statement.text)
@@ -242,6 +243,7 @@ if (isMain) {
       ['labelled', labelledTwelve, unrelated],
       ['written after', fresh, unrelated],
       ['third: ask before deleting data', third.paraphrases, third.unrelated],
+      ['fourth: write the docs with the code', fourth.paraphrases, fourth.unrelated],
     ] as const
   ).map(([name, twelve, others]) => {
     const units = [
@@ -265,6 +267,6 @@ if (isMain) {
     `\nPrinciples at threshold ${chosen} with word vectors: groups of at least k statements.\n\n| split | k | precision | recall | F0.5 | principles | wrong | themes split |\n|---|---|---|---|---|---|---|---|\n${principleRows.join('\n')}\n`,
   )
   process.stdout.write(
-    `\nTwelve paraphrases of one theme ("tests before shipping" twice, then "ask before deleting data") with eight unrelated statements, at the defaults:\n\n| paraphrases | group sizes | principles | their sizes | with an unrelated one |\n|---|---|---|---|---|\n${caseRows.join('\n')}\n`,
+    `\nTwelve paraphrases of one theme ("tests before shipping" twice, then "ask before deleting data" and "write the docs with the code", written after the method was frozen) with eight unrelated statements, at the defaults:\n\n| paraphrases | group sizes | principles | their sizes | with an unrelated one |\n|---|---|---|---|---|\n${caseRows.join('\n')}\n`,
   )
 }

@@ -24,6 +24,7 @@ const BENCHMARKS = [
   'service-ingest',
   'service-fairness',
   'identity-grouping',
+  'identity-grouping-variants',
   'service-levels',
   'mind-retention',
   'recall-quality',

@@ -13,6 +13,7 @@ const BENCHMARKS = [
   'cli-startup',
   'hook-session-start',
   'hook-baseline',
+  'big-transcript-folder',
   'big-ledger',
   'locomo-retention',
   'extractive-cost',

@@ -8,7 +8,7 @@
  * writes it back: file calls are synchronous (each async call is a thread-pool round trip), and
  * the ledger is checked in one pass that copies nothing it need not (zod only words a problem).
  */
-import { closeSync, constants, lstatSync, renameSync, writeSync } from 'node:fs'
+import { closeSync, constants, renameSync, writeSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { SomnusError } from '../../core/errors.ts'
 import type { SleepHistoryEntry, SleepState } from '../../core/sleep-state.ts'
@@ -17,7 +17,6 @@ import type { SleepStateStore, StateChange } from '../../ports/sleep-state-store
 import { writeFileAtomicSync } from './atomic-write.ts'
 import { type ConfinedFolder, confineTo } from './confined-path.ts'
 import { holdConsolidationLock, isConsolidationHeld } from './fs-consolidation-lock.ts'
-import { takeLock } from './fs-lock.ts'
 import {
   freshState,
   type Loaded,
@@ -30,6 +29,7 @@ import {
   validState,
   withoutUncommitted,
 } from './ledger-files.ts'
+import { holdingLock, refuseStrangeLock, serialise } from './ledger-lock.ts'
 import { openPlainFileNoFollow } from './no-follow-file.ts'
 import { digitsInPlace, patchedFile, patchLedgerTriggers } from './patch-ledger-triggers.ts'
 import { sameJson } from './same-json.ts'
@@ -87,10 +87,6 @@ export interface FsSleepStateStoreOptions {
 
 const DEFAULT_STALE_MS = 4_000
 const DEFAULT_LOCK_WAIT_MS = 15_000
-/** Backoff between lock attempts: starts small because most changes hold the lock a few ms. */
-const FIRST_RETRY_MS = 4
-const LONGEST_RETRY_MS = 120
-
 /** The ledger store on disk. */
 export function createFsSleepStateStore(options: FsSleepStateStoreOptions): SleepStateStore {
   const statePath = join(options.stateDir, SLEEP_STATE_FILE)
@@ -317,31 +313,6 @@ function writeJson(confined: ConfinedFolder, path: string, value: unknown): void
 }
 
 /**
- * Refuses a lock path that is not a folder or missing: a symlink there would have the lock's
- * stale check touch a file outside the brain, and a plain file would never be taken.
- */
-function refuseStrangeLock(shown: string, path: string): void {
-  let stat: { isDirectory(): boolean; isSymbolicLink(): boolean }
-  try {
-    stat = lstatSync(path)
-  } catch {
-    return
-  }
-  if (stat.isSymbolicLink()) {
-    throw new SomnusError(
-      'OUTSIDE_BRAIN',
-      `Refused ${shown}: the ledger's lock is a symlink, which could lead outside the brain. Delete it (rm ${JSON.stringify(shown)}) and run the command again.`,
-    )
-  }
-  if (!stat.isDirectory()) {
-    throw new SomnusError(
-      'ENVIRONMENT',
-      `Cannot lock the sleep ledger: ${shown} is a file, but Somnus uses that name for a lock folder. Delete it (rm ${JSON.stringify(shown)}) and run the command again.`,
-    )
-  }
-}
-
-/**
  * Writes the ledger `next`. When `read` (the file's bytes and the state they hold) differs from it
  * in trigger fire counts alone, only that part of the file is rewritten: digits changed in place
  * (not fsynced: a power cut may lose the last count, never the file), or else the file with its
@@ -376,77 +347,6 @@ function overwrite(path: string, change: { offset: number; bytes: Buffer }): voi
   } finally {
     closeSync(fd)
   }
-}
-
-/** Runs `task` holding the inter-process lock, retrying with jittered backoff until the deadline. */
-async function holdingLock<T>(
-  settings: {
-    stateDir: string
-    lockPath: string
-    staleMs: number
-    lockWaitMs: number
-    warn: (message: string) => void
-  },
-  task: () => Promise<T>,
-): Promise<T> {
-  const deadline = Date.now() + settings.lockWaitMs
-  let delay = FIRST_RETRY_MS
-  let lock: { release(): void }
-  for (;;) {
-    try {
-      lock = takeLock({
-        path: settings.lockPath,
-        staleMs: settings.staleMs,
-        updateMs: Math.max(1_000, Math.floor(settings.staleMs / 2)),
-        // A lost lock must not kill a hook: it is reported, and the change goes on.
-        onCompromised: (error) =>
-          settings.warn(
-            `lost the lock on ${settings.lockPath} (${error.message}); another process may have written the ledger at the same time.`,
-          ),
-      })
-      break
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error
-      if (Date.now() >= deadline) {
-        throw new SomnusError(
-          'STATE_LOCKED',
-          `The sleep ledger is locked by another somnus process (waited ${settings.lockWaitMs} ms). Retry in a moment; if no somnus process is running, delete ${settings.lockPath}.`,
-          { cause: error },
-        )
-      }
-      // Jitter spreads waiters out so they do not all retry in the same instant.
-      await sleep(delay * (0.5 + Math.random()))
-      delay = Math.min(delay * 1.5, LONGEST_RETRY_MS)
-    }
-  }
-  try {
-    return await task()
-  } finally {
-    // A lost lock is not ours to remove; release() then does nothing.
-    try {
-      lock.release()
-    } catch {
-      // Removing the lock folder failed: it goes stale and the next writer takes it over.
-    }
-  }
-}
-
-/** One in-flight change per lock per process: waiting in memory is cheaper than polling a lock. */
-const queues = new Map<string, Promise<unknown>>()
-
-function serialise<T>(key: string, task: () => Promise<T>): Promise<T> {
-  const previous = queues.get(key) ?? Promise.resolve()
-  const run = previous.then(task, task)
-  const settled = run.catch(() => undefined)
-  queues.set(key, settled)
-  void settled.then(() => {
-    if (queues.get(key) === settled) queues.delete(key)
-  })
-  return run
-}
-
-function sleep(milliseconds: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, milliseconds))
 }
 
 function messageOf(error: unknown): string {

@@ -16,6 +16,10 @@
  *   that blended similarity at 0.15 (singletons and pairs stay out of the second pass).
  * - local scaling: S[i][j] / sqrt(σi σj), σ a statement's 5th-largest similarity (capped at 1):
  *   a statement similar to little counts its nearest as close; clustered at 0.8.
+ * Input order: the service reads a tenant's statements in handoff-id order, and ids are random,
+ * so each paraphrase set is also grouped in 100 shuffled orders (a fixed seed): how often it makes
+ * exactly one principle with no unrelated statement, a principle holding one, or none. Local
+ * scaling caps scaled similarities at 1, and average link breaks ties by input order.
  * Speed: 5,000 statements as the service groups them (batches of `identity_batch_size`, 500),
  * each variant against the shipped method in this process.
  *
@@ -199,6 +203,36 @@ for (const [name, variant] of VARIANTS) {
   setRows.push(`| ${name} | ${setCells.join(' | ')} |`)
 }
 
+// The paraphrase sets in shuffled orders: a park-miller generator, so every run shuffles alike.
+const ORDERS = 100
+const orderRows = VARIANTS.map(([name, variant]) => {
+  const cells = PARAPHRASE_SETS.map(([, twelve, unrelated]) => {
+    const units = [
+      ...twelve.map((text, index) => ({ id: `t${index}`, text })),
+      ...unrelated.map((text, index) => ({ id: `u${index}`, text })),
+    ]
+    let state = 7
+    const random = () => {
+      state = (state * 16807) % 2147483647
+      return state / 2147483647
+    }
+    const tally = { clean: 0, mixed: 0, none: 0 }
+    for (let order = 0; order < ORDERS; order += 1) {
+      const shuffled = units
+        .map((unit) => [random(), unit] as const)
+        .sort((left, right) => left[0] - right[0])
+        .map(([, unit]) => unit)
+      const formed = variant(shuffled, vectors).filter((group) => group.members.length >= MINIMUM)
+      const mixed = formed.some((group) => group.members.some((member) => member.startsWith('u')))
+      if (mixed) tally.mixed += 1
+      else if (formed.length === 1) tally.clean += 1
+      else if (formed.length === 0) tally.none += 1
+    }
+    return `${tally.clean} / ${tally.mixed} / ${tally.none}`
+  })
+  return `| ${name} | ${cells.join(' | ')} |`
+})
+
 // 5,000 statements as the service groups them: batches of identity_batch_size.
 const base = labelledStatements('all').map((statement) => statement.text)
 const endings = ['', ' today', ' again', ' lately', ' at work', ' every day', ' for real']
@@ -221,5 +255,6 @@ const speedRows = VARIANTS.map(([name, variant], index) => {
 process.stdout.write(
   `Principles (groups of at least ${MINIMUM}): pairwise precision / recall, principles (wrong).\n\n| variant | tune | holdout | varied |\n|---|---|---|---|\n${splitRows.join('\n')}\n\n` +
     `Twelve paraphrases of one theme with eight unrelated statements: group sizes → principles.\n\n| variant | ${PARAPHRASE_SETS.map(([name]) => name).join(' | ')} |\n|---|---|---|---|---|\n${setRows.join('\n')}\n\n` +
+    `The same sets in ${ORDERS} shuffled orders: one clean principle / a principle with an unrelated statement / none.\n\n| variant | ${PARAPHRASE_SETS.map(([name]) => name).join(' | ')} |\n|---|---|---|---|---|\n${orderRows.join('\n')}\n\n` +
     `Grouping ${many.length} statements in batches of ${batch}:\n\n| variant | time | vs shipped |\n|---|---|---|\n${speedRows.join('\n')}\n`,
 )

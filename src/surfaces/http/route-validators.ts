@@ -22,13 +22,21 @@ type PartValidator<Part extends 'param' | 'query' | 'json', Schema> = Middleware
   { in: { [K in Part]: Input<Schema> }; out: { [K in Part]: Output<Schema> } }
 >
 
+/** A path without parameters takes none from a client. */
+type ParamsValidator<Params> = Params extends z.ZodObject
+  ? PartValidator<'param', Params>
+  : AnyEnvMiddleware
+
+// biome-ignore lint/suspicious/noExplicitAny: validators run in every route's environment
+type AnyEnvMiddleware = MiddlewareHandler<any>
+
 /**
  * The path's parameters. Text no column can hold is refused in the path, then in the query,
  * before any schema sees either.
  */
 export function validateParams<Params extends z.ZodObject | undefined>(
   route: ApiRoute<Params, z.ZodObject | undefined, z.ZodType | undefined>,
-): PartValidator<'param', Params> {
+): ParamsValidator<Params> {
   return validator('param', (_value, c) => {
     const rawParams = c.req.param() as Record<string, string>
     const refused =
@@ -37,7 +45,7 @@ export function validateParams<Params extends z.ZodObject | undefined>(
     if (route.params === undefined) return undefined
     const params = route.params.safeParse(rawParams)
     return params.success ? params.data : validationFailure(c, params.error, 'param')
-  }) as PartValidator<'param', Params>
+  }) as ParamsValidator<Params>
 }
 
 /**

@@ -208,11 +208,7 @@ const all = {
 try {
   for (const conversation of conversations) {
     const tenant = `locomo-${conversation.name}`
-    await service.stores.tenants.create({
-      tenant_id: tenant,
-      name: tenant,
-      created_at: new Date().toISOString(),
-    })
+    await service.createTenant({ tenantId: tenant })
     await service.importHandoffs(tenant, conversation.inputs)
     const handoffs = asHandoffs(conversation.name, conversation.inputs)
     const searchRows = []

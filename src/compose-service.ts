@@ -28,6 +28,7 @@ import { getConsolidationStats, listConsolidationJobs } from './app/service/read
 import { runConsolidation } from './app/service/run-consolidation.ts'
 import { searchHandoffs } from './app/service/search-handoffs.ts'
 import type { ServiceDependencies } from './app/service/service-dependencies.ts'
+import { type ServiceUseCases, serviceUseCases } from './app/service/service-use-cases.ts'
 import { type WorkJobsOptions, workJobs } from './app/service/work-jobs.ts'
 import { composeLanguageModel } from './compose-model.ts'
 import { resolveConfig } from './core/config.ts'
@@ -41,9 +42,9 @@ import {
 import { resolveServiceConfig, type ServiceConfig } from './core/service/service-config.ts'
 import type { Clock } from './ports/clock.ts'
 import { systemClock } from './ports/clock.ts'
+import type { CpuWork } from './ports/cpu-work.ts'
 import type { IdGenerator } from './ports/id-generator.ts'
 import type { LanguageModel } from './ports/language-model.ts'
-import type { ServiceStores } from './ports/service-stores.ts'
 
 /** How to open the service. */
 export interface SomnusServiceOptions {
@@ -67,16 +68,15 @@ export interface SomnusServiceOptions {
 }
 
 /** The service's use cases bound to one database. */
-export interface SomnusService {
+export interface SomnusService extends ServiceUseCases {
   /** `PGlite in /path` or `PostgreSQL at …`: say it on start. */
   readonly description: string
   readonly engine: 'pglite' | 'postgres'
   /** When a database statement last succeeded (ms since the epoch), or null: for `/health`. */
   lastDatabaseAnswerAt(): number | null
   readonly config: ServiceConfig
-  /** The raw stores, for surfaces that page and fetch (handoffs, decisions, tenants, keys). */
-  readonly stores: ServiceStores
-  readonly dependencies: ServiceDependencies
+  /** The service's CPU threads, for the tenants' creatures to consolidate on. */
+  readonly cpu: CpuWork
   createHandoffs(tenantId: string, inputs: readonly HandoffInput[]): Promise<Handoff[]>
   /** Imports handoffs in one transaction, skipping those already stored (see import-handoffs.ts). */
   importHandoffs(
@@ -180,8 +180,8 @@ export async function composeSomnusService(
     engine: database.engine,
     lastDatabaseAnswerAt: () => database.lastAnswerAt(),
     config,
-    stores,
-    dependencies,
+    cpu,
+    ...serviceUseCases(dependencies, { lastDatabaseAnswerAt: () => database.lastAnswerAt() }),
     createHandoffs: (tenantId, inputs) => createHandoffs(dependencies, tenantId, inputs),
     importHandoffs: (tenantId, inputs, importOptions) =>
       importHandoffs(dependencies, tenantId, inputs, importOptions),

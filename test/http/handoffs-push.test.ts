@@ -99,7 +99,7 @@ describe('somnus handoffs push', () => {
     expect(first.code).toBe(0)
     expect(first.stdout).toContain('Sent 3 handoff(s), 0 already there, 0 failed.')
 
-    const stored = await service.somnus.stores.handoffs.list('acme', { limit: 50 })
+    const stored = await service.somnus.listHandoffs('acme', { limit: 50 })
     const bySession = new Map(stored.items.map((handoff) => [handoff.session_id, handoff]))
     const session = bySession.get(SESSIONS[0]?.session_id as string)
     expect(session?.experienced).toContain('p99 fell from 80 ms to 12 ms')
@@ -125,11 +125,11 @@ describe('somnus handoffs push', () => {
     const sleep = stored.items.find((handoff) => handoff.with_whom === 'somnus')
     expect(sleep?.story).toContain('PGlite by default')
     expect(sleep?.sources).toEqual(['s-old-1', 's-old-2', 's-old-3', 'bm_1'])
-    expect((await service.somnus.stores.handoffs.list('globex', { limit: 50 })).items).toEqual([])
+    expect((await service.somnus.listHandoffs('globex', { limit: 50 })).items).toEqual([])
 
     const again = await project.run(['handoffs', 'push', '--url', url, '--key', service.keys.first])
     expect(again.stdout).toContain('Sent 0 handoff(s), 3 already there, 0 failed.')
-    expect((await service.somnus.stores.handoffs.list('acme', { limit: 50 })).items).toHaveLength(3)
+    expect((await service.somnus.listHandoffs('acme', { limit: 50 })).items).toHaveLength(3)
   })
 
   it('prints the handoffs with --dry-run and sends nothing', async () => {

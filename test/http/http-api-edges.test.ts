@@ -133,7 +133,7 @@ describe('every acknowledged handoff is stored', () => {
     const stored = new Set<string>()
     let cursor: string | null = null
     do {
-      const page = await fixture.somnus.stores.handoffs.list('globex', {
+      const page = await fixture.somnus.listHandoffs('globex', {
         limit: 500,
         cursor: cursor ?? undefined,
       })

@@ -249,7 +249,7 @@ describe.skipIf(!HAS_POSTGRES)('workers and schedulers on one PostgreSQL', () =>
     const stops = [await one.startScheduler(), await two.startScheduler()]
     await new Promise((resolve) => setTimeout(resolve, 3500))
     for (const stop of stops) stop()
-    const jobs = (await one.stores.jobs.list('default', { limit: 1000 })).filter(
+    const jobs = (await stores.jobs.list('default', { limit: 1000 })).filter(
       (job) =>
         job.scheduled_for !== null && Date.parse(job.scheduled_for) >= started.getTime() - 1000,
     )

@@ -2,12 +2,6 @@
  * The HTTP API on a real database for tests: PGlite in memory or PostgreSQL (a fresh schema per
  * file), two tenants with a key each, reached in-process (`app.request`) or over a loopback socket.
  */
-import {
-  createTenant,
-  randomSecret,
-  revokeApiKey,
-  type TenantDependencies,
-} from '../../src/app/manage-tenants.ts'
 import { createSomnusService, type SomnusService } from '../../src/create-somnus.ts'
 import { createHttpApp, type HttpAppOptions } from '../../src/surfaces/http/create-http-app.ts'
 import { serviceApiFor } from '../../src/surfaces/http/service-api-for.ts'
@@ -23,7 +17,6 @@ export interface HttpServiceFixture extends ApiFixture {
   /** The server's address over a socket; null in-process. */
   url: string | null
   somnus: SomnusService
-  tenantDependencies: TenantDependencies
 }
 
 /** Opens a service on `engine`: the database, migrated, and nothing else; `config` as settings. */
@@ -58,9 +51,8 @@ export async function openHttpService(
   config?: unknown,
 ): Promise<HttpServiceFixture> {
   const { somnus, dispose } = await openTestService(engine, config)
-  const tenantDependencies: TenantDependencies = { ...somnus.dependencies, secret: randomSecret }
-  const first = await createTenant(tenantDependencies, { tenantId: 'acme' })
-  const second = await createTenant(tenantDependencies, { tenantId: 'globex' })
+  const first = await somnus.createTenant({ tenantId: 'acme' })
+  const second = await somnus.createTenant({ tenantId: 'globex' })
   const service = serviceApiFor(somnus)
   const app = createHttpApp({
     service,
@@ -81,12 +73,11 @@ export async function openHttpService(
     tenants: { first: 'acme', second: 'globex' },
     revoke: async (key) => {
       const owner = key === first.key.key ? first : second
-      await revokeApiKey(tenantDependencies, owner.tenant.tenant_id, owner.key.key_id)
+      await somnus.revokeApiKey(owner.tenant.tenant_id, owner.key.key_id)
     },
     service,
     url: server?.url ?? null,
     somnus,
-    tenantDependencies,
     close: async () => {
       await server?.close()
       stopWorker.abort()

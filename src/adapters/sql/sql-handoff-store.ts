@@ -375,13 +375,17 @@ function rowOf(handoff: Handoff) {
   return { ...handoff, turns: handoff.turns === null ? null : JSON.stringify(handoff.turns) }
 }
 
-/** A store refusal as the client's mistake, naming what was wrong; other errors as they are. */
+/**
+ * A store refusal as the client's mistake, naming what was wrong and the field (`details.field`)
+ * its SQLSTATE points at (23505 the id, 23503 the parent: the tenant is checked before any
+ * insert); other errors as they are.
+ */
 function refusal(error: unknown): unknown {
   if (isUniqueViolation(error)) {
     return new SomnusError(
       'INVALID_INPUT',
       'A handoff with this handoff_id already exists: leave handoff_id out to get a new one, or use another.',
-      { cause: error },
+      { cause: error, details: { field: 'handoff_id' } },
     )
   }
   if (isForeignKeyViolation(error)) {
@@ -390,7 +394,7 @@ function refusal(error: unknown): unknown {
     return new SomnusError(
       'INVALID_INPUT',
       `The tenant or parent_handoff_id of this handoff does not exist${typeof detail === 'string' ? ` (${detail})` : ''}: create the tenant first, or name an existing parent handoff of the same tenant.`,
-      { cause: error },
+      { cause: error, details: { field: 'parent_handoff_id' } },
     )
   }
   return error

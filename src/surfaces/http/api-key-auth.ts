@@ -4,7 +4,6 @@
  * `tenant_id` parameter names it, `default` when absent.
  */
 import type { Context, MiddlewareHandler } from 'hono'
-import { SomnusError } from '../../core/errors.ts'
 import { errorBody } from './http-errors.ts'
 import type { ServiceApi } from './service-api.ts'
 
@@ -72,31 +71,4 @@ export function apiKeyAuth(service: ServiceApi, options: AuthOptions): Middlewar
 function unauthorized(c: Context, message: string): Response {
   c.header('WWW-Authenticate', 'Bearer realm="somnus"')
   return c.json(errorBody('UNAUTHORIZED', message), 401)
-}
-
-/**
- * The tenant a request works in. With a key, `requested` may only repeat the key's own tenant:
- * another tenant answers 404, as if it did not exist, so a key learns nothing about others.
- */
-export async function requestTenant(
-  c: Context<ApiEnv>,
-  service: ServiceApi,
-  requested: string | undefined,
-): Promise<string> {
-  const keyTenant = c.get('keyTenant')
-  if (keyTenant !== null) {
-    if (requested !== undefined && requested !== keyTenant) throw tenantNotFound(requested)
-    return keyTenant
-  }
-  const tenantId = requested ?? 'default'
-  if (!(await service.tenantExists(tenantId))) throw tenantNotFound(tenantId)
-  return tenantId
-}
-
-function tenantNotFound(tenantId: string): SomnusError {
-  return new SomnusError(
-    'NOT_FOUND',
-    `tenant_id: no tenant "${tenantId}" here; leave tenant_id out to use the API key's tenant.`,
-    { details: { field: 'tenant_id' } },
-  )
 }

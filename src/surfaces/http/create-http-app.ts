@@ -12,12 +12,13 @@ import { limitBody } from './body-limit.ts'
 import { bodyTooLarge, errorBody, errorResponse } from './http-errors.ts'
 import { httpMetrics } from './http-metrics.ts'
 import { openApiDocument } from './openapi-document.ts'
-import { addConsolidationRoutes, CONSOLIDATION_ROUTES } from './routes/consolidation-routes.ts'
-import { addDecisionRoutes, DECISION_ROUTES } from './routes/decision-routes.ts'
-import { addHandoffRoutes, HANDOFF_ROUTES } from './routes/handoff-routes.ts'
-import { addMindRoutes, MIND_ROUTES } from './routes/mind-routes.ts'
-import { addSearchRoutes, SEARCH_ROUTES } from './routes/search-routes.ts'
-import { addServerRoutes, SERVER_ROUTES } from './routes/server-routes.ts'
+import { CONSOLIDATION_ROUTES, consolidationRoutes } from './routes/consolidation-routes.ts'
+import { DECISION_ROUTES, decisionRoutes, principleRoutes } from './routes/decision-routes.ts'
+import { HANDOFF_ROUTES, handoffRoutes } from './routes/handoff-routes.ts'
+import { MIND_ROUTES } from './routes/mind-route-descriptions.ts'
+import { mindRoutes } from './routes/mind-routes.ts'
+import { SEARCH_ROUTES, searchRoutes } from './routes/search-routes.ts'
+import { SERVER_ROUTES, serverRoutes } from './routes/server-routes.ts'
 import type { ServiceApi } from './service-api.ts'
 import { isLoopbackHost } from './start-http-server.ts'
 import type { TenantMinds } from './tenant-minds.ts'
@@ -95,7 +96,7 @@ function allowedMethods(routes: readonly AnyApiRoute[], path: string): string[] 
 }
 
 /** Builds the app. Nothing listens until it is served. */
-export function createHttpApp(options: HttpAppOptions): Hono<ApiEnv> {
+export function createHttpApp(options: HttpAppOptions) {
   const { service } = options
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   const routes = [
@@ -130,28 +131,39 @@ export function createHttpApp(options: HttpAppOptions): Hono<ApiEnv> {
   if (!options.auth.required) app.use('*', loopbackHostOnly)
 
   let document: Record<string, unknown> | undefined
-  addServerRoutes(app, {
-    service,
-    version: options.version,
-    metrics,
-    log: options.log,
-    document: () =>
-      (document ??= openApiDocument(routes, {
-        title: 'Somnus consolidation API',
+  const served = app
+    .route(
+      '/',
+      serverRoutes({
+        service,
         version: options.version,
-        description:
-          'Handoffs in, progressive compression, principles and stats out (seed 003). Every /api route needs an API key and sees only its tenant. A route answers 405 (with Allow) to a method it does not take.',
-      })),
-  })
-  app.use(
-    '/api/*',
-    limitBody(maxBodyBytes, (c) => bodyTooLarge(c, maxBodyBytes)),
-    apiKeyAuth(service, options.auth),
-  )
-  addConsolidationRoutes(app, service)
-  addHandoffRoutes(app, service)
-  addSearchRoutes(app, service)
-  addDecisionRoutes(app, service)
-  if (options.minds) addMindRoutes(app, service, options.minds)
-  return app
+        metrics,
+        log: options.log,
+        document: () =>
+          (document ??= openApiDocument(routes, {
+            title: 'Somnus consolidation API',
+            version: options.version,
+            description:
+              'Handoffs in, progressive compression, principles and stats out (seed 003). Every /api route needs an API key and sees only its tenant. A route answers 405 (with Allow) to a method it does not take.',
+          })),
+      }),
+    )
+    .use(
+      '/api/*',
+      limitBody(maxBodyBytes, (c) => bodyTooLarge(c, maxBodyBytes)),
+      apiKeyAuth(service, options.auth),
+    )
+    .route('/api/v1/consolidation', consolidationRoutes(service))
+    .route('/api/v1/handoffs', handoffRoutes(service))
+    .route('/api/v1/search', searchRoutes(service))
+    .route('/api/v1/decisions', decisionRoutes(service))
+    .route('/api/v1/principles', principleRoutes(service))
+  if (options.minds) app.route('/api/v1/mind', mindRoutes(service, options.minds))
+  return served
 }
+
+/**
+ * The app's type, every route's path, input and answers in it (the mind routes, mounted only when
+ * creatures are served, aside): what a typed `hc` client (`hono/client`) is made from.
+ */
+export type SomnusApp = ReturnType<typeof createHttpApp>

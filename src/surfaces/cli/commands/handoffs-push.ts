@@ -118,7 +118,7 @@ async function push(io: CliIo, options: PushOptions): Promise<void> {
     tags: options.tag ?? [basename(io.cwd)],
   })
   if (options.dryRun) return printJson(io, handoffs)
-  const { pushHandoffs } = await import('../../../app/push-handoffs.ts')
+  const { pushHandoffs } = await import('../../http/push-handoffs.ts')
   const result = await pushHandoffs(handoffs, {
     url: options.url,
     key: key as string,

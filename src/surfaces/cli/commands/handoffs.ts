@@ -122,7 +122,7 @@ Examples:
           let first = true
           let cursor: string | undefined
           do {
-            const page = await service.stores.handoffs.list(options.tenant, {
+            const page = await service.listHandoffs(options.tenant, {
               limit: 500,
               cursor,
               level,
@@ -182,7 +182,7 @@ Examples:
         }
         const service = await openService(io, options)
         try {
-          const page = await service.stores.handoffs.list(options.tenant, {
+          const page = await service.listHandoffs(options.tenant, {
             limit,
             cursor: options.cursor,
             level,

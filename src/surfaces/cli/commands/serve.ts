@@ -134,7 +134,7 @@ async function serve(io: CliIo, options: ServeOptions): Promise<void> {
     folder: await mindsFolder(io, options),
     model: mindModel,
     env: io.env,
-    cpu: service.dependencies.cpu,
+    cpu: service.cpu,
   })
   io.stdout(`somnus serve: minds: ${minds.description} (one creature per tenant)\n`)
   const app = createHttpApp({
@@ -210,6 +210,6 @@ async function addDashboard(
     api,
     auth: { required: authRequired },
     assets: loadDashboardAssets(findPackageRoot()),
-    levelCounts: (tenantId) => service.stores.handoffs.levelCounts(tenantId),
+    levelCounts: (tenantId) => service.handoffLevelCounts(tenantId),
   })
 }

@@ -26,10 +26,6 @@ async function withService<T>(
   }
 }
 
-async function tenantUseCases() {
-  return import('../../../app/manage-tenants.ts')
-}
-
 /** Adds `tenant` to the program. */
 export function register(program: Command, io: CliIo): void {
   const tenant = program
@@ -63,12 +59,8 @@ Examples:
         tenantId: string,
         options: { name?: string; label: string; db?: string; json?: boolean },
       ) => {
-        const { createTenant, randomSecret } = await tenantUseCases()
         const created = await withService(io, options.db, (service) =>
-          createTenant(
-            { ...service.dependencies, secret: randomSecret },
-            { tenantId, name: options.name, label: options.label },
-          ),
+          service.createTenant({ tenantId, name: options.name, label: options.label }),
         )
         if (options.json) return printJson(io, created)
         io.stdout(
@@ -83,9 +75,7 @@ Examples:
     .option('--db <location>', DB_HELP)
     .option('--json', 'print them as JSON')
     .action(async (options: { db?: string; json?: boolean }) => {
-      const tenants = await withService(io, options.db, (service) =>
-        service.dependencies.stores.tenants.list(),
-      )
+      const tenants = await withService(io, options.db, (service) => service.listTenants())
       if (options.json) return printJson(io, tenants)
       for (const item of tenants) io.stdout(`${item.tenant_id}\t${item.name}\t${item.created_at}\n`)
     })
@@ -134,9 +124,8 @@ Examples:
     .option('--db <location>', DB_HELP)
     .option('--json', 'print the key as JSON')
     .action(async (tenantId: string, options: { label: string; db?: string; json?: boolean }) => {
-      const { createApiKey, randomSecret } = await tenantUseCases()
       const key = await withService(io, options.db, (service) =>
-        createApiKey({ ...service.dependencies, secret: randomSecret }, tenantId, options.label),
+        service.createApiKey(tenantId, options.label),
       )
       if (options.json) return printJson(io, key)
       io.stdout(`API key ${key.key_id} for ${tenantId} (shown once, keep it safe):\n${key.key}\n`)
@@ -149,10 +138,7 @@ Examples:
     .option('--db <location>', DB_HELP)
     .option('--json', 'print them as JSON')
     .action(async (tenantId: string, options: { db?: string; json?: boolean }) => {
-      const { listApiKeys } = await tenantUseCases()
-      const listed = await withService(io, options.db, (service) =>
-        listApiKeys(service.dependencies, tenantId),
-      )
+      const listed = await withService(io, options.db, (service) => service.listApiKeys(tenantId))
       if (options.json) return printJson(io, listed)
       if (listed.length === 0) io.stdout(`${tenantId} has no keys.\n`)
       for (const key of listed) {
@@ -168,10 +154,7 @@ Examples:
     .argument('<key-id>')
     .option('--db <location>', DB_HELP)
     .action(async (tenantId: string, keyId: string, options: { db?: string }) => {
-      const { revokeApiKey } = await tenantUseCases()
-      await withService(io, options.db, (service) =>
-        revokeApiKey(service.dependencies, tenantId, keyId),
-      )
+      await withService(io, options.db, (service) => service.revokeApiKey(tenantId, keyId))
       io.stdout(`Revoked ${keyId} of ${tenantId}.\n`)
     })
 }
@@ -188,17 +171,16 @@ async function deleteTenant(
   const folder = await mindsFolder(io, options)
   const creature = folder === null ? null : join(folder, parsed.data)
   const creatureExists = creature !== null && (await lstat(creature).catch(() => null)) !== null
-  const { deleteTenantRows } = await import('../../../app/service/delete-records.ts')
   const holdings = await withService(io, options.db, async (service) => {
-    const { stores } = service.dependencies
-    if ((await stores.tenants.get(parsed.data)) === null) {
+    const held = await service.tenantHoldings(parsed.data)
+    if (held === null) {
       throw new SomnusError(
         'NOT_FOUND',
         `No tenant ${parsed.data}; see them with somnus tenant list.`,
       )
     }
-    if (!options.yes) return stores.tenants.holdings(parsed.data)
-    return deleteTenantRows(service.dependencies, parsed.data)
+    if (!options.yes) return held
+    return service.deleteTenant(parsed.data)
   })
   if (holdings === null) throw new SomnusError('NOT_FOUND', `No tenant ${parsed.data}.`)
   const what = `${holdings.handoffs} handoff(s), ${holdings.decisions} decision(s) and principle(s), ${holdings.jobs} job(s), ${holdings.stats} stats row(s), ${holdings.api_keys} API key(s)${creatureExists ? `, and its creature folder ${creature}` : ''}`

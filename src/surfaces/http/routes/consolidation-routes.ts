@@ -2,10 +2,10 @@
  * The seed's endpoints: run consolidation (queued for a worker; `?wait=true` waits and answers in
  * the seed's shape), read its stats, read its jobs; and one job by id, to follow a queued run.
  */
-import type { Hono } from 'hono'
+import { Hono } from 'hono'
 import { SomnusError } from '../../../core/errors.ts'
-import { type ApiEnv, requestTenant } from '../api-key-auth.ts'
-import { type AnyApiRoute, type ApiRoute, addApiRoute } from '../api-route.ts'
+import type { AnyApiRoute, ApiRoute } from '../api-route.ts'
+import { validateBody, validateParams, validateQuery } from '../route-validators.ts'
 import { errorAnswers, TenantQuerySchema } from '../schemas/common-schemas.ts'
 import {
   JobIdParamsSchema,
@@ -19,6 +19,7 @@ import {
   StatsResponseSchema,
 } from '../schemas/consolidation-schemas.ts'
 import type { ServiceApi } from '../service-api.ts'
+import { type TenantEnv, tenantMiddleware } from '../tenant-middleware.ts'
 
 const runRoute: ApiRoute<undefined, typeof RunQuerySchema, typeof RunRequestSchema> = {
   method: 'post',
@@ -77,37 +78,47 @@ const jobRoute: ApiRoute<typeof JobIdParamsSchema, typeof TenantQuerySchema> = {
 /** The consolidation routes, for /openapi.json. */
 export const CONSOLIDATION_ROUTES: AnyApiRoute[] = [runRoute, statsRoute, jobsRoute, jobRoute]
 
-/** Adds the consolidation endpoints to `app`. */
-export function addConsolidationRoutes(app: Hono<ApiEnv>, service: ServiceApi): void {
-  addApiRoute(app, runRoute, async ({ query, body }, c) => {
-    const tenantId = await requestTenant(c, service, body.tenant_id)
-    const asOf = body.as_of === undefined ? undefined : new Date(body.as_of)
-    const queued = await service.enqueueConsolidation(tenantId, body.job_type, asOf)
-    if (query.wait !== 'true') return c.json(queued, 202)
-    return c.json(await service.awaitConsolidation(queued, c.req.raw.signal), 200)
-  })
-
-  addApiRoute(app, statsRoute, async ({ query }, c) => {
-    const tenantId = await requestTenant(c, service, query.tenant_id)
-    return c.json(await service.consolidationStats(tenantId), 200)
-  })
-
-  addApiRoute(app, jobsRoute, async ({ query }, c) => {
-    const tenantId = await requestTenant(c, service, query.tenant_id)
-    return c.json(
-      await service.consolidationJobs(tenantId, { status: query.status, limit: query.limit }),
-      200,
+/** The consolidation endpoints, mounted at `/api/v1/consolidation`. */
+export function consolidationRoutes(service: ServiceApi) {
+  const tenant = tenantMiddleware(service)
+  return new Hono<TenantEnv>()
+    .post(
+      '/run',
+      validateParams(runRoute),
+      validateQuery(runRoute),
+      validateBody(runRoute),
+      // The seed names the tenant in the body of a run.
+      tenantMiddleware(service, 'json'),
+      async (c) => {
+        const body = c.req.valid('json')
+        const asOf = body.as_of === undefined ? undefined : new Date(body.as_of)
+        const queued = await service.enqueueConsolidation(c.var.tenantId, body.job_type, asOf)
+        if (c.req.valid('query').wait !== 'true') return c.json(queued, 202)
+        return c.json(await service.awaitConsolidation(queued, c.req.raw.signal), 200)
+      },
     )
-  })
-
-  addApiRoute(app, jobRoute, async ({ params, query }, c) => {
-    const tenantId = await requestTenant(c, service, query.tenant_id)
-    const job = await service.getJob(tenantId, params.job_id)
-    if (job === null) {
-      throw new SomnusError('NOT_FOUND', `job_id: no job "${params.job_id}" for this tenant.`, {
-        details: { field: 'job_id' },
-      })
-    }
-    return c.json({ success: true as const, tenant_id: tenantId, job }, 200)
-  })
+    .get('/stats', validateParams(statsRoute), validateQuery(statsRoute), tenant, async (c) =>
+      c.json(await service.consolidationStats(c.var.tenantId), 200),
+    )
+    .get('/jobs', validateParams(jobsRoute), validateQuery(jobsRoute), tenant, async (c) => {
+      const query = c.req.valid('query')
+      return c.json(
+        await service.consolidationJobs(c.var.tenantId, {
+          status: query.status,
+          limit: query.limit,
+        }),
+        200,
+      )
+    })
+    .get('/jobs/:job_id', validateParams(jobRoute), validateQuery(jobRoute), tenant, async (c) => {
+      const tenantId = c.var.tenantId
+      const { job_id } = c.req.valid('param')
+      const job = await service.getJob(tenantId, job_id)
+      if (job === null) {
+        throw new SomnusError('NOT_FOUND', `job_id: no job "${job_id}" for this tenant.`, {
+          details: { field: 'job_id' },
+        })
+      }
+      return c.json({ success: true as const, tenant_id: tenantId, job }, 200)
+    })
 }

@@ -1,10 +1,10 @@
 /** Decisions (create, list, get) and the principles identity consolidation derives. */
-import type { Hono } from 'hono'
+import { Hono } from 'hono'
 import { SomnusError } from '../../../core/errors.ts'
 import type { Decision } from '../../../core/service/decision.ts'
 import type { Page } from '../../../ports/service-stores.ts'
-import { type ApiEnv, requestTenant } from '../api-key-auth.ts'
-import { type AnyApiRoute, type ApiRoute, addApiRoute } from '../api-route.ts'
+import type { AnyApiRoute, ApiRoute } from '../api-route.ts'
+import { validateBody, validateParams, validateQuery } from '../route-validators.ts'
 import {
   DeletedResponseSchema,
   errorAnswers,
@@ -19,6 +19,7 @@ import {
   DecisionResponseSchema,
 } from '../schemas/decision-schemas.ts'
 import type { ServiceApi } from '../service-api.ts'
+import { type TenantEnv, tenantMiddleware } from '../tenant-middleware.ts'
 
 const PAGE_DESCRIPTION = 'One page; pass next_cursor as cursor for the next'
 
@@ -111,55 +112,86 @@ function pageBody(tenantId: string, page: Page<Decision>) {
   }
 }
 
-/** Adds the decision and principle endpoints to `app`. */
-export function addDecisionRoutes(app: Hono<ApiEnv>, service: ServiceApi): void {
-  addApiRoute(app, createDecisionRoute, async ({ query, body }, c) => {
-    const tenantId = await requestTenant(c, service, query.tenant_id)
-    const decision = await service.createDecision(tenantId, body)
-    return c.json({ success: true as const, tenant_id: tenantId, decision }, 201)
-  })
+/** The decision endpoints, mounted at `/api/v1/decisions`. */
+export function decisionRoutes(service: ServiceApi) {
+  const tenant = tenantMiddleware(service)
+  return new Hono<TenantEnv>()
+    .post(
+      '/',
+      validateParams(createDecisionRoute),
+      validateQuery(createDecisionRoute),
+      validateBody(createDecisionRoute),
+      tenant,
+      async (c) => {
+        const tenantId = c.var.tenantId
+        const decision = await service.createDecision(tenantId, c.req.valid('json'))
+        return c.json({ success: true as const, tenant_id: tenantId, decision }, 201)
+      },
+    )
+    .get(
+      '/',
+      validateParams(listDecisionsRoute),
+      validateQuery(listDecisionsRoute),
+      tenant,
+      async (c) => {
+        const query = c.req.valid('query')
+        const page = await service.listDecisions(c.var.tenantId, {
+          limit: query.limit,
+          cursor: query.cursor,
+          status: query.status,
+        })
+        return c.json(pageBody(c.var.tenantId, page), 200)
+      },
+    )
+    .get(
+      '/:decision_id',
+      validateParams(getDecisionRoute),
+      validateQuery(getDecisionRoute),
+      tenant,
+      async (c) => {
+        const tenantId = c.var.tenantId
+        const { decision_id } = c.req.valid('param')
+        const decision = await service.getDecision(tenantId, decision_id)
+        if (decision === null) throw decisionNotFound(decision_id)
+        return c.json({ success: true as const, tenant_id: tenantId, decision }, 200)
+      },
+    )
+    .delete(
+      '/:decision_id',
+      validateParams(deleteDecisionRoute),
+      validateQuery(deleteDecisionRoute),
+      tenant,
+      async (c) => {
+        const tenantId = c.var.tenantId
+        const { decision_id } = c.req.valid('param')
+        if (!(await service.deleteDecision(tenantId, decision_id))) {
+          throw decisionNotFound(decision_id)
+        }
+        return c.json({ success: true as const, tenant_id: tenantId, deleted: decision_id }, 200)
+      },
+    )
+}
 
-  addApiRoute(app, listDecisionsRoute, async ({ query }, c) => {
-    const tenantId = await requestTenant(c, service, query.tenant_id)
-    const page = await service.listDecisions(tenantId, {
-      limit: query.limit,
-      cursor: query.cursor,
-      status: query.status,
-    })
-    return c.json(pageBody(tenantId, page), 200)
-  })
+/** The principle endpoint, mounted at `/api/v1/principles`. */
+export function principleRoutes(service: ServiceApi) {
+  return new Hono<TenantEnv>().get(
+    '/',
+    validateParams(listPrinciplesRoute),
+    validateQuery(listPrinciplesRoute),
+    tenantMiddleware(service),
+    async (c) => {
+      const query = c.req.valid('query')
+      const page = await service.listPrinciples(c.var.tenantId, {
+        limit: query.limit,
+        cursor: query.cursor,
+      })
+      return c.json(pageBody(c.var.tenantId, page), 200)
+    },
+  )
+}
 
-  addApiRoute(app, getDecisionRoute, async ({ params, query }, c) => {
-    const tenantId = await requestTenant(c, service, query.tenant_id)
-    const decision = await service.getDecision(tenantId, params.decision_id)
-    if (decision === null) {
-      throw new SomnusError(
-        'NOT_FOUND',
-        `decision_id: no decision "${params.decision_id}" for this tenant.`,
-        { details: { field: 'decision_id' } },
-      )
-    }
-    return c.json({ success: true as const, tenant_id: tenantId, decision }, 200)
-  })
-
-  addApiRoute(app, listPrinciplesRoute, async ({ query }, c) => {
-    const tenantId = await requestTenant(c, service, query.tenant_id)
-    const page = await service.listPrinciples(tenantId, {
-      limit: query.limit,
-      cursor: query.cursor,
-    })
-    return c.json(pageBody(tenantId, page), 200)
-  })
-
-  addApiRoute(app, deleteDecisionRoute, async ({ params, query }, c) => {
-    const tenantId = await requestTenant(c, service, query.tenant_id)
-    if (!(await service.deleteDecision(tenantId, params.decision_id))) {
-      throw new SomnusError(
-        'NOT_FOUND',
-        `decision_id: no decision "${params.decision_id}" for this tenant.`,
-        { details: { field: 'decision_id' } },
-      )
-    }
-    return c.json({ success: true as const, tenant_id: tenantId, deleted: params.decision_id }, 200)
+function decisionNotFound(decisionId: string): SomnusError {
+  return new SomnusError('NOT_FOUND', `decision_id: no decision "${decisionId}" for this tenant.`, {
+    details: { field: 'decision_id' },
   })
 }

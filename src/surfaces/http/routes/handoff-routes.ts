@@ -1,8 +1,8 @@
 /** Feed and read handoffs: create one, list them a page at a time, get one by id. */
-import type { Hono } from 'hono'
+import { Hono } from 'hono'
 import { SomnusError } from '../../../core/errors.ts'
-import { type ApiEnv, requestTenant } from '../api-key-auth.ts'
-import { type AnyApiRoute, type ApiRoute, addApiRoute } from '../api-route.ts'
+import type { AnyApiRoute, ApiRoute } from '../api-route.ts'
+import { validateBody, validateParams, validateQuery } from '../route-validators.ts'
 import {
   DeletedResponseSchema,
   errorAnswers,
@@ -16,6 +16,7 @@ import {
   HandoffResponseSchema,
 } from '../schemas/handoff-schemas.ts'
 import type { ServiceApi } from '../service-api.ts'
+import { type TenantEnv, tenantMiddleware } from '../tenant-middleware.ts'
 
 const createHandoffRoute: ApiRoute<undefined, typeof TenantQuerySchema, typeof HandoffInputSchema> =
   {
@@ -84,51 +85,75 @@ export const HANDOFF_ROUTES: AnyApiRoute[] = [
   deleteHandoffRoute,
 ]
 
-/** Adds the handoff endpoints to `app`. */
-export function addHandoffRoutes(app: Hono<ApiEnv>, service: ServiceApi): void {
-  addApiRoute(app, createHandoffRoute, async ({ query, body }, c) => {
-    const tenantId = await requestTenant(c, service, query.tenant_id)
-    const handoff = await service.createHandoff(tenantId, body)
-    return c.json({ success: true as const, tenant_id: tenantId, handoff }, 201)
-  })
-
-  addApiRoute(app, listHandoffsRoute, async ({ query }, c) => {
-    const tenantId = await requestTenant(c, service, query.tenant_id)
-    const page = await service.listHandoffs(tenantId, { limit: query.limit, cursor: query.cursor })
-    return c.json(
-      {
-        success: true as const,
-        tenant_id: tenantId,
-        count: page.items.length,
-        handoffs: page.items,
-        next_cursor: page.next_cursor,
+/** The handoff endpoints, mounted at `/api/v1/handoffs`. */
+export function handoffRoutes(service: ServiceApi) {
+  const tenant = tenantMiddleware(service)
+  return new Hono<TenantEnv>()
+    .post(
+      '/',
+      validateParams(createHandoffRoute),
+      validateQuery(createHandoffRoute),
+      validateBody(createHandoffRoute),
+      tenant,
+      async (c) => {
+        const tenantId = c.var.tenantId
+        const handoff = await service.createHandoff(tenantId, c.req.valid('json'))
+        return c.json({ success: true as const, tenant_id: tenantId, handoff }, 201)
       },
-      200,
     )
-  })
+    .get(
+      '/',
+      validateParams(listHandoffsRoute),
+      validateQuery(listHandoffsRoute),
+      tenant,
+      async (c) => {
+        const tenantId = c.var.tenantId
+        const query = c.req.valid('query')
+        const page = await service.listHandoffs(tenantId, {
+          limit: query.limit,
+          cursor: query.cursor,
+        })
+        return c.json(
+          {
+            success: true as const,
+            tenant_id: tenantId,
+            count: page.items.length,
+            handoffs: page.items,
+            next_cursor: page.next_cursor,
+          },
+          200,
+        )
+      },
+    )
+    .get(
+      '/:handoff_id',
+      validateParams(getHandoffRoute),
+      validateQuery(getHandoffRoute),
+      tenant,
+      async (c) => {
+        const tenantId = c.var.tenantId
+        const { handoff_id } = c.req.valid('param')
+        const handoff = await service.getHandoff(tenantId, handoff_id)
+        if (handoff === null) throw handoffNotFound(handoff_id)
+        return c.json({ success: true as const, tenant_id: tenantId, handoff }, 200)
+      },
+    )
+    .delete(
+      '/:handoff_id',
+      validateParams(deleteHandoffRoute),
+      validateQuery(deleteHandoffRoute),
+      tenant,
+      async (c) => {
+        const tenantId = c.var.tenantId
+        const { handoff_id } = c.req.valid('param')
+        if (!(await service.deleteHandoff(tenantId, handoff_id))) throw handoffNotFound(handoff_id)
+        return c.json({ success: true as const, tenant_id: tenantId, deleted: handoff_id }, 200)
+      },
+    )
+}
 
-  addApiRoute(app, getHandoffRoute, async ({ params, query }, c) => {
-    const tenantId = await requestTenant(c, service, query.tenant_id)
-    const handoff = await service.getHandoff(tenantId, params.handoff_id)
-    if (handoff === null) {
-      throw new SomnusError(
-        'NOT_FOUND',
-        `handoff_id: no handoff "${params.handoff_id}" for this tenant.`,
-        { details: { field: 'handoff_id' } },
-      )
-    }
-    return c.json({ success: true as const, tenant_id: tenantId, handoff }, 200)
-  })
-
-  addApiRoute(app, deleteHandoffRoute, async ({ params, query }, c) => {
-    const tenantId = await requestTenant(c, service, query.tenant_id)
-    if (!(await service.deleteHandoff(tenantId, params.handoff_id))) {
-      throw new SomnusError(
-        'NOT_FOUND',
-        `handoff_id: no handoff "${params.handoff_id}" for this tenant.`,
-        { details: { field: 'handoff_id' } },
-      )
-    }
-    return c.json({ success: true as const, tenant_id: tenantId, deleted: params.handoff_id }, 200)
+function handoffNotFound(handoffId: string): SomnusError {
+  return new SomnusError('NOT_FOUND', `handoff_id: no handoff "${handoffId}" for this tenant.`, {
+    details: { field: 'handoff_id' },
   })
 }

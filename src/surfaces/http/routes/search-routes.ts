@@ -1,11 +1,12 @@
 /** Search a tenant's handoffs, every level and every turn: `GET /api/v1/search`. */
-import type { Hono } from 'hono'
+import { Hono } from 'hono'
 import { redactSecrets } from '../../../core/redact-secrets.ts'
-import { type ApiEnv, requestTenant } from '../api-key-auth.ts'
-import { type AnyApiRoute, type ApiRoute, addApiRoute } from '../api-route.ts'
+import type { AnyApiRoute, ApiRoute } from '../api-route.ts'
+import { validateParams, validateQuery } from '../route-validators.ts'
 import { errorAnswers } from '../schemas/common-schemas.ts'
 import { SearchQuerySchema, SearchResponseSchema } from '../schemas/search-schemas.ts'
 import type { ServiceApi } from '../service-api.ts'
+import { type TenantEnv, tenantMiddleware } from '../tenant-middleware.ts'
 
 const searchRoute: ApiRoute<undefined, typeof SearchQuerySchema> = {
   method: 'get',
@@ -27,25 +28,32 @@ const searchRoute: ApiRoute<undefined, typeof SearchQuerySchema> = {
 /** The search routes, for /openapi.json. */
 export const SEARCH_ROUTES: AnyApiRoute[] = [searchRoute]
 
-/** Adds the search endpoint to `app`. */
-export function addSearchRoutes(app: Hono<ApiEnv>, service: ServiceApi): void {
-  addApiRoute(app, searchRoute, async ({ query }, c) => {
-    const tenantId = await requestTenant(c, service, query.tenant_id)
-    const hits = await service.searchHandoffs(tenantId, {
-      text: query.q,
-      limit: query.limit,
-      level: query.level,
-    })
-    return c.json(
-      // The query is echoed redacted: a client may search for the very secret it pasted.
-      {
-        success: true as const,
-        tenant_id: tenantId,
-        query: redactSecrets(query.q),
-        count: hits.length,
-        hits,
-      },
-      200,
-    )
-  })
+/** The search endpoint, mounted at `/api/v1/search`. */
+export function searchRoutes(service: ServiceApi) {
+  return new Hono<TenantEnv>().get(
+    '/',
+    validateParams(searchRoute),
+    validateQuery(searchRoute),
+    tenantMiddleware(service),
+    async (c) => {
+      const tenantId = c.var.tenantId
+      const query = c.req.valid('query')
+      const hits = await service.searchHandoffs(tenantId, {
+        text: query.q,
+        limit: query.limit,
+        level: query.level,
+      })
+      return c.json(
+        // The query is echoed redacted: a client may search for the very secret it pasted.
+        {
+          success: true as const,
+          tenant_id: tenantId,
+          query: redactSecrets(query.q),
+          count: hits.length,
+          hits,
+        },
+        200,
+      )
+    },
+  )
 }

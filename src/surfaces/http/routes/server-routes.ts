@@ -3,14 +3,15 @@
  * database does not answer), `/metrics` (Prometheus), `/openapi.json` and `/docs`. Described as
  * API routes like every other, so the OpenAPI document lists them too.
  */
-import type { Hono } from 'hono'
+import { Hono } from 'hono'
 import * as z from 'zod'
 import { HEALTH_PROBE_WAIT_MS, HEALTH_RECENT_MS } from '../../../app/service/database-health.ts'
 import { escapeLogText } from '../../../core/log-text.ts'
 import type { ApiEnv } from '../api-key-auth.ts'
-import { type AnyApiRoute, type ApiRoute, addApiRoute } from '../api-route.ts'
+import type { AnyApiRoute, ApiRoute } from '../api-route.ts'
 import { DOCS_PAGE_HTML } from '../docs-page.ts'
 import type { HttpMetrics } from '../http-metrics.ts'
+import { validateParams, validateQuery } from '../route-validators.ts'
 import { answerComponent } from '../schemas/api-components.ts'
 import type { ServiceApi } from '../service-api.ts'
 
@@ -97,25 +98,32 @@ export interface ServerRoutesOptions {
   log?: ((line: string) => void) | undefined
 }
 
-/** Adds the server routes to `app`. */
-export function addServerRoutes(app: Hono<ApiEnv>, options: ServerRoutesOptions): void {
+/** The server routes, mounted at the root. */
+export function serverRoutes(options: ServerRoutesOptions) {
   const { service, version } = options
-  addApiRoute(app, healthRoute, async (_input, c) => {
-    try {
-      const health = await service.checkHealth()
-      return c.json({
-        status: 'ok',
-        database: 'ok',
-        database_checked: health.checked,
-        database_answered_ms_ago: health.answeredMsAgo,
-        version,
-      })
-    } catch (error) {
-      options.log?.(`somnus serve: health check failed: ${escapeLogText(String(error))}\n`)
-      return c.json({ status: 'unavailable', database: 'unreachable', version }, 503)
-    }
-  })
-  addApiRoute(app, metricsRoute, (_input, c) => options.metrics.respond(c))
-  addApiRoute(app, openApiRoute, (_input, c) => c.json(options.document()))
-  addApiRoute(app, docsRoute, (_input, c) => c.html(DOCS_PAGE_HTML))
+  return new Hono<ApiEnv>()
+    .get('/health', validateParams(healthRoute), validateQuery(healthRoute), async (c) => {
+      try {
+        const health = await service.checkHealth()
+        return c.json({
+          status: 'ok',
+          database: 'ok',
+          database_checked: health.checked,
+          database_answered_ms_ago: health.answeredMsAgo,
+          version,
+        })
+      } catch (error) {
+        options.log?.(`somnus serve: health check failed: ${escapeLogText(String(error))}\n`)
+        return c.json({ status: 'unavailable', database: 'unreachable', version }, 503)
+      }
+    })
+    .get('/metrics', validateParams(metricsRoute), validateQuery(metricsRoute), (c) =>
+      options.metrics.respond(c),
+    )
+    .get('/openapi.json', validateParams(openApiRoute), validateQuery(openApiRoute), (c) =>
+      c.json(options.document()),
+    )
+    .get('/docs', validateParams(docsRoute), validateQuery(docsRoute), (c) =>
+      c.html(DOCS_PAGE_HTML),
+    )
 }

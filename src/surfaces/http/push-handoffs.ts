@@ -1,9 +1,16 @@
 /**
  * Sends handoffs to a consolidation service over its HTTP API, skipping those it already has (by
- * id), so a push can be repeated after new sessions. `fetch` is injected.
+ * id), so a push can be repeated after new sessions. The client is `hono/client`'s, typed by the
+ * server's own app (SomnusApp), so a path or body that drifts from the routes fails to compile.
+ * `fetch` is injected.
  */
-import { SomnusError } from '../core/errors.ts'
-import type { HandoffInput } from '../core/service/handoff.ts'
+import { hc } from 'hono/client'
+import { SomnusError } from '../../core/errors.ts'
+import type { HandoffInput } from '../../core/service/handoff.ts'
+import type { SomnusApp } from './create-http-app.ts'
+
+/** What `fetch` takes as its first argument. */
+type FetchInput = Parameters<typeof globalThis.fetch>[0]
 
 /** Where to push and how. */
 export interface PushTarget {
@@ -31,12 +38,19 @@ export async function pushHandoffs(
   target: PushTarget,
   onProgress: (done: number, total: number) => void = () => {},
 ): Promise<PushResult> {
-  const base = new URL('/api/v1/handoffs', target.url).toString()
-  const headers = { authorization: `Bearer ${target.key}`, 'content-type': 'application/json' }
+  // The API lives at the server's root, whatever path the URL names (as `new URL('/api/…')` reads it).
+  const client = hc<SomnusApp>(new URL('/', target.url).toString(), {
+    fetch: (input: FetchInput, init?: RequestInit) => request(target, input, init),
+    headers: { authorization: `Bearer ${target.key}`, 'content-type': 'application/json' },
+  })
+  const handoffs$ = client.api.v1.handoffs
   const result: PushResult = { sent: [], skipped: [], failed: [] }
   const pushOne = async (handoff: HandoffInput): Promise<void> => {
     const id = handoff.handoff_id ?? ''
-    const existing = await request(target, `${base}/${encodeURIComponent(id)}`, { headers })
+    const existing: Response = await handoffs$[':handoff_id'].$get({
+      param: { handoff_id: encodeURIComponent(id) },
+      query: {},
+    })
     if (existing.status === 200) {
       result.skipped.push(id)
       return
@@ -45,8 +59,7 @@ export async function pushHandoffs(
       result.failed.push(await failure(id, existing))
       return
     }
-    const body = JSON.stringify(handoff)
-    const created = await request(target, base, { method: 'POST', headers, body })
+    const created: Response = await handoffs$.$post({ query: {}, json: handoff })
     if (created.status === 201) result.sent.push(id)
     else result.failed.push(await failure(id, created))
   }
@@ -63,7 +76,11 @@ export async function pushHandoffs(
   return result
 }
 
-async function request(target: PushTarget, url: string, init: RequestInit): Promise<Response> {
+async function request(
+  target: PushTarget,
+  url: FetchInput,
+  init: RequestInit | undefined,
+): Promise<Response> {
   let response: Response
   try {
     response = await target.fetch(url, init)

@@ -21,8 +21,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { textToUnits } from '../src/app/summarize-text.ts'
-import { extractObservations } from '../src/core/extractive/observations.ts'
+import { textToUnits } from '../src/brain/app/summarize-text.ts'
+import { extractObservations } from '../src/engine/core/extractive/observations.ts'
 import { ensureBuilt, SOMNUS_BIN } from '../test/support/build-once.ts'
 import { HAS_SHARED, SHARED_SKIP_REASON, TRANSCRIPTS_DIR } from '../test/support/shared-data.ts'
 

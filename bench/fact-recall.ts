@@ -26,7 +26,7 @@ import {
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { countTokens } from '../src/core/tokens.ts'
+import { countTokens } from '../src/engine/core/tokens.ts'
 import { ensureBuilt, HOOK_ENTRY, SOMNUS_BIN } from '../test/support/build-once.ts'
 
 const here = dirname(fileURLToPath(import.meta.url))

@@ -23,7 +23,7 @@ import {
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { sha256Hex } from '../src/core/sha256-hex.ts'
+import { sha256Hex } from '../src/engine/core/sha256-hex.ts'
 import { ensureBuilt, HOOK_ENTRY } from '../test/support/build-once.ts'
 import { HAS_SHARED, SHARED_SKIP_REASON, TRANSCRIPTS_DIR } from '../test/support/shared-data.ts'
 import { SIZES as BRAINS, createBrain } from './hook-session-start.ts'

@@ -14,8 +14,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { DEFAULT_PATTERN_SETTINGS } from '../src/core/patterns/pattern-settings.ts'
-import { createRandomGate } from '../src/core/patterns/random-gate.ts'
+import { DEFAULT_PATTERN_SETTINGS } from '../src/patterns/core/pattern-settings.ts'
+import { createRandomGate } from '../src/patterns/core/random-gate.ts'
 import { ensureBuilt, HOOK_ENTRY } from '../test/support/build-once.ts'
 import { createBrain } from './hook-session-start.ts'
 

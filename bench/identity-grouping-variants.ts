@@ -25,7 +25,7 @@
  *
  * Run: `npx tsx bench/identity-grouping-variants.ts`.
  */
-import { lazyWordVectors } from '../src/adapters/node/word-vectors-file.ts'
+import { lazyWordVectors } from '../src/engine/adapters/node/word-vectors-file.ts'
 import {
   blend,
   clusterBySimilarity,
@@ -33,10 +33,10 @@ import {
   MEANING_WEIGHT,
   meaningSimilarity,
   type SimilarityGroup,
-} from '../src/core/extractive/grouping.ts'
-import type { TextUnit } from '../src/core/extractive/sentences.ts'
-import { decodeWordVectors, type WordVectors } from '../src/core/extractive/word-vectors.ts'
-import { DEFAULT_SERVICE_CONFIG } from '../src/core/service/service-config.ts'
+} from '../src/engine/core/extractive/grouping.ts'
+import type { TextUnit } from '../src/engine/core/extractive/sentences.ts'
+import { decodeWordVectors, type WordVectors } from '../src/engine/core/extractive/word-vectors.ts'
+import { DEFAULT_SERVICE_CONFIG } from '../src/service/core/service-config.ts'
 import {
   labelledStatements,
   PARAPHRASES_WRITTEN_AFTER,

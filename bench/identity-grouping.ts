@@ -21,10 +21,10 @@
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { lazyWordVectors } from '../src/adapters/node/word-vectors-file.ts'
-import { groupSimilar } from '../src/core/extractive/grouping.ts'
-import { decodeWordVectors } from '../src/core/extractive/word-vectors.ts'
-import { DEFAULT_SERVICE_CONFIG } from '../src/core/service/service-config.ts'
+import { lazyWordVectors } from '../src/engine/adapters/node/word-vectors-file.ts'
+import { groupSimilar } from '../src/engine/core/extractive/grouping.ts'
+import { decodeWordVectors } from '../src/engine/core/extractive/word-vectors.ts'
+import { DEFAULT_SERVICE_CONFIG } from '../src/service/core/service-config.ts'
 
 const here = dirname(fileURLToPath(import.meta.url))
 

@@ -4,11 +4,11 @@
  * questions with their evidence turns. Format: peers-and-benchmarks.md section 9.2.
  */
 import { readFileSync } from 'node:fs'
-import { STOP_WORDS } from '../src/core/extractive/stop-words.ts'
-import { renderUnits } from '../src/core/extractive/summarize.ts'
-import { stem } from '../src/core/extractive/text.ts'
-import { countTokens } from '../src/core/tokens.ts'
-import type { Unit } from '../src/ports/language-model.ts'
+import { STOP_WORDS } from '../src/engine/core/extractive/stop-words.ts'
+import { renderUnits } from '../src/engine/core/extractive/summarize.ts'
+import { stem } from '../src/engine/core/extractive/text.ts'
+import { countTokens } from '../src/engine/core/tokens.ts'
+import type { Unit } from '../src/engine/ports/language-model.ts'
 
 /** One session: its turns as units, the raw rendering and its tokens, LoCoMo's extras. */
 export interface Session {

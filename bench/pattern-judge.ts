@@ -4,7 +4,7 @@
  * session (bench/pattern-lessons.json), and each lesson is recalled when some entry states it.
  */
 import { readFileSync } from 'node:fs'
-import type { PatternEntry } from '../src/core/patterns/pattern-entry.ts'
+import type { PatternEntry } from '../src/patterns/core/pattern-entry.ts'
 
 /** One lesson of one session, as the reader wrote it. */
 export interface ReaderLesson {

@@ -14,7 +14,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parsePatternFile } from '../src/core/patterns/pattern-entry.ts'
+import { parsePatternFile } from '../src/patterns/core/pattern-entry.ts'
 import { encodeRealSessions } from '../test/support/encode-real-sessions.ts'
 import { factRecall, readSessionFacts } from '../test/support/fact-recall.ts'
 import { TRANSCRIPTS_DIR } from '../test/support/shared-data.ts'

@@ -1,7 +1,7 @@
 /**
  * The measured reason for the recall engine's design (docs/design/recall.md): two well-kept
  * in-process search libraries, MiniSearch 7 and Orama 3, against the segment files of
- * src/adapters/search, on real text: the entries recall makes of the three real dev transcripts,
+ * src/engine/adapters/search, on real text: the entries recall makes of the three real dev transcripts,
  * and 50,000 lines of LoCoMo conversation (a creature's log, a quarter of the 200,000-line target).
  * For each: build time, the size of what is kept on disk, and what a new process pays to answer
  * one query from it (read + parse + restore + search), with the heap it then holds.
@@ -13,11 +13,11 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { create, insertMultiple, load, save, search } from '@orama/orama'
 import MiniSearch from 'minisearch'
-import { bufferSource, openSegment } from '../src/adapters/search/recall-segment.ts'
-import { createSegmentedRecallIndex } from '../src/adapters/search/segmented-recall-index.ts'
-import type { RecallEntry } from '../src/core/recall/recall-entry.ts'
-import { recallTerms } from '../src/core/recall/recall-terms.ts'
-import { transcriptEntries } from '../src/core/recall/transcript-entries.ts'
+import { transcriptEntries } from '../src/brain/core/recall/transcript-entries.ts'
+import { bufferSource, openSegment } from '../src/engine/adapters/search/recall-segment.ts'
+import { createSegmentedRecallIndex } from '../src/engine/adapters/search/segmented-recall-index.ts'
+import type { RecallEntry } from '../src/engine/core/recall/recall-entry.ts'
+import { recallTerms } from '../src/engine/core/recall/recall-terms.ts'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const SHARED = process.env.SOMNUS_SHARED_DIR ?? join(here, '../../shared')

@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { countTokens } from '../src/core/tokens.ts'
+import { countTokens } from '../src/engine/core/tokens.ts'
 import { ensureBuilt, SOMNUS_BIN } from '../test/support/build-once.ts'
 import { buildRecallBrain, run } from './support/recall-brain.ts'
 

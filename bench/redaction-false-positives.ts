@@ -9,7 +9,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { redactSecrets } from '../src/core/redact-secrets.ts'
+import { redactSecrets } from '../src/engine/core/redact-secrets.ts'
 import { HAS_SHARED, SHARED_SKIP_REASON, TRANSCRIPTS_DIR } from '../test/support/shared-data.ts'
 
 /** Every string value of a parsed JSON value. */

@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
-import { openSqlServiceStores } from '../src/adapters/sql/sql-service-stores.ts'
+import { openSqlServiceStores } from '../src/service/adapters/sql/sql-service-stores.ts'
 import { ensureBuilt, SOMNUS_BIN } from '../test/support/build-once.ts'
 import { startServe } from '../test/support/serve-process.ts'
 

@@ -17,11 +17,11 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
-import { down as undoSearch } from '../src/adapters/sql/migrations/006-handoff-search.ts'
-import { down as undoBackground } from '../src/adapters/sql/migrations/006b-handoff-search-in-background.ts'
-import { openServiceDatabase } from '../src/adapters/sql/open-service-database.ts'
-import { sqlServiceStores } from '../src/adapters/sql/sql-service-stores.ts'
-import type { Handoff } from '../src/core/service/handoff.ts'
+import { down as undoSearch } from '../src/service/adapters/sql/migrations/006-handoff-search.ts'
+import { down as undoBackground } from '../src/service/adapters/sql/migrations/006b-handoff-search-in-background.ts'
+import { openServiceDatabase } from '../src/service/adapters/sql/open-service-database.ts'
+import { sqlServiceStores } from '../src/service/adapters/sql/sql-service-stores.ts'
+import type { Handoff } from '../src/service/core/handoff.ts'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const POSTGRES_URL =

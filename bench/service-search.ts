@@ -6,8 +6,8 @@
  * share of questions with at least one evidence turn in the top 5. Target: >= 0.70 on the
  * conversations the weights were NOT tuned on.
  *
- * The split is fixed: weights (core/service/handoff-search.ts) were tuned on conversations 26 and
- * 30 only; 41, 42 and 43 are held out. The date and speaker priors (core/service/query-dates.ts,
+ * The split is fixed: weights (service/core/handoff-search.ts) were tuned on conversations 26 and
+ * 30 only; 41, 42 and 43 are held out. The date and speaker priors (service/core/query-dates.ts,
  * query-speakers.ts) have no weight to tune: each is 1 + the IDF of its condition. The baseline in the same run is a plain BM25 over the turns
  * (MiniSearch, the same terms, no speaker or neighbour words).
  *
@@ -23,11 +23,11 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
-import { createMiniSearchRecallIndex } from '../src/adapters/search/minisearch-recall-index.ts'
-import { composeSomnusService } from '../src/compose-service.ts'
-import type { Handoff } from '../src/core/service/handoff.ts'
-import { searchUnits } from '../src/core/service/handoff-search.ts'
-import { locomoHandoffs } from '../src/core/service/locomo-handoffs.ts'
+import { createMiniSearchRecallIndex } from '../src/engine/adapters/search/minisearch-recall-index.ts'
+import { composeSomnusService } from '../src/service/compose-service.ts'
+import type { Handoff } from '../src/service/core/handoff.ts'
+import { searchUnits } from '../src/service/core/handoff-search.ts'
+import { locomoHandoffs } from '../src/service/core/locomo-handoffs.ts'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const SHARED = process.env.SOMNUS_SHARED_DIR ?? join(here, '../../shared')

@@ -24,8 +24,8 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { readSessionDigest } from '../src/adapters/fs/session-digest-files.ts'
-import { analyzeSession } from '../src/adapters/fs/transcript-files.ts'
+import { readSessionDigest } from '../src/engine/adapters/fs/session-digest-files.ts'
+import { analyzeSession } from '../src/engine/adapters/fs/transcript-files.ts'
 import { HAS_SHARED, SHARED_SKIP_REASON, TRANSCRIPTS_DIR } from '../test/support/shared-data.ts'
 
 const DEV_SESSIONS = [

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { availableParallelism, loadavg } from 'node:os'
 import { join } from 'node:path'
-import { SOMNUS_HOOKS } from '../src/core/claude-settings.ts'
+import { SOMNUS_HOOKS } from '../src/brain/core/claude-settings.ts'
 import { assistant, text, toolResult, toolUse, user } from '../test/support/transcript-lines.ts'
 import { type PartResult, progress } from './soak-report.ts'
 import {

@@ -7,7 +7,7 @@
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
-import { SOMNUS_HOOKS } from '../src/core/claude-settings.ts'
+import { SOMNUS_HOOKS } from '../src/brain/core/claude-settings.ts'
 import { type SoakWorkspace, writeTranscript } from './soak-support.ts'
 
 /** The hook verbs (`node dist/hook.cjs <verb>`), every event `init` wires. */

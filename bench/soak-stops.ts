@@ -4,7 +4,7 @@
  * session a Stop recorded must be in the ledger or in a history entry, and every bookmark in the
  * ledger or in the brain: nothing cleared unread.
  */
-import { SOMNUS_HOOKS } from '../src/core/claude-settings.ts'
+import { SOMNUS_HOOKS } from '../src/brain/core/claude-settings.ts'
 import { isCorruptFile, isTempFile, listFiles } from './soak-brain-files.ts'
 import { type PartResult, progress } from './soak-report.ts'
 import {

@@ -22,7 +22,7 @@ import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { countTokens as libraryCount } from 'gpt-tokenizer/encoding/o200k_base'
-import { countTokens } from '../src/core/tokens.ts'
+import { countTokens } from '../src/engine/core/tokens.ts'
 import { LOCOMO_DIR, REPO_ROOT } from '../test/support/shared-data.ts'
 
 const KINDS = ['prose', 'code', 'base64', 'one letter'] as const

@@ -34,7 +34,7 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
-import { analyzeTranscriptFile } from '../src/adapters/fs/transcript-files.ts'
+import { analyzeTranscriptFile } from '../src/engine/adapters/fs/transcript-files.ts'
 import { ensureBuilt, SOMNUS_BIN } from '../test/support/build-once.ts'
 import { HAS_SHARED, SHARED_SKIP_REASON, TRANSCRIPTS_DIR } from '../test/support/shared-data.ts'
 
@@ -266,7 +266,7 @@ async function buildPrograms(
   const analyzerSource = join(folder, 'cold-analysis.mts')
   writeFileSync(
     analyzerSource,
-    `import { analyzeTranscriptFile } from ${JSON.stringify(join(repo, 'src/adapters/fs/transcript-files.ts'))}
+    `import { analyzeTranscriptFile } from ${JSON.stringify(join(repo, 'src/engine/adapters/fs/transcript-files.ts'))}
 const started = performance.now()
 const analysis = await analyzeTranscriptFile(process.argv[2] as string)
 const seconds = (performance.now() - started) / 1000

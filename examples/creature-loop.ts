@@ -84,7 +84,7 @@ export async function runCreatureLoop(options: CreatureLoopOptions): Promise<Cre
     options.wait ?? ((seconds) => new Promise((done) => setTimeout(done, seconds * 1000)))
   mkdirSync(options.folder, { recursive: true })
   const transport = options.consolidateWithModel
-    ? (await import('../src/adapters/llm/anthropic-transport.ts')).createAnthropicTransport({
+    ? (await import('../src/engine/adapters/llm/anthropic-transport.ts')).createAnthropicTransport({
         model: options.model ?? 'claude-sonnet-4-5',
         env: { ANTHROPIC_API_KEY: options.apiKey, ANTHROPIC_BASE_URL: options.baseUrl },
       })

@@ -74,7 +74,7 @@ await build({
 })
 
 await build({
-  entryPoints: { 'cpu-worker': 'src/adapters/node/cpu-worker.ts' },
+  entryPoints: { 'cpu-worker': 'src/engine/adapters/node/cpu-worker.ts' },
   outdir: OUT_DIR,
   bundle: true,
   minify: true,

@@ -106,23 +106,23 @@ describe('dependency rule', () => {
  */
 const CORE_PACKAGES: Record<string, string[]> = {
   // Schemas of the ledger and somnus.json, parsed on the hook path: zod/mini is the small build.
-  'core/sleep-state.ts': ['zod/mini'],
-  'core/config.ts': ['zod/mini'],
+  'brain/core/sleep-state.ts': ['zod/mini'],
+  'engine/core/config.ts': ['zod/mini'],
   // Schemas the model's replies must match; model code never reaches the hook bundle.
-  'core/model-results.ts': ['zod'],
+  'engine/core/model-results.ts': ['zod'],
   // Tokens are counted with a real tokenizer (principle 4, docs/design/principles.md).
-  'core/tokens.ts': ['gpt-tokenizer/encoding/o200k_base'],
+  'engine/core/tokens.ts': ['gpt-tokenizer/encoding/o200k_base'],
   // The extractive summarizer matches words by their stems.
-  'core/extractive/text.ts': ['stemmer'],
+  'engine/core/extractive/text.ts': ['stemmer'],
   // The service's shapes (handoffs, decisions, jobs, tenants, settings), parsed at the HTTP and
   // CLI edges; service code never reaches the hook bundle.
-  'core/service/handoff.ts': ['zod'],
-  'core/service/decision.ts': ['zod'],
-  'core/service/consolidation-job.ts': ['zod'],
-  'core/service/tenant.ts': ['zod'],
-  'core/service/service-config.ts': ['zod'],
-  'core/service/locomo-handoffs.ts': ['zod'],
-  'core/service/handoff-search.ts': ['zod'],
+  'service/core/handoff.ts': ['zod'],
+  'service/core/decision.ts': ['zod'],
+  'service/core/consolidation-job.ts': ['zod'],
+  'service/core/tenant.ts': ['zod'],
+  'service/core/service-config.ts': ['zod'],
+  'service/core/locomo-handoffs.ts': ['zod'],
+  'service/core/handoff-search.ts': ['zod'],
 }
 
 describe('core imports nothing outside itself', () => {
@@ -316,7 +316,7 @@ describe('CLI bundle', () => {
     }
     visit(entry as string)
     const inputs = [...loaded].flatMap((path) => Object.keys(outputs[path]?.inputs ?? {}))
-    expect(inputs.some((path) => path.includes('src/app/transcript-stats.ts'))).toBe(true)
+    expect(inputs.some((path) => path.includes('src/brain/app/transcript-stats.ts'))).toBe(true)
     expect(
       inputs.filter((path) =>
         /node_modules\/zod\/|src\/core\/config\.ts|src\/compose\.ts/.test(path),

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { type BrainDocument, documentAt, documentPath } from '../src/core/brain-layout.ts'
+import { type BrainDocument, documentAt, documentPath } from '../src/engine/core/brain-layout.ts'
 
 const TEMPLATES = join(import.meta.dirname, '../templates/init')
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCreatureLoop } from '../examples/creature-loop.ts'
-import { countTokens } from '../src/core/tokens.ts'
+import { countTokens } from '../src/engine/core/tokens.ts'
 import {
   type CreatureStandIn,
   STAND_IN_MAX_TOKENS,

@@ -4,6 +4,7 @@
  * LanguageModel contract as the built-in providers, cancellation included.
  */
 import { describe, expect, it } from 'vitest'
+import { CONTRACT_UNITS, testLanguageModel } from '../src/engine/ports/language-model.contract.ts'
 import {
   type ChatRequest,
   type ChatTransport,
@@ -11,7 +12,6 @@ import {
   isSomnusError,
   summarizeText,
 } from '../src/index.ts'
-import { CONTRACT_UNITS, testLanguageModel } from '../src/ports/language-model.contract.ts'
 import { validReplyFor } from './support/prompted-replies.ts'
 
 /** What an agent would write around its own client: answer, and stop when the signal fires. */

@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { brainUseCases } from '../src/brain-use-cases.ts'
-import { createSomnusHooks } from '../src/create-somnus-hooks.ts'
+import { brainUseCases } from '../src/brain/brain-use-cases.ts'
+import { createSomnusHooks } from '../src/brain/create-somnus-hooks.ts'
+import { fixedClock } from '../src/engine/ports/clock.ts'
+import { sequentialIds } from '../src/engine/ports/id-generator.ts'
 import {
   addBookmark,
   addSleepDebt,
@@ -21,8 +23,6 @@ import {
   locateBrain,
   runSleep,
 } from '../src/index.ts'
-import { fixedClock } from '../src/ports/clock.ts'
-import { sequentialIds } from '../src/ports/id-generator.ts'
 import { memoryBrain } from './support/memory-brain.ts'
 import { REPO_ROOT } from './support/shared-data.ts'
 

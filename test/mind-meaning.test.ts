@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createMind } from '../src/create-mind.ts'
+import { createMind } from '../src/mind/create-mind.ts'
 
 function creature(config = {}) {
   const folder = join(mkdtempSync(join(tmpdir(), 'somnus-mind-meaning-')), '.self')

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createMind } from '../src/create-mind.ts'
+import { createMind } from '../src/mind/create-mind.ts'
 import { REPO_ROOT } from './support/shared-data.ts'
 
 const WORKER = join(REPO_ROOT, 'test/support/mind-worker.ts')

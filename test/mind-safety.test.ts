@@ -9,9 +9,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createFsMindStore } from '../src/adapters/fs/mind/fs-mind-store.ts'
-import { createMind } from '../src/create-mind.ts'
-import type { MindStore } from '../src/ports/mind-store.ts'
+import { createFsMindStore } from '../src/mind/adapters/fs/fs-mind-store.ts'
+import { createMind } from '../src/mind/create-mind.ts'
+import type { MindStore } from '../src/mind/ports/mind-store.ts'
 import { runCliCaptured } from './support/run-cli-captured.ts'
 
 const KEY = `sk-ant-api03-${'Zq7xW2'.repeat(12)}AA`

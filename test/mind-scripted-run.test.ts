@@ -12,8 +12,8 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createMind } from '../src/create-mind.ts'
-import { sequentialIds } from '../src/ports/id-generator.ts'
+import { sequentialIds } from '../src/engine/ports/id-generator.ts'
+import { createMind } from '../src/mind/create-mind.ts'
 
 const VOLUNTARY = new Set([20, 40, 60, 80, 100, 200, 220, 240, 260, 280, 300])
 const NAPS = new Set([110, 120])

@@ -3,11 +3,11 @@
  * and an aborted run leaves the brain exactly as it was.
  */
 import { describe, expect, it } from 'vitest'
-import { createPromptedLanguageModel } from '../src/adapters/llm/prompted-language-model.ts'
-import { runSleep } from '../src/app/run-sleep.ts'
-import { isSomnusError } from '../src/core/errors.ts'
-import { freshSleepState } from '../src/core/sleep-state.ts'
-import { sampleSession } from '../src/ports/sleep-state-store.contract.ts'
+import { runSleep } from '../src/brain/app/run-sleep.ts'
+import { freshSleepState } from '../src/brain/core/sleep-state.ts'
+import { sampleSession } from '../src/brain/ports/sleep-state-store.contract.ts'
+import { createPromptedLanguageModel } from '../src/engine/adapters/llm/prompted-language-model.ts'
+import { isSomnusError } from '../src/engine/core/errors.ts'
 import { memoryBrain } from './support/memory-brain.ts'
 
 describe('runSleep with an AbortSignal', () => {

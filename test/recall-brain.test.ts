@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createSomnus } from '../src/create-somnus.ts'
+import { createSomnus } from '../src/brain/create-somnus.ts'
 import { runCliCaptured } from './support/run-cli-captured.ts'
 
 const FACT = 'The billing export needs the EU VAT table loaded before the nightly job.'

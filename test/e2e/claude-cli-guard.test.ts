@@ -16,8 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   createClaudeCliTransport,
   type SpawnFunction,
-} from '../../src/adapters/llm/claude-cli-transport.ts'
-import { SKIP_HOOKS_VARIABLE } from '../../src/core/skip-hooks.ts'
+} from '../../src/engine/adapters/llm/claude-cli-transport.ts'
+import { SKIP_HOOKS_VARIABLE } from '../../src/engine/core/skip-hooks.ts'
 import { startAnthropicMessagesStandIn } from '../support/anthropic-messages-stand-in.ts'
 import { ensureBuilt, SOMNUS_BIN } from '../support/build-once.ts'
 import { validReplyFor } from '../support/prompted-replies.ts'

@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SleepStateSchema } from '../../src/core/sleep-state.ts'
+import { SleepStateSchema } from '../../src/brain/core/sleep-state.ts'
 import { ensureBuilt, SOMNUS_BIN } from '../support/build-once.ts'
 import {
   copyTranscript,

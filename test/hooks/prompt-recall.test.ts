@@ -49,7 +49,7 @@ describe('UserPromptSubmit recall', () => {
 
   it('never repeats a line the session was shown at SessionStart', async () => {
     const shown = 'The staging deploy needs the VPN up first; without it the rsync step hangs.'
-    const somnus = await (await import('../../src/create-somnus.ts')).createSomnus({
+    const somnus = await (await import('../../src/brain/create-somnus.ts')).createSomnus({
       cwd: project,
       env,
     })

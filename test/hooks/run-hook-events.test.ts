@@ -6,7 +6,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { SomnusError } from '../../src/core/errors.ts'
+import { SomnusError } from '../../src/engine/core/errors.ts'
 import { runCli } from '../../src/surfaces/cli/run-cli.ts'
 import {
   defaultHookDependencies,

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { seedScoringPolicy } from '../../src/core/scoring/seed-scoring-policy.ts'
+import { seedScoringPolicy } from '../../src/brain/core/scoring/seed-scoring-policy.ts'
 import {
   copyTranscript,
   HOOK_TEST_NOW,

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { installedFileText, sleepAgentTrusted } from '../../src/core/claude-agent-files.ts'
+import { installedFileText, sleepAgentTrusted } from '../../src/brain/core/claude-agent-files.ts'
 import { ensureBuilt, SOMNUS_BIN } from '../support/build-once.ts'
 import {
   type HookWorkspace,

@@ -18,7 +18,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openMindFolder } from '../../src/create-mind.ts'
+import { openMindFolder } from '../../src/mind/create-mind.ts'
 import { ensureBuilt, SOMNUS_BIN } from '../support/build-once.ts'
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'somnus-hostile-brain-')))

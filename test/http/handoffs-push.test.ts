@@ -3,8 +3,8 @@
  * once, in the pushing key's tenant, with secrets redacted; a wrong key stops the push at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { SessionDigest } from '../../src/core/digest/session-digest.ts'
-import { renderDigestDocument } from '../../src/core/sleep-run/digest-document.ts'
+import { renderDigestDocument } from '../../src/brain/core/sleep-run/digest-document.ts'
+import type { SessionDigest } from '../../src/engine/core/digest/session-digest.ts'
 import { type BrainCliProject, createBrainCliProject } from '../support/brain-cli.ts'
 import { type HttpServiceFixture, openHttpService } from '../support/http-service.ts'
 

@@ -8,15 +8,15 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createFsProjectFiles } from '../../src/adapters/fs/fs-project-files.ts'
-import { consolidatePatterns } from '../../src/app/patterns/consolidate-patterns.ts'
-import { encodePatterns } from '../../src/app/patterns/encode-patterns.ts'
+import { createFsProjectFiles } from '../../src/engine/adapters/fs/fs-project-files.ts'
+import { createExtractiveLanguageModel } from '../../src/index.ts'
+import { consolidatePatterns } from '../../src/patterns/app/consolidate-patterns.ts'
+import { encodePatterns } from '../../src/patterns/app/encode-patterns.ts'
 import {
   CLAUDE_MD_END,
   CLAUDE_MD_START,
   withClaudeMdRules,
-} from '../../src/core/patterns/claude-md-rules.ts'
-import { createExtractiveLanguageModel } from '../../src/index.ts'
+} from '../../src/patterns/core/claude-md-rules.ts'
 import {
   craftedSession,
   digestOfLines,

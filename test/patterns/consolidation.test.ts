@@ -6,14 +6,14 @@
  * situation and count sessions. Each case failed before.
  */
 import { describe, expect, it } from 'vitest'
-import { consolidatePatterns } from '../../src/app/patterns/consolidate-patterns.ts'
-import { parseFrontmatter } from '../../src/core/frontmatter.ts'
+import { parseFrontmatter } from '../../src/engine/core/frontmatter.ts'
+import { createExtractiveLanguageModel } from '../../src/index.ts'
+import { consolidatePatterns } from '../../src/patterns/app/consolidate-patterns.ts'
 import {
   type PatternEntry,
   parsePatternFile,
   renderPatternFile,
-} from '../../src/core/patterns/pattern-entry.ts'
-import { createExtractiveLanguageModel } from '../../src/index.ts'
+} from '../../src/patterns/core/pattern-entry.ts'
 import { memoryPatternWorkspace } from '../support/pattern-workspace.ts'
 
 const model = createExtractiveLanguageModel()

@@ -5,9 +5,9 @@
  * never issued twice, even after its entry has left the folder. Each case failed before.
  */
 import { describe, expect, it } from 'vitest'
-import { encodePatterns } from '../../src/app/patterns/encode-patterns.ts'
-import type { SessionDigest } from '../../src/core/digest/session-digest.ts'
-import { parsePatternFile } from '../../src/core/patterns/pattern-entry.ts'
+import type { SessionDigest } from '../../src/engine/core/digest/session-digest.ts'
+import { encodePatterns } from '../../src/patterns/app/encode-patterns.ts'
+import { parsePatternFile } from '../../src/patterns/core/pattern-entry.ts'
 import { memoryPatternWorkspace } from '../support/pattern-workspace.ts'
 import { fixtureDigest, fixtureItem } from '../support/session-digest-fixture.ts'
 

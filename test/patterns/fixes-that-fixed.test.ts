@@ -5,10 +5,10 @@
  * (the fix was the next change the agent announced, for every open failure).
  */
 import { describe, expect, it } from 'vitest'
-import { DigestLineReader } from '../../src/core/digest/digest-line-reader.ts'
-import { SessionDigestBuilder } from '../../src/core/digest/session-digest-builder.ts'
-import { lessonsFromDigest } from '../../src/core/patterns/digest-lessons.ts'
-import type { PatternCandidate } from '../../src/core/patterns/encode-plan.ts'
+import { DigestLineReader } from '../../src/engine/core/digest/digest-line-reader.ts'
+import { SessionDigestBuilder } from '../../src/engine/core/digest/session-digest-builder.ts'
+import { lessonsFromDigest } from '../../src/patterns/core/digest-lessons.ts'
+import type { PatternCandidate } from '../../src/patterns/core/encode-plan.ts'
 import { assistant, text, toolResult, toolUse, user } from '../support/transcript-lines.ts'
 
 let counter = 0

@@ -5,12 +5,12 @@
  * commit message's lines are none); `--model` is given the digest's material. Each failed before.
  */
 import { describe, expect, it } from 'vitest'
-import { encodePatterns } from '../../src/app/patterns/encode-patterns.ts'
-import { lessonsFromDigest } from '../../src/core/patterns/digest-lessons.ts'
-import type { PatternEntry } from '../../src/core/patterns/pattern-entry.ts'
-import { renderPatternIndex } from '../../src/core/patterns/pattern-index.ts'
+import type { LanguageModel } from '../../src/engine/ports/language-model.ts'
 import { createExtractiveLanguageModel } from '../../src/index.ts'
-import type { LanguageModel } from '../../src/ports/language-model.ts'
+import { encodePatterns } from '../../src/patterns/app/encode-patterns.ts'
+import { lessonsFromDigest } from '../../src/patterns/core/digest-lessons.ts'
+import type { PatternEntry } from '../../src/patterns/core/pattern-entry.ts'
+import { renderPatternIndex } from '../../src/patterns/core/pattern-index.ts'
 import { digestOfLines, memoryPatternWorkspace } from '../support/pattern-workspace.ts'
 import { fixtureDigest, fixtureItem } from '../support/session-digest-fixture.ts'
 

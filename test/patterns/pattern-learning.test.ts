@@ -4,13 +4,13 @@
  * MEMORY.md lines (5, 6) and the read-before-act index (1).
  */
 import { describe, expect, it } from 'vitest'
-import { consolidatePatterns } from '../../src/app/patterns/consolidate-patterns.ts'
-import { encodePatterns } from '../../src/app/patterns/encode-patterns.ts'
-import { listPatterns, patternIndex } from '../../src/app/patterns/list-patterns.ts'
-import { prunePatterns } from '../../src/app/patterns/prune-patterns.ts'
-import { parseFrontmatter } from '../../src/core/frontmatter.ts'
-import { parsePatternFile } from '../../src/core/patterns/pattern-entry.ts'
+import { parseFrontmatter } from '../../src/engine/core/frontmatter.ts'
 import { createExtractiveLanguageModel } from '../../src/index.ts'
+import { consolidatePatterns } from '../../src/patterns/app/consolidate-patterns.ts'
+import { encodePatterns } from '../../src/patterns/app/encode-patterns.ts'
+import { listPatterns, patternIndex } from '../../src/patterns/app/list-patterns.ts'
+import { prunePatterns } from '../../src/patterns/app/prune-patterns.ts'
+import { parsePatternFile } from '../../src/patterns/core/pattern-entry.ts'
 import {
   craftedSession,
   digestOfLines,

@@ -18,12 +18,12 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { patternProjectId } from '../../src/adapters/fs/pattern-locations.ts'
-import { consolidatePatterns } from '../../src/app/patterns/consolidate-patterns.ts'
-import { encodePatterns } from '../../src/app/patterns/encode-patterns.ts'
-import { openPatternWorkspace } from '../../src/compose-patterns.ts'
+import { fixedClock } from '../../src/engine/ports/clock.ts'
 import { createExtractiveLanguageModel } from '../../src/index.ts'
-import { fixedClock } from '../../src/ports/clock.ts'
+import { patternProjectId } from '../../src/patterns/adapters/fs/pattern-locations.ts'
+import { consolidatePatterns } from '../../src/patterns/app/consolidate-patterns.ts'
+import { encodePatterns } from '../../src/patterns/app/encode-patterns.ts'
+import { openPatternWorkspace } from '../../src/patterns/compose-patterns.ts'
 import { craftedSession, digestOfLines } from '../support/pattern-workspace.ts'
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'somnus-worktrees-')))

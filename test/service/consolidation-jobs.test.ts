@@ -5,13 +5,13 @@
  * scheduled runs enqueued once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createExtractiveLanguageModel } from '../../src/adapters/llm/extractive-language-model.ts'
-import { createHandoffs } from '../../src/app/service/create-handoffs.ts'
-import { enqueueScheduledRun } from '../../src/app/service/enqueue-scheduled-run.ts'
-import { runConsolidation } from '../../src/app/service/run-consolidation.ts'
-import { workJobs } from '../../src/app/service/work-jobs.ts'
-import { countTokens } from '../../src/core/tokens.ts'
-import { sampleDecision } from '../../src/ports/service-stores.contract.ts'
+import { createExtractiveLanguageModel } from '../../src/engine/adapters/llm/extractive-language-model.ts'
+import { countTokens } from '../../src/engine/core/tokens.ts'
+import { createHandoffs } from '../../src/service/app/create-handoffs.ts'
+import { enqueueScheduledRun } from '../../src/service/app/enqueue-scheduled-run.ts'
+import { runConsolidation } from '../../src/service/app/run-consolidation.ts'
+import { workJobs } from '../../src/service/app/work-jobs.ts'
+import { sampleDecision } from '../../src/service/ports/service-stores.contract.ts'
 import {
   ENGINES,
   engineAvailable,

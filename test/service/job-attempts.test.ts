@@ -5,11 +5,11 @@
  * that keeps failing is retried by policy (after its backoff) and then dead-lettered.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createExtractiveLanguageModel } from '../../src/adapters/llm/extractive-language-model.ts'
-import { createHandoffs } from '../../src/app/service/create-handoffs.ts'
-import { type JobEnd, runClaimedJob } from '../../src/app/service/run-claimed-job.ts'
-import { workJobs } from '../../src/app/service/work-jobs.ts'
-import type { LanguageModel } from '../../src/ports/language-model.ts'
+import { createExtractiveLanguageModel } from '../../src/engine/adapters/llm/extractive-language-model.ts'
+import type { LanguageModel } from '../../src/engine/ports/language-model.ts'
+import { createHandoffs } from '../../src/service/app/create-handoffs.ts'
+import { type JobEnd, runClaimedJob } from '../../src/service/app/run-claimed-job.ts'
+import { workJobs } from '../../src/service/app/work-jobs.ts'
 import {
   ENGINES,
   engineAvailable,

@@ -4,8 +4,8 @@
  */
 import { sql } from 'kysely'
 import { expect, it } from 'vitest'
-import { sqlHandoffStore } from '../../src/adapters/sql/sql-handoff-store.ts'
-import { sampleHandoff } from '../../src/ports/service-stores.contract.ts'
+import { sqlHandoffStore } from '../../src/service/adapters/sql/sql-handoff-store.ts'
+import { sampleHandoff } from '../../src/service/ports/service-stores.contract.ts'
 import { describeEachEngine } from '../support/describe-each-engine.ts'
 
 /** About 8 kB of distinct words: their search vector (lexeme and position each) outweighs them. */

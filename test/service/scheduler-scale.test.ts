@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { enqueueScheduledRun } from '../../src/app/service/enqueue-scheduled-run.ts'
+import { enqueueScheduledRun } from '../../src/service/app/enqueue-scheduled-run.ts'
 import {
   ENGINES,
   engineAvailable,

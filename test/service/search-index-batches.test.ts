@@ -3,8 +3,8 @@
  * while one runs, so a batch of big handoffs is indexed a few at a time. On both engines.
  */
 import { expect, it } from 'vitest'
-import { indexPendingHandoffs } from '../../src/app/service/index-handoffs.ts'
-import { sampleHandoff } from '../../src/ports/service-stores.contract.ts'
+import { indexPendingHandoffs } from '../../src/service/app/index-handoffs.ts'
+import { sampleHandoff } from '../../src/service/ports/service-stores.contract.ts'
 import { describeEachEngine } from '../support/describe-each-engine.ts'
 
 /** About 600 kB of words. */

@@ -16,8 +16,8 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openServiceDatabase } from '../../src/adapters/sql/open-service-database.ts'
-import { sqlServiceStores } from '../../src/adapters/sql/sql-service-stores.ts'
+import { openServiceDatabase } from '../../src/service/adapters/sql/open-service-database.ts'
+import { sqlServiceStores } from '../../src/service/adapters/sql/sql-service-stores.ts'
 import { runCliCaptured } from '../support/run-cli-captured.ts'
 import {
   dropSchema,

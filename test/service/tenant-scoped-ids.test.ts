@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Migrator, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MIGRATIONS } from '../../src/adapters/sql/migrations/index.ts'
+import { MIGRATIONS } from '../../src/service/adapters/sql/migrations/index.ts'
 import {
   type DatabaseLocation,
   migrateToLatest,
-} from '../../src/adapters/sql/open-service-database.ts'
-import { sqlServiceStores } from '../../src/adapters/sql/sql-service-stores.ts'
+} from '../../src/service/adapters/sql/open-service-database.ts'
+import { sqlServiceStores } from '../../src/service/adapters/sql/sql-service-stores.ts'
 import { type Answer, get, handoffBody, json } from '../support/http-api-requests.ts'
 import { type HttpServiceFixture, openHttpService } from '../support/http-service.ts'
 import { runCliCaptured } from '../support/run-cli-captured.ts'

@@ -8,8 +8,8 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadConversation, type Session } from '../../bench/locomo-data.ts'
-import { createMind } from '../../src/create-mind.ts'
-import { sequentialIds } from '../../src/ports/id-generator.ts'
+import { sequentialIds } from '../../src/engine/ports/id-generator.ts'
+import { createMind } from '../../src/mind/create-mind.ts'
 import { LOCOMO_DIR } from './shared-data.ts'
 
 /** What the replay did, for assertions. */

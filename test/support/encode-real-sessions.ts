@@ -2,10 +2,10 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { encodePatterns } from '../../src/app/patterns/encode-patterns.ts'
-import { sessionDigestFor } from '../../src/compose-pattern-transcripts.ts'
-import { openPatternWorkspace } from '../../src/compose-patterns.ts'
-import { fixedClock } from '../../src/ports/clock.ts'
+import { fixedClock } from '../../src/engine/ports/clock.ts'
+import { encodePatterns } from '../../src/patterns/app/encode-patterns.ts'
+import { sessionDigestFor } from '../../src/patterns/compose-pattern-transcripts.ts'
+import { openPatternWorkspace } from '../../src/patterns/compose-patterns.ts'
 
 /** The three UUID-named sessions of the shared dataset (those `session-facts.json` covers). */
 export const FACT_SESSIONS = [

@@ -2,7 +2,7 @@
  * The HTTP API on a real database for tests: PGlite in memory or PostgreSQL (a fresh schema per
  * file), two tenants with a key each, reached in-process (`app.request`) or over a loopback socket.
  */
-import { createSomnusService, type SomnusService } from '../../src/create-somnus.ts'
+import { createSomnusService, type SomnusService } from '../../src/brain/create-somnus.ts'
 import { createHttpApp, type HttpAppOptions } from '../../src/surfaces/http/create-http-app.ts'
 import { serviceApiFor } from '../../src/surfaces/http/service-api-for.ts'
 import { startHttpServer } from '../../src/surfaces/http/start-http-server.ts'

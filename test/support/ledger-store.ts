@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll } from 'vitest'
-import { createFsSleepStateStore } from '../../src/adapters/fs/fs-sleep-state-store.ts'
+import { createFsSleepStateStore } from '../../src/brain/adapters/fs/fs-sleep-state-store.ts'
 
 const temporaryDirs: string[] = []
 

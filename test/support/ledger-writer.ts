@@ -5,8 +5,8 @@
  *   loop <stateDir> <sessions> <chars>    rewrite a large ledger forever, printing "wrote <n>"
  * SOMNUS_TEST_STALE_MS sets the store's stale-lock time.
  */
-import { createFsSleepStateStore } from '../../src/adapters/fs/fs-sleep-state-store.ts'
-import type { SessionRecord } from '../../src/core/sleep-state.ts'
+import { createFsSleepStateStore } from '../../src/brain/adapters/fs/fs-sleep-state-store.ts'
+import type { SessionRecord } from '../../src/brain/core/sleep-state.ts'
 
 const [mode, stateDir, first, second] = process.argv.slice(2)
 if (!stateDir || (mode !== 'once' && mode !== 'loop')) {

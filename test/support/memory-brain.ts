@@ -1,12 +1,12 @@
 /** A whole `Brain` in memory (files, ledger, fixed clock, sequential ids) for use-case tests. */
-import { createMemoryBrainFiles } from '../../src/adapters/memory/memory-brain-files.ts'
-import { createMemorySleepStateStore } from '../../src/adapters/memory/memory-sleep-state-store.ts'
-import { createMemoryUnitOfWork } from '../../src/adapters/memory/memory-unit-of-work.ts'
-import type { Brain } from '../../src/app/brain.ts'
-import { type Config, resolveConfig } from '../../src/core/config.ts'
-import type { SleepHistoryEntry, SleepState } from '../../src/core/sleep-state.ts'
-import { fixedClock } from '../../src/ports/clock.ts'
-import { sequentialIds } from '../../src/ports/id-generator.ts'
+import { createMemoryBrainFiles } from '../../src/brain/adapters/memory/memory-brain-files.ts'
+import { createMemorySleepStateStore } from '../../src/brain/adapters/memory/memory-sleep-state-store.ts'
+import { createMemoryUnitOfWork } from '../../src/brain/adapters/memory/memory-unit-of-work.ts'
+import type { Brain } from '../../src/brain/app/brain.ts'
+import type { SleepHistoryEntry, SleepState } from '../../src/brain/core/sleep-state.ts'
+import { type Config, resolveConfig } from '../../src/engine/core/config.ts'
+import { fixedClock } from '../../src/engine/ports/clock.ts'
+import { sequentialIds } from '../../src/engine/ports/id-generator.ts'
 
 /** A brain at `/project/_agent_context` holding `files`, with the clock stopped at `now`. */
 export function memoryBrain(

@@ -7,7 +7,7 @@
  *   tally <folder> <worker>: actions only, forever, never tired (fatigueLimit 1,000,000)
  * The folder's mind.json sets minDreamIntervalMs to 0, so every sleep of 30 s or more dreams.
  */
-import { createMind } from '../../src/create-mind.ts'
+import { createMind } from '../../src/mind/create-mind.ts'
 
 const [mode, folder, worker] = process.argv.slice(2)
 const mind = createMind({

@@ -3,16 +3,16 @@
  * folders, a fixed clock.
  */
 
-import { createMemoryFolderFiles } from '../../src/adapters/memory/memory-folder-files.ts'
-import { createMemoryProjectFiles } from '../../src/adapters/memory/memory-project-files.ts'
-import type { PatternWorkspace } from '../../src/app/patterns/pattern-workspace.ts'
-import type { SessionDigest } from '../../src/core/digest/session-digest.ts'
-import { SessionDigestBuilder } from '../../src/core/digest/session-digest-builder.ts'
+import { createMemoryProjectFiles } from '../../src/brain/adapters/memory/memory-project-files.ts'
+import type { SessionDigest } from '../../src/engine/core/digest/session-digest.ts'
+import { SessionDigestBuilder } from '../../src/engine/core/digest/session-digest-builder.ts'
+import { fixedClock } from '../../src/engine/ports/clock.ts'
+import { createMemoryFolderFiles } from '../../src/patterns/adapters/memory/memory-folder-files.ts'
+import type { PatternWorkspace } from '../../src/patterns/app/pattern-workspace.ts'
 import {
   DEFAULT_PATTERN_SETTINGS,
   type PatternSettings,
-} from '../../src/core/patterns/pattern-settings.ts'
-import { fixedClock } from '../../src/ports/clock.ts'
+} from '../../src/patterns/core/pattern-settings.ts'
 
 /** A workspace whose folders can be inspected, on `day` (YYYY-MM-DD), with memory on. */
 export function memoryPatternWorkspace(

@@ -451,7 +451,7 @@ export const ALL_SECRETS_TEXT = SECRET_SAMPLES.map((sample) => sample.text).join
 
 /** Ordinary text that must come back unchanged: code, hashes, ids, paths, prose about secrets. */
 export const HARMLESS_TEXTS: readonly string[] = [
-  'Fixed the retry loop in src/core/redact-secrets.ts; tests pass.',
+  'Fixed the retry loop in src/engine/core/redact-secrets.ts; tests pass.',
   'commit 9fceb02d0ae598e95dc970b74767f19372d61af8 reverted a1b2c3d',
   'session 550e8400-e29b-41d4-a716-446655440000 ended',
   'The key insight is that the lock must be taken first.',

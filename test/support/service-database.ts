@@ -9,9 +9,9 @@ import {
   type DatabaseLocation,
   type OpenDatabase,
   openServiceDatabase,
-} from '../../src/adapters/sql/open-service-database.ts'
-import { sqlServiceStores } from '../../src/adapters/sql/sql-service-stores.ts'
-import type { ServiceStores } from '../../src/ports/service-stores.ts'
+} from '../../src/service/adapters/sql/open-service-database.ts'
+import { sqlServiceStores } from '../../src/service/adapters/sql/sql-service-stores.ts'
+import type { ServiceStores } from '../../src/service/ports/service-stores.ts'
 
 /** The test PostgreSQL (override with SOMNUS_TEST_POSTGRES_URL). */
 export const POSTGRES_URL =

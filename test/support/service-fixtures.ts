@@ -1,11 +1,11 @@
 /** Service test fixtures: dependencies on a test database, and statements with known themes. */
-import { createExtractiveLanguageModel } from '../../src/adapters/llm/extractive-language-model.ts'
-import { lazyWordVectors } from '../../src/adapters/node/word-vectors-file.ts'
-import type { ServiceDependencies } from '../../src/app/service/service-dependencies.ts'
-import { resolveServiceConfig } from '../../src/core/service/service-config.ts'
-import { fixedClock } from '../../src/ports/clock.ts'
-import { sequentialIds } from '../../src/ports/id-generator.ts'
-import type { ServiceStores } from '../../src/ports/service-stores.ts'
+import { createExtractiveLanguageModel } from '../../src/engine/adapters/llm/extractive-language-model.ts'
+import { lazyWordVectors } from '../../src/engine/adapters/node/word-vectors-file.ts'
+import { fixedClock } from '../../src/engine/ports/clock.ts'
+import { sequentialIds } from '../../src/engine/ports/id-generator.ts'
+import type { ServiceDependencies } from '../../src/service/app/service-dependencies.ts'
+import { resolveServiceConfig } from '../../src/service/core/service-config.ts'
+import type { ServiceStores } from '../../src/service/ports/service-stores.ts'
 
 /** The "now" of the service tests. */
 export const NOW = new Date('2026-07-01T12:00:00.000Z')

@@ -1,5 +1,5 @@
 /** A SessionDigest for unit tests: an empty session of 2026-03-02 with `partial` on top. */
-import type { DigestItem, SessionDigest } from '../../src/core/digest/session-digest.ts'
+import type { DigestItem, SessionDigest } from '../../src/engine/core/digest/session-digest.ts'
 
 /** The session id the fixture digests carry unless told otherwise. */
 export const FIXTURE_SESSION = '11111111-2222-3333-4444-555555555555'

@@ -1,9 +1,13 @@
 /** Snapshot inputs for the snapshot tests: a small brain and one the size the hook must handle. */
-import { parseKnowledge, renderNewKnowledge } from '../../src/core/knowledge.ts'
-import { seedScoringPolicy } from '../../src/core/scoring/seed-scoring-policy.ts'
-import { freshSleepState, type SleepState, SleepStateSchema } from '../../src/core/sleep-state.ts'
-import type { SnapshotInput } from '../../src/core/snapshot/snapshot-types.ts'
-import { parseTask, renderNewTask } from '../../src/core/tasks.ts'
+import { parseKnowledge, renderNewKnowledge } from '../../src/brain/core/knowledge.ts'
+import { seedScoringPolicy } from '../../src/brain/core/scoring/seed-scoring-policy.ts'
+import {
+  freshSleepState,
+  type SleepState,
+  SleepStateSchema,
+} from '../../src/brain/core/sleep-state.ts'
+import type { SnapshotInput } from '../../src/brain/core/snapshot/snapshot-types.ts'
+import { parseTask, renderNewTask } from '../../src/brain/core/tasks.ts'
 
 /** The instant every snapshot test is judged at. */
 export const now = new Date('2026-03-01T12:00:00Z')

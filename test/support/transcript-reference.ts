@@ -3,14 +3,14 @@
  * counting rules plainly, with no shortcuts. Only the rule helpers (tool lists, phrase pattern,
  * slug patterns) are shared with the engine; they have their own unit tests.
  */
-import type { TranscriptAnalysis } from '../../src/core/transcript/transcript-analysis.ts'
+import type { TranscriptAnalysis } from '../../src/engine/core/transcript/transcript-analysis.ts'
 import {
   CHANGE_TOOLS,
   countDecisionMarkers,
   isHumanPromptText,
   isSleepDispatch,
   taskSlugsOf,
-} from '../../src/core/transcript/transcript-rules.ts'
+} from '../../src/engine/core/transcript/transcript-rules.ts'
 
 type Json = Record<string, unknown>
 

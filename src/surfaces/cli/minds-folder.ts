@@ -1,6 +1,6 @@
 /** Where the tenants' creatures live, as `serve` and `tenant delete` both find it. */
 import { join, resolve } from 'node:path'
-import { defaultServiceDataDir } from '../../create-somnus.ts'
+import { defaultServiceDataDir } from '../../brain/create-somnus.ts'
 import type { CliIo } from './cli-io.ts'
 
 /**

@@ -6,8 +6,8 @@
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
-import { SomnusError } from '../../core/errors.ts'
-import { createSomnusService, type SomnusService } from '../../create-somnus.ts'
+import { createSomnusService, type SomnusService } from '../../brain/create-somnus.ts'
+import { SomnusError } from '../../engine/core/errors.ts'
 import type { CliIo } from './cli-io.ts'
 
 /** The options every service command takes. */

@@ -3,9 +3,9 @@
  * Command modules load lazily, one per noun, so `somnus sleep debt` never loads the LLM code.
  */
 import { Command, CommanderError, Help } from 'commander'
-import { environmentFault } from '../../core/environment-fault.ts'
-import { isSomnusError } from '../../core/errors.ts'
-import { redactDocument } from '../../core/redact-document.ts'
+import { environmentFault } from '../../engine/core/environment-fault.ts'
+import { isSomnusError } from '../../engine/core/errors.ts'
+import { redactDocument } from '../../engine/core/redact-document.ts'
 import { type CliIo, helpLayout, type RunCli } from './cli-io.ts'
 import { VERSION } from './version.ts'
 

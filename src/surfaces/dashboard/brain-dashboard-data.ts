@@ -3,9 +3,10 @@
  * sleep and its diff, the brain now, the patterns and what they became, and recall. Each function
  * answers one JSON endpoint; every string leaves through redactSecrets (dashboard-json.ts).
  */
-import { CONTEXT_DIR_NAME, documentAt } from '../../core/brain-layout.ts'
-import type { SleepHistoryEntry } from '../../core/sleep-state.ts'
-import type { SleepRecordReader, SleepRecordSummary, Somnus } from '../../create-somnus.ts'
+
+import type { SleepHistoryEntry } from '../../brain/core/sleep-state.ts'
+import type { SleepRecordReader, SleepRecordSummary, Somnus } from '../../brain/create-somnus.ts'
+import { CONTEXT_DIR_NAME, documentAt } from '../../engine/core/brain-layout.ts'
 import {
   type DigestFinder,
   digestFinder,

@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { redactSecrets } from '../../core/redact-secrets.ts'
+import { redactSecrets } from '../../engine/core/redact-secrets.ts'
 import type { DashboardAssets, DashboardView } from './dashboard-assets.ts'
 
 /** A JSON endpoint: the answer for the query, or null for 404. */

@@ -3,7 +3,7 @@
  * never written: fatigue over time against the warning and the limit, dreams on a timeline,
  * observations by priority and age, and the priorities its dreams set.
  */
-import type { Mind } from '../../create-mind.ts'
+import type { Mind } from '../../mind/create-mind.ts'
 
 /** Observation ages, in days before now, each bucket's upper bound (the last is open). */
 const AGE_BUCKETS: readonly { label: string; days: number }[] = [

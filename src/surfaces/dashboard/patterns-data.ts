@@ -2,7 +2,7 @@
  * The project's patterns for the dashboard, each with the skills and CLAUDE.md lines that cite its
  * id (what crystallization made of it). Read-only.
  */
-import type { SomnusPatterns } from '../../create-somnus-patterns.ts'
+import type { SomnusPatterns } from '../../patterns/create-somnus-patterns.ts'
 
 const SKILLS_FOLDER = '.claude/skills'
 

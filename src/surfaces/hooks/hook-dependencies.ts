@@ -1,5 +1,5 @@
 /** What the hooks need from the world, gathered in one object so tests can swap any part. */
-import { createSomnusHooks, locateBrain } from '../../create-somnus-hooks.ts'
+import { createSomnusHooks, locateBrain } from '../../brain/create-somnus-hooks.ts'
 import { type StartDetached, startDetached } from './pattern-jobs.ts'
 
 /** What `runHook` needs from the outside world, injectable for tests. */

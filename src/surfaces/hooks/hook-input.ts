@@ -5,7 +5,7 @@
  * Every field is optional: a payload missing what an event needs is handled by that event.
  */
 import * as z from 'zod/mini'
-import { redactSecrets } from '../../core/redact-secrets.ts'
+import { redactSecrets } from '../../engine/core/redact-secrets.ts'
 
 /** The stdin schemas, built on first use: the hand check in parseHookInput answers most payloads. */
 function buildSchemas() {

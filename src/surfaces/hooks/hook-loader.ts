@@ -3,9 +3,9 @@
  * (`dist/hook-bundle.cjs`, built from hook-main.ts by scripts/bundle-hook.mjs) through a V8 code
  * cache (see cached-bundle.ts), one per event, so that only the first run of a build parses and
  * compiles it.
- * With SOMNUS_SKIP_HOOKS=1 (core/skip-hooks.ts) it loads nothing and the process just ends.
+ * With SOMNUS_SKIP_HOOKS=1 (engine/core/skip-hooks.ts) it loads nothing and the process just ends.
  */
-import { SKIP_HOOKS_VALUE, SKIP_HOOKS_VARIABLE } from '../../core/skip-hooks.ts'
+import { SKIP_HOOKS_VALUE, SKIP_HOOKS_VARIABLE } from '../../engine/core/skip-hooks.ts'
 import { runCachedBundle } from '../cached-bundle.ts'
 
 /** Set by scripts/bundle-hook.mjs: a hash of the bundle, so a new build never meets an old cache. */

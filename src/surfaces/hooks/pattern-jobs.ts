@@ -6,8 +6,8 @@
  * pattern folder's lock keeps two encodes of one session from interleaving.
  */
 
-import type { PatternSettings } from '../../core/patterns/pattern-settings.ts'
-import { createRandomGate } from '../../core/patterns/random-gate.ts'
+import type { PatternSettings } from '../../patterns/core/pattern-settings.ts'
+import { createRandomGate } from '../../patterns/core/random-gate.ts'
 import type { HookEvent, HookInputs } from './hook-input.ts'
 
 /** One detached run: the `somnus` arguments after the CLI entry. */

@@ -5,18 +5,18 @@
  * answer, exit 0.
  */
 import { isAbsolute, join } from 'node:path'
-import { CONTEXT_DIR_NAME } from '../../app/brain.ts'
-import { SOMNUS_HOOKS } from '../../core/claude-settings.ts'
-import { environmentFault } from '../../core/environment-fault.ts'
-import { isSomnusError } from '../../core/errors.ts'
-import { inertLogText } from '../../core/log-text.ts'
-import type { SomnusHooks } from '../../create-somnus-hooks.ts'
+import { CONTEXT_DIR_NAME } from '../../brain/app/brain.ts'
+import { SOMNUS_HOOKS } from '../../brain/core/claude-settings.ts'
+import type { SomnusHooks } from '../../brain/create-somnus-hooks.ts'
 import {
   appendLogFile,
   claimStopPatternJob,
   patternSettingsOrOff,
-} from '../../create-somnus-hooks.ts'
-import { fixedClock } from '../../ports/clock.ts'
+} from '../../brain/create-somnus-hooks.ts'
+import { environmentFault } from '../../engine/core/environment-fault.ts'
+import { isSomnusError } from '../../engine/core/errors.ts'
+import { inertLogText } from '../../engine/core/log-text.ts'
+import { fixedClock } from '../../engine/ports/clock.ts'
 import { defaultHookDependencies, type HookDependencies } from './hook-dependencies.ts'
 import {
   HOOK_EVENTS,

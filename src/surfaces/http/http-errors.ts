@@ -7,9 +7,9 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type { ZodError } from 'zod'
-import { isSomnusError, type SomnusErrorCode } from '../../core/errors.ts'
-import { escapeLogText } from '../../core/log-text.ts'
-import { redactSecrets } from '../../core/redact-secrets.ts'
+import { isSomnusError, type SomnusErrorCode } from '../../engine/core/errors.ts'
+import { escapeLogText } from '../../engine/core/log-text.ts'
+import { redactSecrets } from '../../engine/core/redact-secrets.ts'
 import type { ErrorResponse } from './schemas/common-schemas.ts'
 
 /**

@@ -5,8 +5,8 @@
  * `fetch` is injected.
  */
 import { hc } from 'hono/client'
-import { SomnusError } from '../../core/errors.ts'
-import type { HandoffInput } from '../../core/service/handoff.ts'
+import { SomnusError } from '../../engine/core/errors.ts'
+import type { HandoffInput } from '../../service/core/handoff.ts'
 import type { SomnusApp } from './create-http-app.ts'
 
 /** What `fetch` takes as its first argument. */

@@ -2,7 +2,7 @@
  * The HTTP API's use cases on a consolidation service: each one the service's own, with the
  * server's lifecycle added (an ingest to drain on stop, a stop signal for waiting requests).
  */
-import type { SomnusService } from '../../create-somnus.ts'
+import type { SomnusService } from '../../brain/create-somnus.ts'
 import type { ServiceApi } from './service-api.ts'
 
 /** How the API behaves as its server stops. */

@@ -1,9 +1,9 @@
 /**
  * What the HTTP surface asks of the consolidation service, every call scoped to one tenant. The
- * shapes are core/service's (the seed's snake_case names), so a route passes values through.
+ * shapes are service/core's (the seed's snake_case names), so a route passes values through.
  */
 
-import type { DatabaseHealth } from '../../app/service/database-health.ts'
+import type { DatabaseHealth } from '../../service/app/database-health.ts'
 import type {
   ConsolidationJob,
   ConsolidationJobsResponse,
@@ -12,11 +12,11 @@ import type {
   ConsolidationStatsResponse,
   JobStatus,
   RunJobType,
-} from '../../core/service/consolidation-job.ts'
-import type { Decision, DecisionInput, DecisionStatus } from '../../core/service/decision.ts'
-import type { Handoff, HandoffInput } from '../../core/service/handoff.ts'
-import type { HandoffSearchHit, HandoffSearchQuery } from '../../core/service/handoff-search.ts'
-import type { Page, PageRequest } from '../../ports/service-stores.ts'
+} from '../../service/core/consolidation-job.ts'
+import type { Decision, DecisionInput, DecisionStatus } from '../../service/core/decision.ts'
+import type { Handoff, HandoffInput } from '../../service/core/handoff.ts'
+import type { HandoffSearchHit, HandoffSearchQuery } from '../../service/core/handoff-search.ts'
+import type { Page, PageRequest } from '../../service/ports/service-stores.ts'
 
 /** The use cases the HTTP API serves. Every method sees only `tenantId`'s rows. */
 export interface ServiceApi {

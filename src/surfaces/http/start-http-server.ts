@@ -4,7 +4,7 @@
  */
 import { isIP } from 'node:net'
 import { createAdaptorServer } from '@hono/node-server'
-import { SomnusError } from '../../core/errors.ts'
+import { SomnusError } from '../../engine/core/errors.ts'
 
 /** The seed's port. */
 export const DEFAULT_PORT = 3456

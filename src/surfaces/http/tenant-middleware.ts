@@ -6,8 +6,8 @@
  * `tenant_id` names it, `default` when absent.
  */
 import type { Context, MiddlewareHandler } from 'hono'
-import { SomnusError } from '../../core/errors.ts'
-import type { Mind } from '../../create-mind.ts'
+import { SomnusError } from '../../engine/core/errors.ts'
+import type { Mind } from '../../mind/create-mind.ts'
 import type { AuthVariables } from './api-key-auth.ts'
 import type { ServiceApi } from './service-api.ts'
 import type { TenantMinds } from './tenant-minds.ts'

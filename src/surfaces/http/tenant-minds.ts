@@ -4,10 +4,10 @@
  * throwaway service. A tenant's creature is opened on its first request and kept.
  */
 import { join } from 'node:path'
-import { SomnusError } from '../../core/errors.ts'
-import { createMind, type Mind, openMindFolder } from '../../create-mind.ts'
-import type { Clock } from '../../ports/clock.ts'
-import type { CpuWork } from '../../ports/cpu-work.ts'
+import { SomnusError } from '../../engine/core/errors.ts'
+import type { Clock } from '../../engine/ports/clock.ts'
+import type { CpuWork } from '../../engine/ports/cpu-work.ts'
+import { createMind, type Mind, openMindFolder } from '../../mind/create-mind.ts'
 
 /** The creature of each tenant. */
 export interface TenantMinds {

@@ -9,8 +9,13 @@
 import { McpServer } from '@modelcontextprotocol/server'
 import { serveStdio } from '@modelcontextprotocol/server/stdio'
 import * as z from 'zod'
-import { isSomnusError } from '../../core/errors.ts'
-import { type BrainRecall, createSomnus, type MemoryHit, type Somnus } from '../../create-somnus.ts'
+import {
+  type BrainRecall,
+  createSomnus,
+  type MemoryHit,
+  type Somnus,
+} from '../../brain/create-somnus.ts'
+import { isSomnusError } from '../../engine/core/errors.ts'
 import { VERSION } from '../cli/version.ts'
 
 /** The kinds a recall may keep to. */

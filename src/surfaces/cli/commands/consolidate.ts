@@ -3,8 +3,8 @@
  * on long runs.
  */
 import type { Command } from 'commander'
-import { SomnusError } from '../../../core/errors.ts'
-import { isStorableInstant } from '../../../core/service/client-values.ts'
+import { SomnusError } from '../../../engine/core/errors.ts'
+import { isStorableInstant } from '../../../service/core/client-values.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import {
   formatCount,

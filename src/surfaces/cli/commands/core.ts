@@ -1,6 +1,6 @@
 /** `somnus core`: the project record in `_agent_context/core/` (for now: the changelog). */
 import type { Command } from 'commander'
-import { CHANGE_TYPES } from '../../../core/core-files.ts'
+import { CHANGE_TYPES } from '../../../engine/core/core-files.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { openSomnus } from '../open-somnus.ts'
 

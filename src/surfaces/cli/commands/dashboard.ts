@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process'
 import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
-import { SomnusError } from '../../../core/errors.ts'
+import { SomnusError } from '../../../engine/core/errors.ts'
 import type { DashboardEndpoint } from '../../dashboard/dashboard-server.ts'
 import type { CliIo } from '../cli-io.ts'
 import { openSomnus } from '../open-somnus.ts'
@@ -80,7 +80,7 @@ async function mindEndpoints(
     )
   }
   const [{ openMindFolder }, { mindOverview }] = await Promise.all([
-    import('../../../create-mind.ts'),
+    import('../../../mind/create-mind.ts'),
     import('../../dashboard/mind-dashboard-data.ts'),
   ])
   const mind = await openMindFolder({ folder: path, location: folder, env: io.env })
@@ -91,7 +91,7 @@ async function brainEndpoints(io: CliIo): Promise<Record<string, DashboardEndpoi
   const [somnus, { brainDashboardData }, { openSleepRecords }] = await Promise.all([
     openSomnus(io),
     import('../../dashboard/brain-dashboard-data.ts'),
-    import('../../../create-somnus.ts'),
+    import('../../../brain/create-somnus.ts'),
   ])
   const sleepRecords = await openSleepRecords(somnus.brain.root)
   // Read the records' summaries now, while the server starts and the browser opens, so the first
@@ -102,7 +102,7 @@ async function brainEndpoints(io: CliIo): Promise<Record<string, DashboardEndpoi
     sleepRecords,
     patterns: async () => {
       const [{ createSomnusPatterns }, { patternsData }] = await Promise.all([
-        import('../../../create-somnus-patterns.ts'),
+        import('../../../patterns/create-somnus-patterns.ts'),
         import('../../dashboard/patterns-data.ts'),
       ])
       try {

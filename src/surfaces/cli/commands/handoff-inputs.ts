@@ -1,10 +1,10 @@
 /** Reading handoffs from an import file, and one handoff as a line of `handoffs list`. */
 
-import { parseHandoffInput } from '../../../app/service/create-handoffs.ts'
-import { SomnusError } from '../../../core/errors.ts'
-import { levelTokens } from '../../../core/service/compression-plan.ts'
-import type { Handoff, HandoffInput } from '../../../core/service/handoff.ts'
-import { locomoHandoffs } from '../../../core/service/locomo-handoffs.ts'
+import { SomnusError } from '../../../engine/core/errors.ts'
+import { parseHandoffInput } from '../../../service/app/create-handoffs.ts'
+import { levelTokens } from '../../../service/core/compression-plan.ts'
+import type { Handoff, HandoffInput } from '../../../service/core/handoff.ts'
+import { locomoHandoffs } from '../../../service/core/locomo-handoffs.ts'
 
 /** The handoffs in `text`, read as `format` (`json`, `jsonl` or `locomo`). */
 export function parseHandoffInputs(text: string, format: string, name: string): HandoffInput[] {

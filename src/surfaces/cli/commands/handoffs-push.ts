@@ -4,7 +4,7 @@
  */
 import { basename, resolve } from 'node:path'
 import type { Command } from 'commander'
-import { SomnusError } from '../../../core/errors.ts'
+import { SomnusError } from '../../../engine/core/errors.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { openSomnus } from '../open-somnus.ts'
 
@@ -106,8 +106,8 @@ async function push(io: CliIo, options: PushOptions): Promise<void> {
   }
   const somnus = await openSomnus(io)
   const [{ brainHandoffs }, { readDigestDocuments }, status, history] = await Promise.all([
-    import('../../../core/push/brain-handoffs.ts'),
-    import('../../../app/read-digest-documents.ts'),
+    import('../../../brain/core/push/brain-handoffs.ts'),
+    import('../../../brain/app/read-digest-documents.ts'),
     somnus.getSleepStatus(),
     somnus.getSleepHistory(ALL_HISTORY),
   ])

@@ -1,6 +1,6 @@
 /** `somnus handoffs search <query...>`: find turns, fields and summaries in a tenant's handoffs. */
 import type { Command } from 'commander'
-import { SomnusError } from '../../../core/errors.ts'
+import { SomnusError } from '../../../engine/core/errors.ts'
 import {
   DEFAULT_SEARCH_LIMIT,
   type HandoffSearchHit,
@@ -8,7 +8,7 @@ import {
   MAX_SEARCH_LIMIT,
   SEARCH_LEVELS,
   type SearchLevel,
-} from '../../../core/service/handoff-search.ts'
+} from '../../../service/core/handoff-search.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { openService, type ServiceCliOptions, withServiceOptions } from '../open-service.ts'
 

@@ -1,7 +1,7 @@
 /** `somnus handoffs import|export|list|search`: feed the consolidation service and read every level back. */
 import { basename } from 'node:path'
 import type { Command } from 'commander'
-import { SomnusError } from '../../../core/errors.ts'
+import { SomnusError } from '../../../engine/core/errors.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import {
   formatCount,

@@ -2,14 +2,15 @@
  * Argument parsing and plain-text rendering shared by the `sleep`, `bookmark` and `trigger`
  * commands. Output is plain text without colour: agents read it more often than people do.
  */
-import { SomnusError } from '../../../core/errors.ts'
-import type { ScoringPolicy, SleepLevel } from '../../../core/scoring/scoring-policy.ts'
+
 import type {
   Bookmark,
   SessionRecord,
   SleepHistoryEntry,
   Trigger,
-} from '../../../core/sleep-state.ts'
+} from '../../../brain/core/sleep-state.ts'
+import { SomnusError } from '../../../engine/core/errors.ts'
+import type { ScoringPolicy, SleepLevel } from '../../../engine/core/scoring/scoring-policy.ts'
 
 /** Characters of a session's last message shown by `sleep status` (agentcontext's preview). */
 export const MESSAGE_PREVIEW_CHARS = 120

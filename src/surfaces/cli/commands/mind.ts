@@ -6,8 +6,8 @@
  */
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
-import { SomnusError } from '../../../core/errors.ts'
-import { plainText } from '../../../core/mind/plain-text.ts'
+import { SomnusError } from '../../../engine/core/errors.ts'
+import { plainText } from '../../../mind/core/plain-text.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 
 /** The verbs' shared options. */
@@ -25,7 +25,7 @@ export function register(program: Command, io: CliIo): void {
     io.stdout(shown.endsWith('\n') ? shown : `${shown}\n`)
   }
   const open = async (options: MindOptions) => {
-    const { openMindFolder } = await import('../../../create-mind.ts')
+    const { openMindFolder } = await import('../../../mind/create-mind.ts')
     const given = options.dir ?? io.env.SOMNUS_MIND_DIR ?? '.self'
     return openMindFolder({
       folder: resolve(io.cwd, given),
@@ -120,7 +120,7 @@ Examples (a bash-driven agent loop):
       if (result.asleep) say(result.asleep)
       if (result.warning) say(result.warning)
       if (result.forcedSleep) {
-        const { sleepText } = await import('../../../create-mind.ts')
+        const { sleepText } = await import('../../../mind/create-mind.ts')
         say(`Exhausted: ${sleepText(result.forcedSleep)}\nWake with: somnus mind wake`)
       }
     })
@@ -142,7 +142,7 @@ Examples (a bash-driven agent loop):
       const creature = await open(opts)
       const result = await creature.sleep({ seconds: value })
       if (opts.json) return printJson(io, result)
-      const { sleepText } = await import('../../../create-mind.ts')
+      const { sleepText } = await import('../../../mind/create-mind.ts')
       say(sleepText(result))
       if (result.dream)
         say(`\nReflection: ${result.dream.reflection}\nPriority: ${result.dream.priority}`)
@@ -263,7 +263,7 @@ Examples (a bash-driven agent loop):
     .action(async (words: string[], options: { limit: string }, command: Command) => {
       const opts = optionsOf(command)
       // Only the search: the creature's model and token counter are not loaded for a question.
-      const { createMindRecall } = await import('../../../create-mind-recall.ts')
+      const { createMindRecall } = await import('../../../mind/create-mind-recall.ts')
       const given = opts.dir ?? io.env.SOMNUS_MIND_DIR ?? '.self'
       const hits = await createMindRecall({
         folder: resolve(io.cwd, given),

@@ -4,11 +4,11 @@
  */
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import type { Command } from 'commander'
-import { daysSince } from '../../../core/dates.ts'
-import { SomnusError } from '../../../core/errors.ts'
-import { inertLogText } from '../../../core/log-text.ts'
-import type { PatternEntry } from '../../../core/patterns/pattern-entry.ts'
-import { appendLogFile, createSomnusPatterns } from '../../../create-somnus-patterns.ts'
+import { daysSince } from '../../../engine/core/dates.ts'
+import { SomnusError } from '../../../engine/core/errors.ts'
+import { inertLogText } from '../../../engine/core/log-text.ts'
+import type { PatternEntry } from '../../../patterns/core/pattern-entry.ts'
+import { appendLogFile, createSomnusPatterns } from '../../../patterns/create-somnus-patterns.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 
 /** Adds `patterns` and its verbs to the program. */

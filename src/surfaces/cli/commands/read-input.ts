@@ -1,7 +1,7 @@
 /** Reads a command's text input: a file (relative to the working folder), or stdin for `-` or none. */
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import { SomnusError } from '../../../core/errors.ts'
+import { SomnusError } from '../../../engine/core/errors.ts'
 import type { CliIo } from '../cli-io.ts'
 
 /** The text of `file`, or of stdin when `file` is `-` or missing. */

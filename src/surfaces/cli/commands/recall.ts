@@ -1,7 +1,7 @@
 /** `somnus recall <query...>`: what the brain, its digests, patterns and transcripts know about it. */
 import type { Command } from 'commander'
-import { SomnusError } from '../../../core/errors.ts'
-import type { MemoryHit } from '../../../create-somnus.ts'
+import type { MemoryHit } from '../../../brain/create-somnus.ts'
+import { SomnusError } from '../../../engine/core/errors.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { openSomnus } from '../open-somnus.ts'
 

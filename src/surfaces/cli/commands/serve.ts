@@ -5,7 +5,7 @@
  * database closed.
  */
 import type { Command } from 'commander'
-import { SomnusError } from '../../../core/errors.ts'
+import { SomnusError } from '../../../engine/core/errors.ts'
 import type { CliIo } from '../cli-io.ts'
 import { mindsFolder } from '../minds-folder.ts'
 import { openService, type ServiceCliOptions, withServiceOptions } from '../open-service.ts'
@@ -175,7 +175,7 @@ async function serve(io: CliIo, options: ServeOptions): Promise<void> {
       })
     : Promise.resolve()
   if (options.worker) io.stdout('somnus serve: a worker runs jobs in this process\n')
-  // Search vectors are made between writes, never in a request (see app/service/index-handoffs.ts).
+  // Search vectors are made between writes, never in a request (see service/app/index-handoffs.ts).
   const stopIndexer = service.startSearchIndexer({
     quiet: () => Date.now() - api.lastHandoffWrite() > 500,
     onError: (error) => log(`somnus serve: search indexer: ${String(error)}\n`),

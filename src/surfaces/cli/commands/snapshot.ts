@@ -1,6 +1,6 @@
 /** `somnus snapshot`: print what the SessionStart hook would inject. */
 import type { Command } from 'commander'
-import { SomnusError } from '../../../core/errors.ts'
+import { SomnusError } from '../../../engine/core/errors.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { openSomnus } from '../open-somnus.ts'
 import { somnusCommandHere } from '../somnus-command-here.ts'
@@ -40,7 +40,7 @@ Examples:
         const tokens = options.tokens
           ? {
               approximate: Math.ceil(snapshot.text.length / 4),
-              exact: (await import('../../../core/tokens.ts')).countTokens(snapshot.text),
+              exact: (await import('../../../engine/core/tokens.ts')).countTokens(snapshot.text),
             }
           : undefined
         if (options.json) {

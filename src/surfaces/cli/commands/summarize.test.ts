@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCliCaptured } from '../../../../test/support/run-cli-captured.ts'
-import { countTokens } from '../../../core/tokens.ts'
+import { countTokens } from '../../../engine/core/tokens.ts'
 
 const folder = mkdtempSync(join(tmpdir(), 'somnus-summarize-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))

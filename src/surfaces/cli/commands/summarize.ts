@@ -1,7 +1,7 @@
 /** `somnus summarize`: shrink any text to a token budget, offline by default, and show what it kept. */
 import type { Command } from 'commander'
-import { isSomnusError, SomnusError } from '../../../core/errors.ts'
-import type { Somnus } from '../../../create-somnus.ts'
+import type { Somnus } from '../../../brain/create-somnus.ts'
+import { isSomnusError, SomnusError } from '../../../engine/core/errors.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { openSomnus } from '../open-somnus.ts'
 import { readInput } from './read-input.ts'
@@ -40,7 +40,9 @@ Examples:
         options: { budget?: string; ratio?: string; model?: string; json?: boolean },
       ) => {
         // The tokenizer and the models load only here (~0.3 s): `somnus --help` lists this command.
-        const { checkBudgetOptions, summarizeText } = await import('../../../app/summarize-text.ts')
+        const { checkBudgetOptions, summarizeText } = await import(
+          '../../../brain/app/summarize-text.ts'
+        )
         // Checked before reading stdin, so a wrong flag fails at once instead of waiting for input.
         const budget = parseNumber('--budget', options.budget)
         const ratio = parseNumber('--ratio', options.ratio)

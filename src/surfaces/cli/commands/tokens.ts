@@ -27,7 +27,7 @@ Examples:
     .action(async (file: string | undefined, options: { json?: boolean }) => {
       const text = await readInput(io, file)
       // The tokenizer's tables load only here (~0.2 s): `somnus --help` lists this command too.
-      const { countTokens } = await import('../../../core/tokens.ts')
+      const { countTokens } = await import('../../../engine/core/tokens.ts')
       const tokens = countTokens(text)
       if (options.json) {
         const lines = text === '' ? 0 : text.split('\n').length - (text.endsWith('\n') ? 1 : 0)

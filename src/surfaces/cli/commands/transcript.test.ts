@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { HAS_SHARED, TRANSCRIPTS_DIR } from '../../../../test/support/shared-data.ts'
-import { analyzeSession, analyzeTranscriptFile } from '../../../adapters/fs/transcript-files.ts'
+import {
+  analyzeSession,
+  analyzeTranscriptFile,
+} from '../../../engine/adapters/fs/transcript-files.ts'
 import { runCli } from '../run-cli.ts'
 
 const scratch = mkdtempSync(join(tmpdir(), 'somnus-transcript-cli-'))

@@ -1,6 +1,6 @@
 /** `somnus worker`: runs consolidation jobs from the queue (and the schedule) until stopped. */
 import type { Command } from 'commander'
-import { SomnusError } from '../../../core/errors.ts'
+import { SomnusError } from '../../../engine/core/errors.ts'
 import type { CliIo } from '../cli-io.ts'
 import {
   formatCount,

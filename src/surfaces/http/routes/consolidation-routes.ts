@@ -3,7 +3,7 @@
  * the seed's shape), read its stats, read its jobs; and one job by id, to follow a queued run.
  */
 import { Hono } from 'hono'
-import { SomnusError } from '../../../core/errors.ts'
+import { SomnusError } from '../../../engine/core/errors.ts'
 import type { AnyApiRoute, ApiRoute } from '../api-route.ts'
 import { validateBody, validateParams, validateQuery } from '../route-validators.ts'
 import { errorAnswers, TenantQuerySchema } from '../schemas/common-schemas.ts'

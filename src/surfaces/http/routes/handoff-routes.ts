@@ -1,6 +1,6 @@
 /** Feed and read handoffs: create one, list them a page at a time, get one by id. */
 import { Hono } from 'hono'
-import { SomnusError } from '../../../core/errors.ts'
+import { SomnusError } from '../../../engine/core/errors.ts'
 import type { AnyApiRoute, ApiRoute } from '../api-route.ts'
 import { validateBody, validateParams, validateQuery } from '../route-validators.ts'
 import {

@@ -5,8 +5,8 @@
  * names the creature.
  */
 import { Hono } from 'hono'
-import type { SleepResult } from '../../../app/mind/sleep-mind.ts'
-import { isSomnusError, SomnusError } from '../../../core/errors.ts'
+import { isSomnusError, SomnusError } from '../../../engine/core/errors.ts'
+import type { SleepResult } from '../../../mind/app/sleep-mind.ts'
 import { validateBody, validateParams, validateQuery } from '../route-validators.ts'
 import type { ServiceApi } from '../service-api.ts'
 import { type MindEnv, mindMiddleware, tenantMiddleware } from '../tenant-middleware.ts'

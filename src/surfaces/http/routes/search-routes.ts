@@ -1,6 +1,6 @@
 /** Search a tenant's handoffs, every level and every turn: `GET /api/v1/search`. */
 import { Hono } from 'hono'
-import { redactSecrets } from '../../../core/redact-secrets.ts'
+import { redactSecrets } from '../../../engine/core/redact-secrets.ts'
 import type { AnyApiRoute, ApiRoute } from '../api-route.ts'
 import { validateParams, validateQuery } from '../route-validators.ts'
 import { errorAnswers } from '../schemas/common-schemas.ts'

@@ -1,4 +1,4 @@
-/** The seed's three consolidation endpoints, on core/service's request and response shapes. */
+/** The seed's three consolidation endpoints, on service/core's request and response shapes. */
 import * as z from 'zod'
 import {
   ConsolidationJobSchema,
@@ -10,7 +10,7 @@ import {
   ConsolidationStatsResponseSchema,
   JobsQuerySchema as CoreJobsQuerySchema,
   JobResultSchema,
-} from '../../../core/service/consolidation-job.ts'
+} from '../../../service/core/consolidation-job.ts'
 import { answerComponent, requestComponent } from './api-components.ts'
 import { InstantSchema, limitParameter, TenantIdSchema } from './common-schemas.ts'
 

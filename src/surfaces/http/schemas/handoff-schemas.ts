@@ -1,9 +1,9 @@
-/** Handoffs over HTTP: core/service's shapes, named for /openapi.json; unknown fields refused. */
+/** Handoffs over HTTP: service/core's shapes, named for /openapi.json; unknown fields refused. */
 import * as z from 'zod'
 import {
   HandoffInputSchema as CoreHandoffInputSchema,
   HandoffSchema,
-} from '../../../core/service/handoff.ts'
+} from '../../../service/core/handoff.ts'
 import { answerComponent, requestComponent } from './api-components.ts'
 import { InstantSchema, SuccessFields } from './common-schemas.ts'
 

@@ -4,8 +4,8 @@
  * `somnus mind --json` prints, so a client can move between the CLI and the API.
  */
 import * as z from 'zod'
-import { ConversationEntrySchema, DreamEntrySchema } from '../../../app/mind/mind-records.ts'
-import { PrioritySchema, UsageSchema } from '../../../core/model-results.ts'
+import { PrioritySchema, UsageSchema } from '../../../engine/core/model-results.ts'
+import { ConversationEntrySchema, DreamEntrySchema } from '../../../mind/app/mind-records.ts'
 import { answerComponent, requestComponent } from './api-components.ts'
 import { limitParameter, SuccessFields, TenantQuerySchema } from './common-schemas.ts'
 

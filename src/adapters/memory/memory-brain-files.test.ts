@@ -1,4 +1,0 @@
-import { testBrainFiles } from '../../ports/brain-files.contract.ts'
-import { createMemoryBrainFiles } from './memory-brain-files.ts'
-
-testBrainFiles({ name: 'memory', make: async () => createMemoryBrainFiles() })

@@ -1,4 +1,0 @@
-import { testProjectFiles } from '../../ports/project-files.contract.ts'
-import { createMemoryProjectFiles } from './memory-project-files.ts'
-
-testProjectFiles({ name: 'memory', make: async () => ({ files: createMemoryProjectFiles() }) })

@@ -1,9 +1,0 @@
-/** The scoring policy a brain is configured with (`somnus.json` "scoring", `SOMNUS_SCORING`). */
-import { scoringPolicyFor } from '../core/scoring/scoring-policies.ts'
-import type { ScoringPolicy } from '../core/scoring/scoring-policy.ts'
-import type { Brain } from './brain.ts'
-
-/** The brain's scoring policy. */
-export function policyOf(brain: Brain): ScoringPolicy {
-  return scoringPolicyFor(brain.config.scoring)
-}

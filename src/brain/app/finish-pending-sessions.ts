@@ -1,0 +1,42 @@
+/** SessionStart's catch-up: score every session whose transcript was not readable at Stop. */
+
+import type { AnalyzeSession } from '../../engine/ports/session-transcripts.ts'
+import { transcriptReadFrom } from '../core/ledger.ts'
+import {
+  finishPendingSessions,
+  pendingSessions,
+  type TranscriptOutcome,
+} from '../core/session-ledger.ts'
+import type { SleepState } from '../core/sleep-state.ts'
+import type { Brain } from './brain.ts'
+import { readSessionOutcome } from './session-outcome.ts'
+
+/**
+ * Reads the transcripts of pending sessions (outside the lock: reading can take a while), then
+ * books what was read under the lock. Sessions pending for over seven days, or with no transcript
+ * path, are booked at 0. Returns the ids whose score was finished and the ledger as it now is.
+ * Nothing pending (the common case): one read, no lock, no write.
+ */
+export async function finishPendingScores(
+  brain: Brain,
+  analyzeSession: AnalyzeSession,
+): Promise<{ finished: string[]; state: SleepState }> {
+  const before = await brain.state.read()
+  const pending = pendingSessions(before)
+  if (pending.length === 0) return { finished: [], state: before }
+  const outcomes = new Map<string, TranscriptOutcome>()
+  for (const session of pending) {
+    const outcome = await readSessionOutcome(
+      brain,
+      analyzeSession,
+      session.transcript_path,
+      transcriptReadFrom(before, session.session_id),
+    )
+    outcomes.set(session.session_id, outcome)
+  }
+  const now = brain.clock.now()
+  return brain.state.update((state) => {
+    const { state: next, finished } = finishPendingSessions(state, outcomes, now)
+    return { state: next, result: { finished, state: next } }
+  })
+}

@@ -1,0 +1,197 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import {
+  ALL_SECRETS_TEXT,
+  HARMLESS_TEXTS,
+  SECRET_SAMPLES,
+} from '../../../test/support/secret-corpus.ts'
+import { redactSecrets } from './redact-secrets.ts'
+
+describe('redactSecrets on every kind of secret', () => {
+  for (const sample of SECRET_SAMPLES) {
+    it(`replaces a ${sample.name} with its marker and keeps the text around it`, () => {
+      const redacted = redactSecrets(sample.text)
+      expect(redacted).not.toContain(sample.secret)
+      expect(redacted).toContain(sample.marker)
+      for (const kept of sample.kept) expect(redacted).toContain(kept)
+    })
+  }
+
+  it('redacts every secret when they arrive together, and a second pass changes nothing', () => {
+    const redacted = redactSecrets(ALL_SECRETS_TEXT)
+    for (const sample of SECRET_SAMPLES) expect(redacted).not.toContain(sample.secret)
+    expect(redactSecrets(redacted)).toBe(redacted)
+  })
+
+  it('redacts a private key block whole, every line of it', () => {
+    const sample = SECRET_SAMPLES.find((candidate) => candidate.name === 'PEM RSA private key')
+    const redacted = redactSecrets(sample?.text ?? '')
+    expect(redacted).toBe('Here is the deploy key:\n[redacted: private key]\nKeep it safe.')
+  })
+
+  it('redacts a private key block cut short before its END line', () => {
+    const cut = `${'-----BEGIN'} PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0B\nAQEFAASCBKcwggSjAgEAAoIB`
+    expect(redactSecrets(cut)).toBe('[redacted: private key]')
+  })
+})
+
+describe('redactSecrets on ordinary text', () => {
+  for (const text of HARMLESS_TEXTS) {
+    it(`leaves "${text.slice(0, 50)}" alone`, () => {
+      expect(redactSecrets(text)).toBe(text)
+    })
+  }
+
+  it('returns the very same string for text with nothing to redact', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'abcdefghij .,\n0123456789') }), (text) => {
+        expect(redactSecrets(text)).toBe(text)
+      }),
+    )
+  })
+})
+
+describe('redactSecrets against a hostile transcript (issue 18)', () => {
+  const leaked = (text: string) =>
+    SECRET_SAMPLES.filter((sample) => text.includes(sample.secret)).map((sample) => sample.name)
+
+  it('redacts the corpus inside JSON-escaped strings, once and twice escaped, as valid JSON', () => {
+    const once = JSON.stringify({ log: ALL_SECRETS_TEXT })
+    const twice = JSON.stringify({ body: once })
+    for (const text of [once, twice, `npm ERR! ${once}`]) {
+      expect(leaked(redactSecrets(text))).toEqual([])
+    }
+    expect(JSON.parse(JSON.parse(redactSecrets(twice)).body).log).toContain('[redacted: ')
+  })
+
+  it('redacts a secret that tool output carries base64-encoded, and leaves other base64 alone', () => {
+    // The secrets that are one by their format alone (a bare AWS secret needs `aws` beside it).
+    const bare = SECRET_SAMPLES.filter(
+      (candidate) =>
+        candidate.secret.length >= 18 && redactSecrets(candidate.secret) !== candidate.secret,
+    )
+    expect(bare.length).toBeGreaterThan(10)
+    for (const sample of bare) {
+      const encoded = btoa(sample.secret)
+      const text = `data:\n  api-key: ${encoded}\n$ echo ${encoded} | base64 -d`
+      expect({ name: sample.name, out: redactSecrets(text).includes(encoded) }).toEqual({
+        name: sample.name,
+        out: false,
+      })
+    }
+    const plain = `${btoa('just a config value, nothing secret here at all')} ${btoa(String.fromCharCode(...Array.from({ length: 60 }, (_, index) => (index * 37) % 256)))}`
+    expect(redactSecrets(plain)).toBe(plain)
+  })
+
+  it('redacts a key that is part of a file name or a tool name', () => {
+    for (const sample of SECRET_SAMPLES.filter((candidate) => !/\s/.test(candidate.secret))) {
+      const text = `wrote /tmp/keys-${sample.secret}.env via mcp__vault__${sample.secret}`
+      const hidden = [
+        'low-entropy',
+        'password',
+        'JSON credential',
+        'token in prose',
+        'bearer',
+        'YAML',
+        'ADO',
+        'URL',
+        '.env',
+        'AWS secret',
+        'PEM',
+        'OpenSSH',
+        'Basic',
+        // Half of a wrapped token, the random tail of a webhook: secrets only with the rest.
+        'wrapped',
+        'Slack webhook percent-encoded',
+        'line numbers',
+        'zero-width',
+      ]
+      if (hidden.some((part) => sample.name.includes(part))) continue
+      expect({ name: sample.name, leaked: leaked(redactSecrets(text)) }).toEqual({
+        name: sample.name,
+        leaked: [],
+      })
+    }
+  })
+})
+
+describe('redactSecrets on text built to make a rule quadratic (issue 18)', () => {
+  // Not a timed test: each crafted text is timed against ordinary text of the same size holding
+  // every kind of secret (which runs every rule), in the same process, in CPU time. Linear rules
+  // keep the ratio near 1-3; each crafted text below took minutes at this size before (a scan
+  // restarted at each repeat of a run), far past the 20x allowed here and the test's timeout.
+  const size = 256 * 1024
+  const fill = (unit: string, length = size) => unit.repeat(Math.ceil(length / unit.length))
+  const cpuMs = (text: string) => {
+    const before = process.cpuUsage()
+    const redacted = redactSecrets(text)
+    const used = process.cpuUsage(before)
+    return { ms: (used.user + used.system) / 1000, redacted }
+  }
+  const ordinary = fill(`${ALL_SECRETS_TEXT}\n${HARMLESS_TEXTS.join('\n')}\n`)
+  let baselineMs = 0
+  /** The least of up to three runs: a loaded machine slows a run, never speeds one up. */
+  const ratio = (text: string, limit: number) => {
+    if (baselineMs === 0)
+      baselineMs = Math.max(5, Math.min(...[1, 2, 3].map(() => cpuMs(ordinary).ms)))
+    let best = Number.POSITIVE_INFINITY
+    for (let attempt = 0; attempt < 3 && best > limit; attempt++)
+      best = Math.min(best, cpuMs(text).ms / baselineMs)
+    return best
+  }
+
+  const wrapped = SECRET_SAMPLES.filter((sample) => sample.wrapped === true)
+  it('redacts a wrapped key after a long run of key prefixes, URL or name characters', () => {
+    expect(wrapped.length).toBeGreaterThanOrEqual(3)
+    // 'sk-' x300k then the wrapped Bearer sample (it holds a URL) ran 33 s: a URL scheme was
+    // looked for from each word boundary of the run to its end.
+    for (const run of ['sk-', 'a-', 'a.', 'x://', 'auth', 'eyJ-', 'pass.']) {
+      for (const sample of wrapped) {
+        const text = `${fill(run)}\n${sample.text}`
+        expect({ run, sample: sample.name, ratio: ratio(text, 20) < 20 }).toEqual({
+          run,
+          sample: sample.name,
+          ratio: true,
+        })
+        expect(redactSecrets(text)).not.toContain(sample.secret)
+      }
+    }
+  }, 120_000)
+
+  it('stays linear on each rule built to restart a scan at every repeat', () => {
+    const crafted: Record<string, string> = {
+      'URL heads without an @': fill('a://a:'),
+      'a URL password of colons': `http://u:${fill(':')}`,
+      'secret names without a separator': fill('auth'),
+      'key prefixes': fill('sk-'),
+      'GitHub token runs ending in -': `${fill('github_pat_')}-`,
+      'Slack token runs ending in _': `${fill('xoxb-')}_`,
+      'JWT headers': fill('eyJ_'),
+      'private key headers without an END': fill('-----BEGIN PRIVATE KEY-----'),
+      'escaped quotes': `key ${fill('\\"')}`,
+      'unparsable JSON strings': fill('api_key="\\'),
+      'a password followed by dots': `password ${fill('.')}x`,
+      'a password of your-your-': `password ${fill('your-')}`,
+      'Basic auth of colons': `Basic ${btoa(`${fill(':', (size * 3) / 4)}\x01`)}`,
+      'AWS secret then spaces': `aws secret${fill(' ')}`,
+    }
+    for (const [name, text] of Object.entries(crafted))
+      expect({ name, linear: ratio(text, 20) < 20 }).toEqual({ name, linear: true })
+  }, 120_000)
+})
+
+describe('redactSecrets with known secrets (a provider echoing its own key)', () => {
+  it('removes each known value whatever its format, then the known formats', () => {
+    const key = 'plain-words-key'
+    const text = `bad key plain-words-key; also sk-ant-api03-${'a'.repeat(40)}`
+    const redacted = redactSecrets(text, [key, undefined])
+    expect(redacted).not.toContain(key)
+    expect(redacted).toContain('[redacted]')
+    expect(redacted).not.toContain('a'.repeat(40))
+    expect(redactSecrets(text)).toContain(key)
+  })
+
+  it('leaves values shorter than 4 characters alone (they would erase ordinary words)', () => {
+    expect(redactSecrets('the cat sat', ['cat', ''])).toBe('the cat sat')
+  })
+})

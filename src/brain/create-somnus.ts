@@ -9,7 +9,14 @@ import type { SomnusOptions } from './open-somnus-brain.ts'
 import type { Somnus } from './somnus.ts'
 
 export { recordInstall } from '../engine/adapters/fs/user-settings.ts'
-export type { SomnusService, SomnusServiceOptions } from '../service/compose-service.ts'
+export { somnusPackageRoot } from '../engine/adapters/node/package-root.ts'
+// The service has its own entry (somnus/service); the CLI and library reach it from here too.
+export {
+  createSomnusService,
+  defaultServiceDataDir,
+  type SomnusService,
+  type SomnusServiceOptions,
+} from '../service/index.ts'
 export type { BrainRecall, MemoryHit } from './compose-recall.ts'
 export { transcriptFiles } from './compose-transcripts.ts'
 export type { SessionEndEvent, SomnusHooks } from './create-somnus-hooks.ts'
@@ -25,24 +32,6 @@ export async function createSomnus(options: SomnusOptions = {}): Promise<Somnus>
   // One import for the brain and its everyday use cases: a command loads a few modules, not a
   // chunk per use case, and `transcript stats <path>`, which only imports this file, none.
   return (await import('./bind-somnus.ts')).bindSomnus(options)
-}
-
-/**
- * Opens the multi-tenant consolidation service (seed 003, docs/design/origins.md) on its SQL
- * database: embedded PGlite by default, PostgreSQL for `postgres://` URLs. Loaded only when called,
- * so no hook or brain command ever loads SQL code.
- */
-export async function createSomnusService(
-  options: import('../service/compose-service.ts').SomnusServiceOptions = {},
-): Promise<import('../service/compose-service.ts').SomnusService> {
-  return (await import('../service/compose-service.ts')).composeSomnusService(options)
-}
-
-/** Where the service keeps its embedded database unless told otherwise. */
-export async function defaultServiceDataDir(
-  env: Record<string, string | undefined> = process.env,
-): Promise<string> {
-  return (await import('../service/compose-service.ts')).defaultServiceDataDir(env)
 }
 
 export type {

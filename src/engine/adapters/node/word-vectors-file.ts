@@ -4,34 +4,18 @@
  * process, on first use, into shared memory: the CPU pool's threads receive the same bytes
  * without a copy. Only the service's model asks for it; the hooks never load this module.
  */
-import { existsSync, readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { SomnusError } from '../../core/errors.ts'
 import type { WordVectorsFile } from '../../core/extractive/word-vectors.ts'
+import { somnusPackageRoot } from './package-root.ts'
 
 /** The file's path inside the package. */
 export const WORD_VECTORS_PATH = join('data', 'word-vectors', 'glove-100d.swv')
 
-/** The folder of this Somnus install: the nearest package.json named "somnus" above this file. */
-function packageRoot(): string | null {
-  let folder = dirname(fileURLToPath(import.meta.url))
-  for (;;) {
-    const manifest = join(folder, 'package.json')
-    if (existsSync(manifest)) {
-      const name = (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name
-      if (name === 'somnus') return folder
-    }
-    const parent = dirname(folder)
-    if (parent === folder) return null
-    folder = parent
-  }
-}
-
 /** The shipped file's full path (null when this install has no package folder). */
 export function defaultWordVectorsPath(): string | null {
-  const root = packageRoot()
+  const root = somnusPackageRoot()
   return root === null ? null : join(root, WORD_VECTORS_PATH)
 }
 

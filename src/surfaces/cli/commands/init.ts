@@ -1,7 +1,6 @@
 /** `somnus init [dir]`: create the brain and wire the Claude Code hooks (or explain the plugin). */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { Command } from 'commander'
 import { CONTEXT_DIR_NAME } from '../../../brain/app/brain.ts'
 import type { InitBrainResult } from '../../../brain/app/init-brain.ts'
@@ -9,7 +8,7 @@ import { SOMNUS_CLAUDE_FILES } from '../../../brain/core/claude-agent-files.ts'
 import { SOMNUS_HOOKS, type SomnusHookEvent } from '../../../brain/core/claude-settings.ts'
 import type { McpServerCommand } from '../../../brain/core/mcp-config.ts'
 import { shellQuote, somnusCliCommand } from '../../../brain/core/somnus-command.ts'
-import { locateBrain, recordInstall } from '../../../brain/create-somnus.ts'
+import { locateBrain, recordInstall, somnusPackageRoot } from '../../../brain/create-somnus.ts'
 import { SomnusError } from '../../../engine/core/errors.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { openSomnus } from '../open-somnus.ts'
@@ -130,21 +129,13 @@ function refuseNestedBrain(root: string, env: Record<string, string | undefined>
   }
 }
 
-/** The folder of this Somnus install: the nearest package.json named "somnus" above this file. */
+/** The folder of this Somnus install (see somnusPackageRoot); NOT_FOUND outside a package. */
 export function findPackageRoot(): string {
-  let folder = dirname(fileURLToPath(import.meta.url))
-  for (;;) {
-    const manifest = join(folder, 'package.json')
-    if (existsSync(manifest)) {
-      const name = (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name
-      if (name === 'somnus') return folder
-    }
-    const parent = dirname(folder)
-    if (parent === folder) {
-      throw new SomnusError('NOT_FOUND', 'Cannot find the Somnus package folder: reinstall somnus.')
-    }
-    folder = parent
+  const root = somnusPackageRoot()
+  if (root === null) {
+    throw new SomnusError('NOT_FOUND', 'Cannot find the Somnus package folder: reinstall somnus.')
   }
+  return root
 }
 
 /**

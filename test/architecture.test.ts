@@ -1,8 +1,9 @@
 /**
- * The dependency rule of docs/design/principles.md, checked on every import in src/, no import
- * cycles, and the hook path kept light.
+ * The layout of docs/design/principles.md, checked on every import in src/: the dependency rule
+ * inside each system, the system boundary (a system imports only the engine and declared bridges;
+ * surfaces reach a system only through its entry), no import cycles, and the hook path kept light.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { isBuiltin } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -13,23 +14,89 @@ import { REPO_ROOT } from './support/shared-data.ts'
 
 const SRC = join(REPO_ROOT, 'src')
 
-/** Which top-level folders each layer may import from (besides itself). */
-const ALLOWED: Record<string, string[]> = {
-  core: [],
-  ports: ['core'],
-  app: ['core', 'ports'],
-  adapters: ['core', 'ports'],
-  surfaces: [
-    'core',
-    'ports',
-    'app',
-    'create-somnus.ts',
-    'create-somnus-hooks.ts',
-    'create-somnus-patterns.ts',
-    'create-mind.ts',
-    'create-mind-recall.ts',
-  ],
+/** The engine every system shares, and the systems built on it: the folders of src/. */
+const ENGINE = 'engine'
+const SYSTEMS = ['brain', 'patterns', 'service', 'mind']
+
+/**
+ * Inside the engine and each system: which layers each layer may import, of its own system and of
+ * the engine. Files at a system's root (its composition and its entry) may import any layer.
+ */
+const LAYERS: Record<string, string[]> = {
+  core: ['core'],
+  ports: ['core', 'ports'],
+  app: ['core', 'ports', 'app'],
+  adapters: ['core', 'ports', 'adapters'],
 }
+
+/** The imports from one system into another that the design needs, file by file, and why. */
+const BRIDGES: { from: string[]; to: string[]; why: string }[] = [
+  {
+    from: ['brain/compose-recall.ts'],
+    to: [
+      'patterns/compose-patterns.ts',
+      'patterns/compose-pattern-hooks.ts',
+      'patterns/adapters/fs/pattern-locations.ts',
+    ],
+    why: "the brain's recall also searches the skills and patterns the pattern system keeps",
+  },
+  {
+    from: ['brain/create-somnus-hooks.ts'],
+    to: ['patterns/compose-pattern-hooks.ts', 'patterns/core/pattern-settings.ts'],
+    why: "the brain's hooks run the pattern jobs a session's end calls for",
+  },
+  {
+    from: ['brain/create-somnus.ts'],
+    to: ['service/index.ts'],
+    why: "createSomnus's module hands the CLI and the library the service's entry",
+  },
+  {
+    from: [
+      'brain/app/push-handoffs.ts',
+      'brain/core/push/brain-handoffs.ts',
+      'brain/core/push/digest-document-handoff.ts',
+    ],
+    to: ['service/core/handoff.ts'],
+    why: 'the brain pushes its digests to a service, in the shape the service accepts',
+  },
+  {
+    from: ['engine/core/cpu-tasks.ts'],
+    to: ['mind/core/extractive-consolidation.ts', 'service/core/handoff-record.ts'],
+    why: "a worker thread runs only the pure tasks this table names, two of them systems'",
+  },
+]
+
+/** The files through which surfaces (and the package root) reach each system. */
+const ENTRIES: Record<string, string[]> = {
+  brain: ['brain/index.ts', 'brain/create-somnus.ts', 'brain/create-somnus-hooks.ts'],
+  patterns: ['patterns/index.ts', 'patterns/create-somnus-patterns.ts'],
+  service: ['service/index.ts'],
+  mind: ['mind/index.ts', 'mind/create-mind.ts', 'mind/create-mind-recall.ts'],
+}
+
+/**
+ * Use cases and ports the surfaces still import past a system's entry, from before the systems
+ * had entries. The list only shrinks: a new reach-in fails, and so does one no longer made.
+ */
+const SURFACE_REACH_INS = [
+  'brain/app/brain.ts',
+  'brain/app/distill-transcript.ts',
+  'brain/app/get-sleep-status.ts',
+  'brain/app/init-brain.ts',
+  'brain/app/push-handoffs.ts',
+  'brain/app/read-digest-documents.ts',
+  'brain/app/summarize-text.ts',
+  'brain/app/transcript-stats.ts',
+  'brain/app/transcript-target.ts',
+  'mind/app/mind-records.ts',
+  'mind/app/sleep-mind.ts',
+  'service/app/create-handoffs.ts',
+  'service/app/database-health.ts',
+  'service/app/delete-records.ts',
+  'service/app/enqueue-consolidation.ts',
+  'service/app/manage-tenants.ts',
+  'service/ports/service-stores.ts',
+]
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -75,28 +142,129 @@ function importsOf(file: string): string[] {
   return found
 }
 
-describe('dependency rule', () => {
+/** A src-relative path's layer: core, ports, app or adapters, or `root` for a system's own files. */
+function layerOf(path: string): string {
+  const layer = path.split('/')[1] ?? ''
+  return layer in LAYERS ? layer : 'root'
+}
+
+/** The relative imports of `files` (under `root`), as src-relative `[from, to]` pairs. */
+function relativeImports(files: string[], root: string): [string, string][] {
+  return files.flatMap((file) =>
+    importsOf(file)
+      .filter((specifier) => specifier.startsWith('.'))
+      .map((specifier): [string, string] => [
+        relative(root, file),
+        relative(root, resolve(dirname(file), specifier)),
+      ]),
+  )
+}
+
+/**
+ * The imports of `files` (under `root`) that break the layout, as `from → to (rule)`: the layer
+ * rule inside the engine and each system, the system boundary (a system imports its own files,
+ * the engine's and its BRIDGES; the engine only its own and its BRIDGES), the surfaces' entry rule
+ * (a system only through ENTRIES, its core/ or SURFACE_REACH_INS; the engine but its adapters) and
+ * the package root's (the systems' index.ts only).
+ */
+function layoutViolations(files: string[], root: string): string[] {
+  const offending: string[] = []
+  for (const [from, to] of relativeImports(files, root)) {
+    const fromTop = from.split('/')[0] ?? ''
+    const toTop = to.split('/')[0] ?? ''
+    const toLayer = layerOf(to)
+    const flag = (rule: string) => offending.push(`${from} → ${to} (${rule})`)
+    if (to.startsWith('..')) flag('outside src')
+    else if (from === 'index.ts') {
+      if (!SYSTEMS.concat(ENGINE).some((system) => to === `${system}/index.ts`))
+        flag('package root')
+    } else if (fromTop === 'surfaces') {
+      if (toTop === 'surfaces') continue
+      if (toTop === ENGINE) {
+        if (toLayer === 'adapters') flag('surface to engine adapter')
+      } else if (
+        !(ENTRIES[toTop] ?? []).includes(to) &&
+        toLayer !== 'core' &&
+        !SURFACE_REACH_INS.includes(to)
+      ) {
+        flag('surface past entry')
+      }
+    } else if (fromTop === ENGINE || SYSTEMS.includes(fromTop)) {
+      const bridged = BRIDGES.some((bridge) => bridge.from.includes(from) && bridge.to.includes(to))
+      if (toTop !== fromTop && toTop !== ENGINE && !bridged) flag('system boundary')
+      const fromLayer = layerOf(from)
+      if (fromLayer !== 'root' && !(LAYERS[fromLayer] ?? []).includes(toLayer)) flag('layer')
+    } else flag('unknown folder')
+  }
+  return offending
+}
+
+describe('layout: layers inside each system, systems apart, surfaces through entries', () => {
   const files = sourceFiles(SRC)
 
-  it('finds the source tree', () => {
+  it('finds the source tree: the engine, every system and its entry, the surfaces', () => {
     expect(files.length).toBeGreaterThan(10)
+    const tops = new Set(files.map((file) => relative(SRC, file).split('/')[0]))
+    expect([...tops].sort()).toEqual([...SYSTEMS, ENGINE, 'index.ts', 'surfaces'].sort())
+    for (const system of [...SYSTEMS, ENGINE])
+      expect(files).toContain(join(SRC, system, 'index.ts'))
   })
 
-  for (const [layer, allowed] of Object.entries(ALLOWED)) {
-    it(`${layer}/ imports only from ${[layer, ...allowed].join(', ')}`, () => {
-      const offending: string[] = []
-      for (const file of files.filter((path) => relative(SRC, path).startsWith(`${layer}/`))) {
-        for (const specifier of importsOf(file)) {
-          if (!specifier.startsWith('.')) continue
-          const target = relative(SRC, join(file, '..', specifier))
-          const top = target.split('/')[0] ?? ''
-          if (top !== layer && !allowed.includes(top))
-            offending.push(`${relative(SRC, file)} → ${target}`)
-        }
-      }
-      expect(offending).toEqual([])
-    })
-  }
+  it('every import keeps the layer rule, the system boundary and the entry rule', () => {
+    expect(layoutViolations(files, SRC)).toEqual([])
+  })
+
+  it('names only bridges, entries and reach-ins that exist and are still used', () => {
+    const pairs = relativeImports(files, SRC)
+    const unused = [
+      ...BRIDGES.flatMap(({ from, to }) =>
+        from.flatMap((source) =>
+          to
+            .filter((target) => !pairs.some(([a, b]) => a === source && b === target))
+            .map((target) => `bridge ${source} → ${target}`),
+        ),
+      ),
+      ...SURFACE_REACH_INS.filter(
+        (target) => !pairs.some(([a, b]) => a.startsWith('surfaces/') && b === target),
+      ).map((target) => `reach-in ${target}`),
+      ...Object.values(ENTRIES)
+        .flat()
+        .filter((entry) => !files.includes(join(SRC, entry)))
+        .map((entry) => `entry ${entry}`),
+    ]
+    expect(unused).toEqual([])
+  })
+
+  it('fails on a planted violation of each rule, and passes a declared bridge', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'somnus-layout-'))
+    const plant = (path: string, text: string) => {
+      mkdirSync(dirname(join(folder, path)), { recursive: true })
+      writeFileSync(join(folder, path), text)
+    }
+    try {
+      plant('mind/core/fatigue.ts', 'export const f = 1\n')
+      plant(
+        'brain/core/ledger.ts',
+        "import { f } from '../../mind/core/fatigue.ts'\nexport { f }\n",
+      )
+      plant('brain/adapters/fs-store.ts', 'export const s = 1\n')
+      plant('brain/app/use-case.ts', "export { s } from '../adapters/fs-store.ts'\n")
+      plant('brain/index.ts', "export * from './app/use-case.ts'\n")
+      plant('engine/core/text.ts', "export type L = typeof import('../../brain/core/ledger.ts')\n")
+      plant('service/core/handoff.ts', 'export const h = 1\n')
+      plant('brain/app/push-handoffs.ts', "export { h } from '../../service/core/handoff.ts'\n")
+      plant('surfaces/cli/good.ts', "export * from '../../brain/index.ts'\n")
+      plant('surfaces/cli/bad.ts', "import('../../brain/app/use-case.ts')\n")
+      expect(layoutViolations(sourceFiles(folder), folder).sort()).toEqual([
+        'brain/app/use-case.ts → brain/adapters/fs-store.ts (layer)',
+        'brain/core/ledger.ts → mind/core/fatigue.ts (system boundary)',
+        'engine/core/text.ts → brain/core/ledger.ts (system boundary)',
+        'surfaces/cli/bad.ts → brain/app/use-case.ts (surface past entry)',
+      ])
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  })
 })
 
 /**
@@ -126,10 +294,12 @@ const CORE_PACKAGES: Record<string, string[]> = {
 }
 
 describe('core imports nothing outside itself', () => {
-  const coreFiles = sourceFiles(join(SRC, 'core')).map((file) => ({
-    name: relative(SRC, file),
-    specifiers: importsOf(file),
-  }))
+  const coreFiles = sourceFiles(SRC)
+    .filter((file) => layerOf(relative(SRC, file)) === 'core')
+    .map((file) => ({
+      name: relative(SRC, file),
+      specifiers: importsOf(file),
+    }))
 
   it('core/ imports no Node built-in (core does no I/O)', () => {
     const offending = coreFiles.flatMap(({ name, specifiers }) =>
@@ -156,32 +326,6 @@ describe('import forms', () => {
     expect(offending.map((file) => relative(SRC, file))).toEqual([])
   })
 })
-
-/** Which of `src/`'s files a surface may reach outside the layers: the createSomnus module only. */
-const FRONT_DOOR = [
-  'create-somnus.ts',
-  'create-somnus-hooks.ts',
-  'create-somnus-patterns.ts',
-  'create-mind.ts',
-  'create-mind-recall.ts',
-]
-
-/** The imports of `files` that break the front-door rule, as `file → target`. */
-function frontDoorViolations(files: string[]): string[] {
-  const offending: string[] = []
-  for (const path of files) {
-    for (const specifier of importsOf(path)) {
-      if (!specifier.startsWith('.')) continue
-      const target = relative(SRC, join(path, '..', specifier))
-      const top = target.split('/')[0] ?? ''
-      const sourceFile = top.endsWith('.ts') || top.endsWith('.js')
-      if (top === 'adapters' || (sourceFile && !FRONT_DOOR.includes(top))) {
-        offending.push(`${relative(SRC, path)} → ${target}`)
-      }
-    }
-  }
-  return offending
-}
 
 /**
  * The import cycles among `files`, each as its files (relative to `root`), found as the strongly
@@ -252,14 +396,6 @@ describe('import cycles', () => {
   })
 })
 
-describe('front door', () => {
-  it('surfaces reach adapters and compose*.ts only through createSomnus', () => {
-    const surfaces = sourceFiles(join(SRC, 'surfaces'))
-    expect(surfaces.length).toBeGreaterThan(10)
-    expect(frontDoorViolations(surfaces)).toEqual([])
-  })
-})
-
 describe('hook path', () => {
   it('bundles no commander, full zod, tokenizer, SQL, HTTP, MCP, LLM or word-vector code', async () => {
     const result = await build({
@@ -273,12 +409,17 @@ describe('hook path', () => {
     })
     const inputs = Object.keys(result.metafile.inputs)
     const forbidden = inputs.filter((path) =>
-      /node_modules\/(commander|gpt-tokenizer|pg|kysely|hono|@hono|@modelcontextprotocol|@electric-sql)\/|node_modules\/zod\/v4\/classic\/|src\/adapters\/(llm|sql)\/|src\/surfaces\/(http|mcp|cli)\/|word-vectors/.test(
+      /node_modules\/(commander|gpt-tokenizer|pg|kysely|hono|@hono|@modelcontextprotocol|@electric-sql)\/|node_modules\/zod\/v4\/classic\/|src\/engine\/adapters\/llm\/|src\/(service|mind)\/|src\/surfaces\/(http|mcp|cli)\/|word-vectors/.test(
         path,
       ),
     )
     expect(inputs.some((path) => path.includes('src/surfaces/hooks/'))).toBe(true)
     expect(forbidden).toEqual([])
+    // The bundle's boundary is the systems': the brain, the patterns its hooks run, the engine.
+    const systems = new Set(
+      inputs.filter((path) => path.startsWith('src/')).map((path) => path.split('/')[1]),
+    )
+    expect([...systems].sort()).toEqual(['brain', 'engine', 'patterns', 'surfaces'])
   })
 })
 
@@ -319,7 +460,7 @@ describe('CLI bundle', () => {
     expect(inputs.some((path) => path.includes('src/brain/app/transcript-stats.ts'))).toBe(true)
     expect(
       inputs.filter((path) =>
-        /node_modules\/zod\/|src\/core\/config\.ts|src\/compose\.ts/.test(path),
+        /node_modules\/zod\/|src\/engine\/core\/config\.ts|src\/brain\/compose\.ts/.test(path),
       ),
     ).toEqual([])
   })

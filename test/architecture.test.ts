@@ -51,11 +51,7 @@ const BRIDGES: { from: string[]; to: string[]; why: string }[] = [
     why: "createSomnus's module hands the CLI and the library the service's entry",
   },
   {
-    from: [
-      'brain/app/push-handoffs.ts',
-      'brain/core/push/brain-handoffs.ts',
-      'brain/core/push/digest-document-handoff.ts',
-    ],
+    from: ['brain/core/push/brain-handoffs.ts', 'brain/core/push/digest-document-handoff.ts'],
     to: ['service/core/handoff.ts'],
     why: 'the brain pushes its digests to a service, in the shape the service accepts',
   },
@@ -83,7 +79,6 @@ const SURFACE_REACH_INS = [
   'brain/app/distill-transcript.ts',
   'brain/app/get-sleep-status.ts',
   'brain/app/init-brain.ts',
-  'brain/app/push-handoffs.ts',
   'brain/app/read-digest-documents.ts',
   'brain/app/summarize-text.ts',
   'brain/app/transcript-stats.ts',
@@ -92,9 +87,6 @@ const SURFACE_REACH_INS = [
   'mind/app/sleep-mind.ts',
   'service/app/create-handoffs.ts',
   'service/app/database-health.ts',
-  'service/app/delete-records.ts',
-  'service/app/enqueue-consolidation.ts',
-  'service/app/manage-tenants.ts',
   'service/ports/service-stores.ts',
 ]
 

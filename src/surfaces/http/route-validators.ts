@@ -63,21 +63,21 @@ export function validateQuery<Query extends z.ZodObject | undefined>(
   }) as PartValidator<'query', Query>
 }
 
-/** The requests' bodies, read here (strictly) before hono's json validator sees them. */
-const bodies = new WeakMap<Request, unknown>()
-
 /**
  * The JSON body: strict UTF-8, `Content-Type: application/json` (or `…+json`), storable text,
- * then the route's schema. Read before hono's validator runs, which would decode bad bytes as
- * U+FFFD and answer malformed JSON in its own words; the text it then parses is the body as read.
+ * then the route's schema. Read and parsed once here, before hono's validator runs (it would
+ * decode bad bytes as U+FFFD and answer malformed JSON in its own words), and handed to it as the
+ * request's `json()`.
  */
 export function validateBody<Body extends z.ZodType>(
   route: ApiRoute<z.ZodObject | undefined, z.ZodObject | undefined, Body>,
 ): PartValidator<'json', Body> {
   const schema = route.body as z.ZodType
   const required = route.bodyRequired ?? true
-  const validate = validator('json', (_value, c) => {
-    const body = schema.safeParse(bodies.get(c.req.raw))
+  // `c.req.json()` rather than the value hono passes: hono parses only the media types it knows,
+  // and this route takes every one readJsonBody accepts.
+  const validate = validator('json', async (_value, c) => {
+    const body = schema.safeParse(await c.req.json())
     return body.success ? body.data : validationFailure(c, body.error, 'json')
   })
   return (async (c, next) => {
@@ -85,9 +85,7 @@ export function validateBody<Body extends z.ZodType>(
     if (raw instanceof Response) return raw
     const refused = unstorableRefusal(c, raw, 'body')
     if (refused) return refused
-    bodies.set(c.req.raw, raw)
-    // The cache holds promises at run time (its declared type says strings).
-    ;(c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve(JSON.stringify(raw))
+    c.req.json = (() => Promise.resolve(raw)) as typeof c.req.json
     return validate(c, next)
   }) as PartValidator<'json', Body>
 }

@@ -2,7 +2,7 @@
  * `runHook` for SessionStart output, triggers, UserPromptSubmit, PreCompact and every way a hook
  * can go wrong, against temporary brains on disk; and `somnus hook` inside the CLI process.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -319,5 +319,19 @@ describe('somnus hook in the CLI process', () => {
     ]) {
       expect(text).toContain(event)
     }
+  })
+})
+
+describe('a SessionStart that fails says so', () => {
+  it('a committed .sleep.json symlink: the session is told Somnus is off and why, not silence', async () => {
+    const ws = workspace()
+    const target = join(ws.home, 'target.json')
+    writeFileSync(target, '{}\n')
+    rmSync(ws.ledgerPath, { force: true })
+    symlinkSync(target, ws.ledgerPath)
+    const result = await hook(ws, 'session-start', { source: 'startup', cwd: ws.project })
+    expect(result.stdout).toMatch(/^Somnus could not load this project's memory/)
+    expect(result.stdout).toContain('remove the symlink')
+    expect(result.log[0]).toMatch(/session-start failed: OUTSIDE_BRAIN/)
   })
 })

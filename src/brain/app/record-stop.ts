@@ -13,7 +13,7 @@ import {
 import type { SessionRecord, SleepState } from '../core/sleep-state.ts'
 import type { QueuedStop } from '../core/stop-inbox.ts'
 import type { Brain } from './brain.ts'
-import { readSessionOutcome } from './session-outcome.ts'
+import { messageOf, readSessionOutcome } from './session-outcome.ts'
 
 /** How much of a closing message is redacted before the ledger caps it. */
 const REDACTED_PREFIX_CHARS = 16 * MAX_CLOSING_MESSAGE_CHARS
@@ -75,7 +75,15 @@ export async function recordStop(
     outcome,
     now: now.toISOString(),
   })
-  await brain.state.queue(queued({ kind: 'pending' }))
+  try {
+    await brain.state.queue(queued({ kind: 'pending' }))
+  } catch (error) {
+    // A planted link or FIFO under the inbox's name must not stop the turn from being booked
+    // under the lock (whose merge moves that file aside).
+    brain.warn(
+      `could not queue this Stop before the lock, booking it directly: ${messageOf(error)}`,
+    )
+  }
   const before = await brain.state.read({ inbox: false })
   const since = transcriptReadFrom(before, event.session_id)
   const outcome = await readSessionOutcome(brain, analyzeSession, event.transcript_path, since)

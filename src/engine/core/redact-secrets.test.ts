@@ -195,3 +195,32 @@ describe('redactSecrets with known secrets (a provider echoing its own key)', ()
     expect(redactSecrets('the cat sat', ['cat', ''])).toBe('the cat sat')
   })
 })
+
+describe('redactSecrets: more prefixed token formats (found by attack, issue 18)', () => {
+  it.each([
+    [
+      'pypi token',
+      'pypi-AgEIcHlwaS5vcmcCJGE0ZjE5NmNiLTk3ZGMtNDk0Zi1hZDVjLTlhYzRkZGQ3YjA1MQACKlszLCJ',
+    ],
+    ['docker token', 'dckr_pat_2b3e36beeb386dfdaacb9b46004ccb7c'],
+    ['shopify token', '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'],
+    [
+      'digitalocean token',
+      'dop_v1_4f8ebd4c4b2a3a1f7e2b9d8c6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e1d0c9b8a7f',
+    ],
+    ['vault token', 'hvs.CAESIJlWh4w7gX2QbWvZfXrYb3xPpQqRrSsTtUuVvWwXxYyZz'],
+    ['age key', 'AGE-SECRET-KEY-1QQPQZRJ5Q5W7Q8Q9QQPQZRJ5Q5W7Q8Q9QQPQZRJ5Q5W7Q8Q9QQPQZRJ5Q5'],
+    ['twilio key', 'SK2b8f3e4d5c6b7a8f9e0d1c2b3a4f5e6d'],
+  ])('%s', (_kind, secret) => {
+    const redacted = redactSecrets(`deploy with ${secret} now`)
+    expect(redacted).not.toContain(secret.slice(8))
+    expect(redacted).toMatch(/^deploy with \[redacted: [a-z ]+\] now$/)
+  })
+
+  it('a URL password with no user name (redis://:password@host)', () => {
+    expect(redactSecrets('REDIS=redis://:S3cr3tRedisPw@cache.internal:6379/0 ok')).not.toContain(
+      'S3cr3tRedisPw',
+    )
+    expect(redactSecrets('see http://:8080 and a@b')).toBe('see http://:8080 and a@b')
+  })
+})

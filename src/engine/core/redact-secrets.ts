@@ -35,7 +35,7 @@ export function redactionMarker(kind: string): string {
  * compile, and every hook compiles it afresh.
  */
 const MIGHT_HOLD_A_SECRET =
-  /sk-|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio/
+  /sk-|sk[0-9a-f]|pypi-age|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|age-secret-key-1|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio/
 
 /** A fixed-format secret: its pattern (global) and the marker's kind. */
 interface FormatRule {
@@ -110,6 +110,15 @@ const FORMAT_RULES: readonly FormatRule[] = [
     pattern: new RegExp(`${START}SG\\.[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{16,}${END}`, 'g'),
   },
   { kind: 'twilio key', pattern: new RegExp(`${START}SK[0-9a-f]{32}${END}`, 'g') },
+  { kind: 'pypi token', pattern: new RegExp(`${START}pypi-AgE[A-Za-z0-9_-]{50,}${END}`, 'g') },
+  { kind: 'docker token', pattern: new RegExp(`${START}dckr_pat_[A-Za-z0-9_-]{24,}${END}`, 'g') },
+  {
+    kind: 'shopify token',
+    pattern: new RegExp(`${START}shp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}${END}`, 'g'),
+  },
+  { kind: 'digitalocean token', pattern: new RegExp(`${START}do[opr]_v1_[a-f0-9]{64}${END}`, 'g') },
+  { kind: 'vault token', pattern: new RegExp(`${START}hv[sbr]\\.[A-Za-z0-9_-]{24,}${END}`, 'g') },
+  { kind: 'age key', pattern: new RegExp(`${START}AGE-SECRET-KEY-1[0-9A-Z]{50,64}${END}`, 'g') },
   {
     // The header segment is taken whole (a scan restarted at each `eyJ` of `eyJ-eyJ-…` read to
     // its end every time); the match is a token only when the other two segments follow it.
@@ -134,7 +143,7 @@ function formatReplacer(rule: FormatRule): (token: string, ...rest: unknown[]) =
 
 /** What every match of a format rule starts with (they are all case-sensitive). */
 const FORMAT_PREFIX =
-  /-----BEGIN|sk-|[sr]k_(?:live|test)_|whsec_|smn_|npm_|glpat-|hf_|SG\.|SK[0-9a-f]|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|hooks\.slack|AIza|eyJ/
+  /-----BEGIN|sk-|[sr]k_(?:live|test)_|whsec_|smn_|npm_|glpat-|hf_|SG\.|SK[0-9a-f]|pypi-AgE|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|AGE-SECRET-KEY-1|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|hooks\.slack|AIza|eyJ/
 
 /**
  * `aws_secret_access_key = <40 chars>` and its spellings, in config files and in prose. Spaces

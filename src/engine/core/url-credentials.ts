@@ -11,7 +11,7 @@ import { isPlaceholder } from './secret-values.ts'
  * `scheme://user:`, each part bounded (a scheme is a word, a user name fits in 256 characters): a
  * head is tried at each word boundary, and `a-a-a-…` read to its end from each was quadratic.
  */
-const URL_HEAD = /\b[a-z][a-z0-9+.-]{0,40}:\/\/[^\s:/@"'`<>]{1,256}:/gi
+const URL_HEAD = /\b[a-z][a-z0-9+.-]{0,40}:\/\/[^\s:/@"'`<>]{0,256}:/gi
 
 /** What ends a URL's password (and the URL). */
 const PASSWORD_STOP = /[\s"'`<>]/g
@@ -24,7 +24,7 @@ const PASSWORD_MARKER = '[redacted: password]'
 
 /** The cheap test: text without a URL head and an `@` has no URL credentials. */
 export function mayHoldUrlCredentials(text: string): boolean {
-  return text.includes('@') && /:\/\/[^\s:/@]{1,256}:/.test(text)
+  return text.includes('@') && /:\/\/[^\s:/@]{0,256}:/.test(text)
 }
 
 /**

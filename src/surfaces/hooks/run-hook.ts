@@ -133,7 +133,12 @@ export async function runHook(
     startPatternJobs(event, input, { root, cwd: start, env: context.env }, dependencies, note)
   } catch (error) {
     note(`failed: ${describeError(error)}`)
-    stdout = ''
+    // A repository can plant what makes every hook fail (a linked ledger): the session is told,
+    // in one line, so Somnus is never switched off unseen.
+    stdout =
+      event === 'session-start'
+        ? `Somnus could not load this project's memory (${CONTEXT_DIR_NAME}/): ${describeError(error).split('\n')[0]?.slice(0, 400)}\n`
+        : ''
   } finally {
     writeLog(log, root, context.env, note)
   }

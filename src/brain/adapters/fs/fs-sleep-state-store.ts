@@ -177,10 +177,13 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
     return state.kind === 'ok' ? state.value.legacyHistory : []
   }
 
-  /** The Stop inbox's files, read; none when the state folder does not exist yet. */
-  const inboxFiles = (): InboxFile[] => {
+  /**
+   * The Stop inbox's files, read; none when the state folder does not exist yet. `locked`: the
+   * ledger lock is held, so a refused live file may be moved aside.
+   */
+  const inboxFiles = (locked = false): InboxFile[] => {
     const stateDir = confined.existingFolder(options.stateDir)
-    return stateDir === null ? [] : readInboxFiles(stateDir, options.warn)
+    return stateDir === null ? [] : readInboxFiles(stateDir, options.warn, locked)
   }
   const queuedStops = (files: readonly InboxFile[]) => files.flatMap((file) => file.stops)
   /** The merge policy `admitsQueuedStop` asks for, calling `onRefused` per refused line. */
@@ -203,7 +206,7 @@ export function createFsSleepStateStore(options: FsSleepStateStoreOptions): Slee
     const current = loaded.kind === 'ok' ? loaded.value : null
     const base = current ? current.state : freshState()
     // Every holder of the lock merges the Stop inbox first, in the write the change makes.
-    const inbox = inboxFiles()
+    const inbox = inboxFiles(true)
     const rejected = inbox.reduce((sum, file) => sum + file.rejected, 0)
     if (rejected > 0)
       options.warn(`skipped ${rejected} damaged line(s) in the Stop inbox of ${options.stateDir}`)

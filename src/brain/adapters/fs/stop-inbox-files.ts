@@ -29,6 +29,8 @@ export const STOP_INBOX_FILE = '.sleep-inbox.jsonl'
 const RETIRED_SUFFIX = /^\.\d+\.\d+$/
 /** A retired file untouched for this long is read one last time, then removed. */
 const RETIRED_KEEP_MS = 60_000
+/** Inserted in the name of a refused live inbox moved aside: RETIRED_SUFFIX never matches it. */
+const REFUSED_SUFFIX = '.refused'
 /** More than this in one file is not an inbox of Stops (each line is a few KB at most). */
 const INBOX_MAX_BYTES = 32 * 1024 * 1024
 
@@ -72,9 +74,15 @@ export function appendToInbox(stateDir: string, stop: QueuedStop): void {
 
 /**
  * The live and retired inbox files in `stateDir`, read. A file that is not a regular file, or is
- * too large, is reported through `warn` and left out.
+ * too large, is reported through `warn` and left out. With `setAside` (only under the ledger
+ * lock), a live file so refused is also renamed to a name no merge reads: a planted symlink, FIFO
+ * or oversized file left under the live name would swallow every Stop queued after it.
  */
-export function readInboxFiles(stateDir: string, warn: (message: string) => void): InboxFile[] {
+export function readInboxFiles(
+  stateDir: string,
+  warn: (message: string) => void,
+  setAside = false,
+): InboxFile[] {
   let names: string[]
   try {
     names = readdirSync(stateDir)
@@ -92,9 +100,22 @@ export function readInboxFiles(stateDir: string, warn: (message: string) => void
       if (read !== null) files.push({ path, live, ...read, ...parseInbox(read.text) })
     } catch (error) {
       warn(`skipped the Stop inbox ${path}: ${(error as Error).message}`)
+      if (live && setAside) setAsideRefused(path, warn)
     }
   }
   return files
+}
+
+/** Renames a refused live inbox aside (the link itself, never its target), so Stops start anew. */
+function setAsideRefused(path: string, warn: (message: string) => void): void {
+  const aside = `${path}${REFUSED_SUFFIX}.${Date.now()}.${process.pid}`
+  try {
+    renameSync(path, aside)
+    warn(`moved the refused Stop inbox aside to ${aside}: new Stops start a fresh inbox`)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      warn(`could not move the refused Stop inbox ${path} aside: ${(error as Error).message}`)
+  }
 }
 
 /**

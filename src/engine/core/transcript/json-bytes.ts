@@ -54,8 +54,11 @@ export function spanIncludes(
   const anchorByte = needle[anchor] as number
   let at = start + anchor
   const last = end - needle.length + anchor
+  // The native search must stop at the span's end: over the whole buffer, a span without the
+  // anchor byte read the rest of the line, once per span (a line of 20,000 tool calls: 13 s).
+  const window = bytes.subarray(0, Math.max(0, last + 1))
   while (at <= last) {
-    const found = bytes.indexOf(anchorByte, at)
+    const found = window.indexOf(anchorByte, at)
     if (found === -1 || found > last) return false
     const first = found - anchor
     let index = 0

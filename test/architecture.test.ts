@@ -56,9 +56,9 @@ const BRIDGES: { from: string[]; to: string[]; why: string }[] = [
     why: 'the brain pushes its digests to a service, in the shape the service accepts',
   },
   {
-    from: ['engine/core/cpu-tasks.ts'],
-    to: ['mind/core/extractive-consolidation.ts', 'service/core/handoff-record.ts'],
-    why: "a worker thread runs only the pure tasks this table names, two of them systems'",
+    from: ['service/service-cpu-tasks.ts'],
+    to: ['mind/core/extractive-consolidation.ts'],
+    why: "the service's CPU threads also run the consolidation of the minds `somnus serve` hosts",
   },
 ]
 

@@ -11,7 +11,8 @@
 // - the top-level help lists the nouns from summaries taken here (see run-cli.ts), so
 //   `somnus --help` loads no command at all.
 // The CPU pool's worker threads (service work, the extractive model) load their own entry,
-// dist/cli/cpu-worker.js, found beside the bundle.
+// dist/cli/cpu-worker.js, found beside the bundle: the service's worker (src/service/cpu-worker.ts),
+// whose tasks include the engine's, so the extractive model's own pool finds what it runs there too.
 // The library API (`dist/index.js`) is tsc's output, built apart.
 import { createHash } from 'node:crypto'
 import { readFileSync, rmSync } from 'node:fs'
@@ -74,7 +75,7 @@ await build({
 })
 
 await build({
-  entryPoints: { 'cpu-worker': 'src/engine/adapters/node/cpu-worker.ts' },
+  entryPoints: { 'cpu-worker': 'src/service/cpu-worker.ts' },
   outdir: OUT_DIR,
   bundle: true,
   minify: true,

@@ -56,39 +56,25 @@ const BRIDGES: { from: string[]; to: string[]; why: string }[] = [
     why: 'the brain pushes its digests to a service, in the shape the service accepts',
   },
   {
-    from: ['engine/core/cpu-tasks.ts'],
-    to: ['mind/core/extractive-consolidation.ts', 'service/core/handoff-record.ts'],
-    why: "a worker thread runs only the pure tasks this table names, two of them systems'",
+    from: ['service/service-cpu-tasks.ts'],
+    to: ['mind/core/extractive-consolidation.ts'],
+    why: "the service's CPU threads also run the consolidation of the minds `somnus serve` hosts",
   },
 ]
 
 /** The files through which surfaces (and the package root) reach each system. */
 const ENTRIES: Record<string, string[]> = {
-  brain: ['brain/index.ts', 'brain/create-somnus.ts', 'brain/create-somnus-hooks.ts'],
+  brain: [
+    'brain/index.ts',
+    'brain/create-somnus.ts',
+    'brain/create-somnus-hooks.ts',
+    'brain/read-transcripts.ts',
+    'brain/summarize.ts',
+  ],
   patterns: ['patterns/index.ts', 'patterns/create-somnus-patterns.ts'],
   service: ['service/index.ts'],
   mind: ['mind/index.ts', 'mind/create-mind.ts', 'mind/create-mind-recall.ts'],
 }
-
-/**
- * Use cases and ports the surfaces still import past a system's entry, from before the systems
- * had entries. The list only shrinks: a new reach-in fails, and so does one no longer made.
- */
-const SURFACE_REACH_INS = [
-  'brain/app/brain.ts',
-  'brain/app/distill-transcript.ts',
-  'brain/app/get-sleep-status.ts',
-  'brain/app/init-brain.ts',
-  'brain/app/read-digest-documents.ts',
-  'brain/app/summarize-text.ts',
-  'brain/app/transcript-stats.ts',
-  'brain/app/transcript-target.ts',
-  'mind/app/mind-records.ts',
-  'mind/app/sleep-mind.ts',
-  'service/app/create-handoffs.ts',
-  'service/app/database-health.ts',
-  'service/ports/service-stores.ts',
-]
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -156,8 +142,8 @@ function relativeImports(files: string[], root: string): [string, string][] {
  * The imports of `files` (under `root`) that break the layout, as `from → to (rule)`: the layer
  * rule inside the engine and each system, the system boundary (a system imports its own files,
  * the engine's and its bridges; the engine only its own and its bridges: BRIDGES unless a test
- * plants its own), the surfaces' entry rule (a system only through ENTRIES, its core/ or
- * SURFACE_REACH_INS; the engine but its adapters) and the package root's (index.ts files only).
+ * plants its own), the surfaces' entry rule (a system only through ENTRIES or its core/; the
+ * engine but its adapters) and the package root's (index.ts files only).
  */
 function layoutViolations(files: string[], root: string, bridges = BRIDGES): string[] {
   const offending: string[] = []
@@ -174,11 +160,7 @@ function layoutViolations(files: string[], root: string, bridges = BRIDGES): str
       if (toTop === 'surfaces') continue
       if (toTop === ENGINE) {
         if (toLayer === 'adapters') flag('surface to engine adapter')
-      } else if (
-        !(ENTRIES[toTop] ?? []).includes(to) &&
-        toLayer !== 'core' &&
-        !SURFACE_REACH_INS.includes(to)
-      ) {
+      } else if (!(ENTRIES[toTop] ?? []).includes(to) && toLayer !== 'core') {
         flag('surface past entry')
       }
     } else if (fromTop === ENGINE || SYSTEMS.includes(fromTop)) {
@@ -206,7 +188,7 @@ describe('layout: layers inside each system, systems apart, surfaces through ent
     expect(layoutViolations(files, SRC)).toEqual([])
   })
 
-  it('names only bridges, entries and reach-ins that exist and are still used', () => {
+  it('names only bridges and entries that exist, and bridges still used', () => {
     const pairs = relativeImports(files, SRC)
     const unused = [
       ...BRIDGES.flatMap(({ from, to }) =>
@@ -216,9 +198,6 @@ describe('layout: layers inside each system, systems apart, surfaces through ent
             .map((target) => `bridge ${source} → ${target}`),
         ),
       ),
-      ...SURFACE_REACH_INS.filter(
-        (target) => !pairs.some(([a, b]) => a.startsWith('surfaces/') && b === target),
-      ).map((target) => `reach-in ${target}`),
       ...Object.values(ENTRIES)
         .flat()
         .filter((entry) => !files.includes(join(SRC, entry)))

@@ -17,6 +17,8 @@ export {
   type SomnusService,
   type SomnusServiceOptions,
 } from '../service/index.ts'
+// `somnus handoffs push` reads the digests of the brain it opened: one small function.
+export { readDigestDocuments } from './app/read-digest-documents.ts'
 export type { BrainRecall, MemoryHit } from './compose-recall.ts'
 export { transcriptFiles } from './compose-transcripts.ts'
 export type { SessionEndEvent, SomnusHooks } from './create-somnus-hooks.ts'

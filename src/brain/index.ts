@@ -15,6 +15,7 @@ export { buildSnapshot } from './app/build-snapshot.ts'
 export { finishSleep } from './app/finish-sleep.ts'
 export { getSleepHistory } from './app/get-sleep-history.ts'
 export { getSleepStatus, type SleepStatus } from './app/get-sleep-status.ts'
+export type { InitBrainResult } from './app/init-brain.ts'
 export { recordStop, type StopEvent } from './app/record-stop.ts'
 // Consolidation.
 export { type RunSleepOptions, type RunSleepResult, runSleep } from './app/run-sleep.ts'

@@ -3,6 +3,7 @@
  * when it chooses, dreams, keeps observations, sleeps deeply and wakes with a summary.
  */
 export type { MindContext } from './app/mind-context.ts'
+export { ConversationEntrySchema, DreamEntrySchema } from './app/mind-records.ts'
 export type { MindStatus } from './app/mind-status.ts'
 export type { ActionInput, ActionResult } from './app/record-action.ts'
 export type { MessageInput } from './app/record-message.ts'

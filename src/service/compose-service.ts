@@ -9,7 +9,7 @@ import {
   createExtractiveLanguageModel,
   MODEL_LANE,
 } from '../engine/adapters/llm/extractive-language-model.ts'
-import { createCpuThreadPool } from '../engine/adapters/node/cpu-thread-pool.ts'
+import { cpuWorkerBeside, createCpuThreadPool } from '../engine/adapters/node/cpu-thread-pool.ts'
 import { serviceIds } from '../engine/adapters/node/random-ids.ts'
 import { lazyWordVectors } from '../engine/adapters/node/word-vectors-file.ts'
 import { createMiniSearchRecallIndex } from '../engine/adapters/search/minisearch-recall-index.ts'
@@ -41,6 +41,7 @@ import {
   UNIT_WEIGHTS,
 } from './core/handoff-search.ts'
 import { resolveServiceConfig, type ServiceConfig } from './core/service-config.ts'
+import { SERVICE_CPU_TASKS } from './service-cpu-tasks.ts'
 
 /** How to open the service. */
 export interface SomnusServiceOptions {
@@ -147,6 +148,8 @@ export async function composeSomnusService(
   const threads = config.compression_threads
   const cpu = createCpuThreadPool({
     threads,
+    tasks: SERVICE_CPU_TASKS,
+    workerUrl: cpuWorkerBeside(import.meta.url),
     limits: (lane) =>
       lane === MODEL_LANE
         ? { running: threads, waiting: Number.POSITIVE_INFINITY }

@@ -7,9 +7,15 @@
  */
 import type { SomnusService, SomnusServiceOptions } from './compose-service.ts'
 
+export {
+  type DatabaseHealth,
+  HEALTH_PROBE_WAIT_MS,
+  HEALTH_RECENT_MS,
+} from './app/database-health.ts'
 export type { SomnusService, SomnusServiceOptions } from './compose-service.ts'
 export type { ConsolidationRunResponse } from './core/consolidation-job.ts'
 export type { Handoff, HandoffInput } from './core/handoff.ts'
+export type { Page, PageRequest } from './ports/service-stores.ts'
 
 /** Opens the service on its SQL database; loaded only when called. */
 export async function createSomnusService(

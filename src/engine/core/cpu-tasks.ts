@@ -1,18 +1,28 @@
 /**
- * The pure CPU work that may run on a worker thread, by name: a worker runs these and nothing
- * else, and a pool without threads runs the same functions on its caller's thread.
+ * The pure CPU work that may run on a worker thread, by name: a worker runs the tasks of the
+ * table it was started with and nothing else, and a pool without threads runs the same functions
+ * on its caller's thread. The engine names its own tasks here; a system adds its tasks to
+ * `CpuTasks` where it defines them (`declare module`), and the composition that starts a pool
+ * hands it, and its worker file, the table of what it runs (service/service-cpu-tasks.ts).
  */
 
-import { extractiveConsolidation } from '../../mind/core/extractive-consolidation.ts'
-import { handoffRecord } from '../../service/core/handoff-record.ts'
 import { groupSimilar } from './extractive/grouping.ts'
 import { summarizeLevels } from './extractive/summarize.ts'
 
-/** Every task, by name. Arguments and results must survive structured cloning (plain data). */
-export const CPU_TASKS = { summarizeLevels, groupSimilar, handoffRecord, extractiveConsolidation }
+/** The engine's tasks, by name: what the extractive model runs on its own pool. */
+export const ENGINE_CPU_TASKS = { summarizeLevels, groupSimilar }
 
-/** The tasks' table type. */
-export type CpuTasks = typeof CPU_TASKS
+/**
+ * Every task, by name: the engine's, and those systems add. Arguments and results must survive
+ * structured cloning (plain data).
+ */
+export interface CpuTasks {
+  summarizeLevels: typeof summarizeLevels
+  groupSimilar: typeof groupSimilar
+}
 
 /** A task's name. */
 export type CpuTaskName = keyof CpuTasks
+
+/** The tasks one pool or worker thread runs: some of `CpuTasks`. */
+export type CpuTaskTable = Partial<CpuTasks>

@@ -167,3 +167,10 @@ function selectLines(
     },
   })
 }
+
+// A pure task the server's CPU threads run for the minds it hosts (service/service-cpu-tasks.ts).
+declare module '../../engine/core/cpu-tasks.ts' {
+  interface CpuTasks {
+    extractiveConsolidation: typeof extractiveConsolidation
+  }
+}

@@ -5,7 +5,7 @@
  */
 import { SomnusError } from '../../engine/core/errors.ts'
 import { INSTANT_RANGE_MESSAGE, isStorableInstant, unstorableText } from '../core/client-values.ts'
-import { type Handoff, type HandoffInput, HandoffInputSchema } from '../core/handoff.ts'
+import type { Handoff, HandoffInput } from '../core/handoff.ts'
 import {
   type HandoffRecordFixed,
   handoffRecord,
@@ -15,17 +15,6 @@ import type { ServiceDependencies } from './service-dependencies.ts'
 
 /** Handoffs per call: a bigger import is split by the caller. */
 export const MAX_HANDOFFS_PER_CALL = 10_000
-
-/** Parses `value` as a handoff; the error names the field and what is wrong. */
-export function parseHandoffInput(value: unknown, where = 'handoff'): HandoffInput {
-  const parsed = HandoffInputSchema.safeParse(value)
-  if (parsed.success) return parsed.data
-  const issue = parsed.error.issues[0]
-  throw new SomnusError(
-    'INVALID_INPUT',
-    `${where}: field ${issue?.path.join('.') || '(root)'} is invalid: ${issue?.message ?? 'bad value'}.`,
-  )
-}
 
 /** The stored form of one input: redacted, measured, at level `full`. */
 export function newHandoff(

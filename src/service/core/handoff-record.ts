@@ -65,3 +65,10 @@ export function handoffTextLength(input: HandoffInput): number {
   for (const turn of input.turns ?? []) length += turn.text.length
   return length
 }
+
+// A pure task the service's CPU threads run (service/service-cpu-tasks.ts).
+declare module '../../engine/core/cpu-tasks.ts' {
+  interface CpuTasks {
+    handoffRecord: typeof handoffRecord
+  }
+}

@@ -4,6 +4,7 @@
  * The original fields are never changed by consolidation; levels are added beside them.
  */
 import * as z from 'zod'
+import { SomnusError } from '../../engine/core/errors.ts'
 import { INSTANT_RANGE_MESSAGE, isStorableInstant } from './client-values.ts'
 
 /** The seed's compression levels, in the order a handoff moves through them. */
@@ -111,3 +112,14 @@ export const HandoffSchema = z.object({
 })
 /** A stored handoff. */
 export type Handoff = z.infer<typeof HandoffSchema>
+
+/** Parses `value` as a handoff; the error names the field and what is wrong. */
+export function parseHandoffInput(value: unknown, where = 'handoff'): HandoffInput {
+  const parsed = HandoffInputSchema.safeParse(value)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  throw new SomnusError(
+    'INVALID_INPUT',
+    `${where}: field ${issue?.path.join('.') || '(root)'} is invalid: ${issue?.message ?? 'bad value'}.`,
+  )
+}

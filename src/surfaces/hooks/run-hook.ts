@@ -5,7 +5,6 @@
  * answer, exit 0.
  */
 import { isAbsolute, join } from 'node:path'
-import { CONTEXT_DIR_NAME } from '../../brain/app/brain.ts'
 import { SOMNUS_HOOKS } from '../../brain/core/claude-settings.ts'
 import type { SomnusHooks } from '../../brain/create-somnus-hooks.ts'
 import {
@@ -13,6 +12,7 @@ import {
   claimStopPatternJob,
   patternSettingsOrOff,
 } from '../../brain/create-somnus-hooks.ts'
+import { CONTEXT_DIR_NAME } from '../../engine/core/brain-layout.ts'
 import { environmentFault } from '../../engine/core/environment-fault.ts'
 import { isSomnusError } from '../../engine/core/errors.ts'
 import { inertLogText } from '../../engine/core/log-text.ts'

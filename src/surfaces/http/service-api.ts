@@ -3,7 +3,6 @@
  * shapes are service/core's (the seed's snake_case names), so a route passes values through.
  */
 
-import type { DatabaseHealth } from '../../service/app/database-health.ts'
 import type {
   ConsolidationJob,
   ConsolidationJobsResponse,
@@ -16,7 +15,7 @@ import type {
 import type { Decision, DecisionInput, DecisionStatus } from '../../service/core/decision.ts'
 import type { Handoff, HandoffInput } from '../../service/core/handoff.ts'
 import type { HandoffSearchHit, HandoffSearchQuery } from '../../service/core/handoff-search.ts'
-import type { Page, PageRequest } from '../../service/ports/service-stores.ts'
+import type { DatabaseHealth, Page, PageRequest } from '../../service/index.ts'
 
 /** The use cases the HTTP API serves. Every method sees only `tenantId`'s rows. */
 export interface ServiceApi {

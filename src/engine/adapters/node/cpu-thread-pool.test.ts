@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { loadConversation } from '../../../../bench/locomo-data.ts'
 import { HAS_SHARED, LOCOMO_DIR } from '../../../../test/support/shared-data.ts'
 import { handoffRecord } from '../../../service/core/handoff-record.ts'
+import { SERVICE_CPU_TASKS } from '../../../service/service-cpu-tasks.ts'
 import { groupSimilar } from '../../core/extractive/grouping.ts'
 import { summarizeLevels } from '../../core/extractive/summarize.ts'
 import type { Unit } from '../../ports/language-model.ts'
@@ -49,8 +50,18 @@ function slowInput(letters: number) {
 
 const FIXED = { handoffId: 'ho_1', createdAt: '2026-03-02T08:10:00.000Z' }
 
+/** The service's tasks and worker file, as compose-service.ts starts its pool: handoffRecord too. */
+const SERVICE_POOL = {
+  tasks: SERVICE_CPU_TASKS,
+  workerUrl: new URL('../../../service/cpu-worker.ts', import.meta.url),
+}
+
 describe('createCpuThreadPool', () => {
-  const pool = createCpuThreadPool({ threads: 2, limits: () => ({ running: 4, waiting: 1000 }) })
+  const pool = createCpuThreadPool({
+    ...SERVICE_POOL,
+    threads: 2,
+    limits: () => ({ running: 4, waiting: 1000 }),
+  })
   afterAll(() => pool.close())
 
   it('gives the answers of the calling thread, many calls at once, all on worker threads', async () => {
@@ -73,7 +84,7 @@ describe('createCpuThreadPool', () => {
   })
 
   it("serves tenants in turns: one tenant's backlog does not run ahead of another's one task", async () => {
-    const fair = createCpuThreadPool({ threads: 1 })
+    const fair = createCpuThreadPool({ ...SERVICE_POOL, threads: 1 })
     try {
       const finished: string[] = []
       const track = (name: string, promise: Promise<unknown>) =>
@@ -96,6 +107,7 @@ describe('createCpuThreadPool', () => {
 
   it('refuses work beyond what a lane may hold waiting, with BUSY', async () => {
     const small = createCpuThreadPool({
+      ...SERVICE_POOL,
       threads: 1,
       limits: () => ({ running: 1, waiting: 2 }),
     })

@@ -9,11 +9,11 @@
  * calling thread (it may be what stopped it).
  */
 import { Worker } from 'node:worker_threads'
-import { CPU_TASKS, type CpuTaskName } from '../../core/cpu-tasks.ts'
+import { type CpuTaskName, type CpuTaskTable, ENGINE_CPU_TASKS } from '../../core/cpu-tasks.ts'
 import { SomnusError } from '../../core/errors.ts'
 import { fairLanes, type LaneLimits } from '../../core/fair-lanes.ts'
 import type { CpuWork } from '../../ports/cpu-work.ts'
-import type { CpuAnswer, CpuRequest } from './cpu-worker.ts'
+import { type CpuAnswer, type CpuRequest, runCpuTask } from './serve-cpu-tasks.ts'
 
 /** How to run the pool. */
 export interface CpuThreadPoolOptions {
@@ -22,7 +22,12 @@ export interface CpuThreadPoolOptions {
   limits?: (lane: string) => LaneLimits
   /** Tasks waiting in all lanes together, at most (default 256). */
   maxWaiting?: number
-  /** The worker module (default: cpu-worker beside this file). */
+  /**
+   * The tasks the pool runs (default: the engine's), which its worker module must run too: both
+   * come from one composition (service/service-cpu-tasks.ts and service/cpu-worker.ts).
+   */
+  tasks?: CpuTaskTable
+  /** The worker module (default: cpu-worker beside this file, which runs the engine's tasks). */
   workerUrl?: URL
 }
 
@@ -47,10 +52,19 @@ interface Thread {
   ready: boolean
 }
 
-/** The worker module beside this one: `.ts` when run from source (tsx), `.js` when built. */
+/**
+ * The worker module `cpu-worker` beside the module at `moduleUrl`: `.ts` when run from source
+ * (tsx), `.js` when built. In the CLI bundle every module's URL is the bundle's, so each pool
+ * finds dist/cli/cpu-worker.js (scripts/bundle-cli.mjs).
+ */
+export function cpuWorkerBeside(moduleUrl: string): URL {
+  const extension = moduleUrl.endsWith('.ts') ? '.ts' : '.js'
+  return new URL(`./cpu-worker${extension}`, moduleUrl)
+}
+
+/** The engine's worker module, beside this one. */
 export function defaultCpuWorkerUrl(): URL {
-  const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js'
-  return new URL(`./cpu-worker${extension}`, import.meta.url)
+  return cpuWorkerBeside(import.meta.url)
 }
 
 /**
@@ -63,16 +77,11 @@ function spawn(url: URL): Worker {
   return new Worker(boot, { eval: true })
 }
 
-/** Runs `request` on this thread. */
-function runHere(request: CpuRequest): unknown {
-  const run = CPU_TASKS[request.task] as (...args: unknown[]) => unknown
-  return run(...request.args)
-}
-
 /** Creates a pool of `threads` workers, started on first use. */
 export function createCpuThreadPool(options: CpuThreadPoolOptions): CpuThreadPool {
   const threads = Math.max(1, Math.floor(options.threads))
   const workerUrl = options.workerUrl ?? defaultCpuWorkerUrl()
+  const tasks = options.tasks ?? ENGINE_CPU_TASKS
   const lanes = fairLanes<Task>({
     limits: options.limits ?? (() => ({ running: 1, waiting: 8 })),
     maxWaiting: options.maxWaiting ?? 256,
@@ -87,7 +96,7 @@ export function createCpuThreadPool(options: CpuThreadPoolOptions): CpuThreadPoo
   const inThread = (task: Task) => {
     fallbacks += 1
     try {
-      task.resolve(runHere(task.request))
+      task.resolve(runCpuTask(tasks, task.request))
     } catch (error) {
       task.reject(error instanceof Error ? error : new Error(String(error)))
     }

@@ -1,9 +1,12 @@
 /** Reading handoffs from an import file, and one handoff as a line of `handoffs list`. */
 
 import { SomnusError } from '../../../engine/core/errors.ts'
-import { parseHandoffInput } from '../../../service/app/create-handoffs.ts'
 import { levelTokens } from '../../../service/core/compression-plan.ts'
-import type { Handoff, HandoffInput } from '../../../service/core/handoff.ts'
+import {
+  type Handoff,
+  type HandoffInput,
+  parseHandoffInput,
+} from '../../../service/core/handoff.ts'
 import { locomoHandoffs } from '../../../service/core/locomo-handoffs.ts'
 
 /** The handoffs in `text`, read as `format` (`json`, `jsonl` or `locomo`). */

@@ -1,7 +1,7 @@
 /** `somnus sleep`: the sleep debt ledger (status, debt, add, start, done, history). */
 import type { Command } from 'commander'
-import type { SleepStatus } from '../../../brain/app/get-sleep-status.ts'
 import { REM_SLEEP_AGENT } from '../../../brain/core/directive.ts'
+import type { SleepStatus } from '../../../brain/index.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { openSomnus } from '../open-somnus.ts'
 import { historyLine, levelRange, parseWholeNumber, sessionLine } from './ledger-text.ts'

@@ -40,9 +40,7 @@ Examples:
         options: { budget?: string; ratio?: string; model?: string; json?: boolean },
       ) => {
         // The tokenizer and the models load only here (~0.3 s): `somnus --help` lists this command.
-        const { checkBudgetOptions, summarizeText } = await import(
-          '../../../brain/app/summarize-text.ts'
-        )
+        const { checkBudgetOptions, summarizeText } = await import('../../../brain/summarize.ts')
         // Checked before reading stdin, so a wrong flag fails at once instead of waiting for input.
         const budget = parseNumber('--budget', options.budget)
         const ratio = parseNumber('--ratio', options.ratio)

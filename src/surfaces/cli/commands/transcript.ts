@@ -2,14 +2,15 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { Command } from 'commander'
-import type { Brain } from '../../../brain/app/brain.ts'
-import { distillTranscript } from '../../../brain/app/distill-transcript.ts'
-import { type TranscriptStats, transcriptStats } from '../../../brain/app/transcript-stats.ts'
-import type {
-  TranscriptFileAccess,
-  TranscriptSearch,
-} from '../../../brain/app/transcript-target.ts'
-import { transcriptFiles } from '../../../brain/create-somnus.ts'
+import type { Brain } from '../../../brain/index.ts'
+import {
+  distillTranscript,
+  type TranscriptFileAccess,
+  type TranscriptSearch,
+  type TranscriptStats,
+  transcriptFiles,
+  transcriptStats,
+} from '../../../brain/read-transcripts.ts'
 import { isSomnusError } from '../../../engine/core/errors.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { formatCount } from '../format-count.ts'

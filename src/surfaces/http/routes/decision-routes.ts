@@ -2,7 +2,7 @@
 import { Hono } from 'hono'
 import { SomnusError } from '../../../engine/core/errors.ts'
 import type { Decision } from '../../../service/core/decision.ts'
-import type { Page } from '../../../service/ports/service-stores.ts'
+import type { Page } from '../../../service/index.ts'
 import type { AnyApiRoute, ApiRoute } from '../api-route.ts'
 import { validateBody, validateParams, validateQuery } from '../route-validators.ts'
 import {

@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono'
 import { isSomnusError, SomnusError } from '../../../engine/core/errors.ts'
-import type { SleepResult } from '../../../mind/app/sleep-mind.ts'
+import type { SleepResult } from '../../../mind/index.ts'
 import { validateBody, validateParams, validateQuery } from '../route-validators.ts'
 import type { ServiceApi } from '../service-api.ts'
 import { type MindEnv, mindMiddleware, tenantMiddleware } from '../tenant-middleware.ts'

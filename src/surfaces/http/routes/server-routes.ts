@@ -6,7 +6,7 @@
 import { Hono } from 'hono'
 import * as z from 'zod'
 import { escapeLogText } from '../../../engine/core/log-text.ts'
-import { HEALTH_PROBE_WAIT_MS, HEALTH_RECENT_MS } from '../../../service/app/database-health.ts'
+import { HEALTH_PROBE_WAIT_MS, HEALTH_RECENT_MS } from '../../../service/index.ts'
 import type { ApiEnv } from '../api-key-auth.ts'
 import type { AnyApiRoute, ApiRoute } from '../api-route.ts'
 import { DOCS_PAGE_HTML } from '../docs-page.ts'

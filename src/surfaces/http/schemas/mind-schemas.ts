@@ -5,7 +5,7 @@
  */
 import * as z from 'zod'
 import { PrioritySchema, UsageSchema } from '../../../engine/core/model-results.ts'
-import { ConversationEntrySchema, DreamEntrySchema } from '../../../mind/app/mind-records.ts'
+import { ConversationEntrySchema, DreamEntrySchema } from '../../../mind/index.ts'
 import { answerComponent, requestComponent } from './api-components.ts'
 import { limitParameter, SuccessFields, TenantQuerySchema } from './common-schemas.ts'
 

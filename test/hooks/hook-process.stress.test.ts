@@ -102,6 +102,13 @@ describe.skipIf(!HAS_SHARED)('the built hook as separate processes', () => {
       encoding: 'utf8',
     })
     expect(status.status, status.stderr).toBe(0)
+    // A merged turn is booked pending (an inbox line's score is not trusted): the next session's
+    // SessionStart scores it from its own transcript, as Claude Code's next session would.
+    const start = await spawnHook(ws, 'session-start', {
+      hook_event_name: 'SessionStart',
+      cwd: ws.project,
+    })
+    expect(start.code, start.stderr).toBe(0)
     const ledger = readLedger(ws)
     const recorded = ledger.sessions.map((session) => session.session_id as string)
     expect(new Set(recorded).size).toBe(recorded.length)
@@ -114,7 +121,9 @@ describe.skipIf(!HAS_SHARED)('the built hook as separate processes', () => {
   it('kill -9 at random moments never leaves a ledger that does not parse', async () => {
     const ws = createHookWorkspace()
     workspaces.push(ws)
-    const source = copyTranscript(ws, REAL_SESSIONS[2], 'victim-source')
+    // Each Stop names its own transcript, `<session id>.jsonl`, as Claude Code's do: a queued
+    // turn is merged only for its session's own transcript.
+    const transcriptOf = (sessionId: string) => copyTranscript(ws, REAL_SESSIONS[2], sessionId)
     // A large ledger (as after weeks without sleep) makes the locked read-modify-write long
     // enough that some kills land inside it, not only during start-up.
     const seeded = Array.from({ length: 1000 }, (_, index) => ({
@@ -132,7 +141,11 @@ describe.skipIf(!HAS_SHARED)('the built hook as separate processes', () => {
       JSON.stringify({ debt: 1000, sessions_since_last_sleep: 1000, sessions: seeded }, null, 2),
     )
     const started = Date.now()
-    const first = await spawnHook(ws, 'stop', stopPayload(ws, 'survivor-first', source))
+    const first = await spawnHook(
+      ws,
+      'stop',
+      stopPayload(ws, 'survivor-first', transcriptOf('survivor-first')),
+    )
     expect(first, first.stderr).toMatchObject({ code: 0, stdout: '' })
     const fullRunMs = Date.now() - started
     const survivors = ['survivor-first']
@@ -142,7 +155,12 @@ describe.skipIf(!HAS_SHARED)('the built hook as separate processes', () => {
     for (let round = 0; round < kills; round += 1) {
       // Uniform over a whole run: start-up, transcript analysis, lock, read, write, rename.
       const delay = Math.floor(Math.random() * fullRunMs * 1.1)
-      const killed = await spawnHook(ws, 'stop', stopPayload(ws, `victim-${round}`, source), delay)
+      const killed = await spawnHook(
+        ws,
+        'stop',
+        stopPayload(ws, `victim-${round}`, transcriptOf(`victim-${round}`)),
+        delay,
+      )
       expect(killed.code === 0 || killed.signal === 'SIGKILL').toBe(true)
       if (killed.signal === 'SIGKILL') killedMidRun += 1
       if (existsSync(`${ws.ledgerPath}.lock`)) locksLeftBehind += 1
@@ -150,7 +168,11 @@ describe.skipIf(!HAS_SHARED)('the built hook as separate processes', () => {
       expect(SleepStateSchema.safeParse(JSON.parse(text)).success).toBe(true)
       // The next hook records its turn: in the ledger, or queued in the inbox when the killed
       // one left its lock behind (stale only after 4 s, and a Stop gives up at 3 s).
-      const next = await spawnHook(ws, 'stop', stopPayload(ws, `survivor-${round}`, source))
+      const next = await spawnHook(
+        ws,
+        'stop',
+        stopPayload(ws, `survivor-${round}`, transcriptOf(`survivor-${round}`)),
+      )
       expect(next, next.stderr).toMatchObject({ code: 0, stdout: '' })
       survivors.push(`survivor-${round}`)
       const ledger = readLedger(ws)
@@ -166,6 +188,11 @@ describe.skipIf(!HAS_SHARED)('the built hook as separate processes', () => {
       encoding: 'utf8',
     })
     expect(status.status, status.stderr).toBe(0)
+    const start = await spawnHook(ws, 'session-start', {
+      hook_event_name: 'SessionStart',
+      cwd: ws.project,
+    })
+    expect(start.code, start.stderr).toBe(0)
     const final = readLedger(ws)
     expect(final.sessions.map((session) => session.session_id)).toEqual(
       expect.arrayContaining(survivors),

@@ -54,7 +54,10 @@ export function describeEachEngine(
       )
     })
   }
-  describe.skipIf(engineAvailable('postgres'))(`${title} on postgres`, () => {
-    it.skip(POSTGRES_SKIP_REASON, () => {})
-  })
+  // Only where PostgreSQL is down: a skipped describe still counts its tests as skipped.
+  if (!engineAvailable('postgres')) {
+    describe(`${title} on postgres`, () => {
+      it.skip(POSTGRES_SKIP_REASON, () => {})
+    })
+  }
 }

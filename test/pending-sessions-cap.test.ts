@@ -38,7 +38,11 @@ function plantedBrain(): string {
 function sessionStart(project: string): void {
   execFileSync(process.execPath, [HOOK_ENTRY, 'session-start'], {
     cwd: project,
-    input: JSON.stringify({ session_id: 'new', hook_event_name: 'SessionStart', source: 'startup' }),
+    input: JSON.stringify({
+      session_id: 'new',
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    }),
     encoding: 'utf8',
     env: { ...process.env, CLAUDE_PROJECT_DIR: project },
   })

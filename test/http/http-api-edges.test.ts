@@ -7,7 +7,7 @@ import {
   isLoopbackHost,
   startHttpServer,
 } from '../../src/surfaces/http/start-http-server.ts'
-import { handoffBody } from '../support/http-api-requests.ts'
+import { handoffBody, sentToLocalhost } from '../support/http-api-requests.ts'
 import { type HttpServiceFixture, openHttpService } from '../support/http-service.ts'
 
 let fixture: HttpServiceFixture
@@ -20,7 +20,9 @@ afterAll(async () => {
 
 describe('without auth (loopback only)', () => {
   it("serves the seed's curl requests without a key, tenant_id naming the tenant", async () => {
-    const app = createHttpApp({ service: fixture.service, auth: { required: false }, version: 't' })
+    const app = sentToLocalhost(
+      createHttpApp({ service: fixture.service, auth: { required: false }, version: 't' }),
+    )
     const run = await app.request('/api/v1/consolidation/run?wait=true', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

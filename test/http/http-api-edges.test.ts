@@ -58,6 +58,24 @@ describe('without auth (loopback only)', () => {
   })
 })
 
+describe('API keys in two headers', () => {
+  it('refuses Authorization and X-API-Key naming different keys, rather than using the first', async () => {
+    const app = createHttpApp({ service: fixture.service, auth: { required: true }, version: 't' })
+    const key = fixture.keys.second
+    const send = (headers: Record<string, string>) =>
+      app.request('/api/v1/consolidation/jobs', { headers })
+    expect((await send({ authorization: `Bearer ${key}`, 'x-api-key': 'smn_other' })).status).toBe(
+      401,
+    )
+    const answer = await send({ authorization: `Bearer ${key}`, 'x-api-key': fixture.keys.first })
+    expect(answer.status).toBe(401)
+    expect((await answer.json()).error.message).toContain('different keys')
+    expect((await send({ authorization: `Bearer ${key}`, 'x-api-key': key })).status).toBe(200)
+    expect((await send({ 'x-api-key': key })).status).toBe(200)
+    expect((await send({ authorization: `Bearer ${key}` })).status).toBe(200)
+  })
+})
+
 describe('API key cache', () => {
   it('trusts a verified key for the cache time, then asks the database again', async () => {
     let now = 0

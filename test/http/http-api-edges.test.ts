@@ -69,7 +69,9 @@ describe('API keys in two headers', () => {
     )
     const answer = await send({ authorization: `Bearer ${key}`, 'x-api-key': fixture.keys.first })
     expect(answer.status).toBe(401)
-    expect((await answer.json()).error.message).toContain('different keys')
+    expect(((await answer.json()) as { error: { message: string } }).error.message).toContain(
+      'different keys',
+    )
     expect((await send({ authorization: `Bearer ${key}`, 'x-api-key': key })).status).toBe(200)
     expect((await send({ 'x-api-key': key })).status).toBe(200)
     expect((await send({ authorization: `Bearer ${key}` })).status).toBe(200)

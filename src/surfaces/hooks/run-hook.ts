@@ -143,7 +143,8 @@ export async function runHook(
     stdout = await dispatch(event, input, somnus, note, context)
     startPatternJobs(event, input, { root, cwd: start, env: context.env }, dependencies, note)
   } catch (error) {
-    note(`failed: ${describeError(error)}`)
+    // Logged past the cap: the line that says why the run failed is the one that matters.
+    logLine(`failed: ${describeError(error)}`)
     // A repository can plant what makes every hook fail (a linked ledger): the session is told,
     // in one line, so Somnus is never switched off unseen.
     stdout =

@@ -7,7 +7,7 @@ import {
   isLoopbackHost,
   startHttpServer,
 } from '../../src/surfaces/http/start-http-server.ts'
-import { handoffBody } from '../support/http-api-requests.ts'
+import { handoffBody, sentToLocalhost } from '../support/http-api-requests.ts'
 import { type HttpServiceFixture, openHttpService } from '../support/http-service.ts'
 
 let fixture: HttpServiceFixture
@@ -20,7 +20,9 @@ afterAll(async () => {
 
 describe('without auth (loopback only)', () => {
   it("serves the seed's curl requests without a key, tenant_id naming the tenant", async () => {
-    const app = createHttpApp({ service: fixture.service, auth: { required: false }, version: 't' })
+    const app = sentToLocalhost(
+      createHttpApp({ service: fixture.service, auth: { required: false }, version: 't' }),
+    )
     const run = await app.request('/api/v1/consolidation/run?wait=true', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -53,6 +55,26 @@ describe('without auth (loopback only)', () => {
         authRequired: false,
       }),
     ).rejects.toThrow(/Refusing to serve 0\.0\.0\.0/)
+  })
+})
+
+describe('API keys in two headers', () => {
+  it('refuses Authorization and X-API-Key naming different keys, rather than using the first', async () => {
+    const app = createHttpApp({ service: fixture.service, auth: { required: true }, version: 't' })
+    const key = fixture.keys.second
+    const send = (headers: Record<string, string>) =>
+      app.request('/api/v1/consolidation/jobs', { headers })
+    expect((await send({ authorization: `Bearer ${key}`, 'x-api-key': 'smn_other' })).status).toBe(
+      401,
+    )
+    const answer = await send({ authorization: `Bearer ${key}`, 'x-api-key': fixture.keys.first })
+    expect(answer.status).toBe(401)
+    expect(((await answer.json()) as { error: { message: string } }).error.message).toContain(
+      'different keys',
+    )
+    expect((await send({ authorization: `Bearer ${key}`, 'x-api-key': key })).status).toBe(200)
+    expect((await send({ 'x-api-key': key })).status).toBe(200)
+    expect((await send({ authorization: `Bearer ${key}` })).status).toBe(200)
   })
 })
 

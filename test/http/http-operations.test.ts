@@ -5,6 +5,7 @@
  * (DNS rebinding); and an OpenAPI document that a real validator accepts, listing every route.
  */
 import { request } from 'node:http'
+import { connect } from 'node:net'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHttpApp } from '../../src/surfaces/http/create-http-app.ts'
@@ -194,6 +195,26 @@ function getWithHost(url: string, path: string, host: string): Promise<number> {
   })
 }
 
+/**
+ * The status of an HTTP/1.0 GET sent with no Host header over a raw socket: Node's server refuses
+ * an HTTP/1.1 request without one itself, but lets HTTP/1.0 through.
+ */
+function getWithoutHost(url: string, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url)
+    const socket = connect(Number(target.port), target.hostname, () => {
+      socket.end(`GET ${path} HTTP/1.0\r\n\r\n`)
+    })
+    let answer = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (chunk: string) => {
+      answer += chunk
+    })
+    socket.on('end', () => resolve(Number(/^HTTP\/1\.[01] (\d{3})/.exec(answer)?.[1] ?? 0)))
+    socket.on('error', reject)
+  })
+}
+
 describe('without API keys: loopback Host names only (DNS rebinding)', () => {
   let api: HttpServiceFixture
   beforeAll(async () => {
@@ -215,7 +236,20 @@ describe('without API keys: loopback Host names only (DNS rebinding)', () => {
       try {
         const port = server.port
         const hostile = ['attacker.example', `attacker.example:${port}`, `192.168.1.4:${port}`]
-        const loopback = [`127.0.0.1:${port}`, `localhost:${port}`, 'localhost', `[::1]:${port}`]
+        const loopback = [
+          `127.0.0.1:${port}`,
+          `localhost:${port}`,
+          'localhost',
+          `[::1]:${port}`,
+          // Host names are case-insensitive (RFC 9110 4.2.3).
+          'LOCALHOST',
+          `LocalHost:${port}`,
+        ]
+        // No Host at all is refused like a foreign one: the name the request was built on is
+        // the server's own, which says nothing about where the client was sent.
+        expect(await getWithoutHost(server.url, '/api/v1/handoffs?tenant_id=acme')).toBe(
+          required ? 401 : 403,
+        )
         for (const host of hostile) {
           const status = await getWithHost(server.url, '/api/v1/handoffs?tenant_id=acme', host)
           expect(status, host).toBe(required ? 401 : 403)

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHttpApp } from '../../src/surfaces/http/create-http-app.ts'
 import { tenantMinds } from '../../src/surfaces/http/tenant-minds.ts'
+import { sentToLocalhost } from '../support/http-api-requests.ts'
 import { type HttpServiceFixture, openHttpService } from '../support/http-service.ts'
 
 describe('the mind routes without auth (loopback only), creatures in memory', () => {
@@ -14,12 +15,14 @@ describe('the mind routes without auth (loopback only), creatures in memory', ()
   })
 
   it('takes the tenant from tenant_id, as the seed does; an unknown tenant is a 404', async () => {
-    const app = createHttpApp({
-      service: fixture.service,
-      auth: { required: false },
-      version: 't',
-      minds: tenantMinds({ folder: null }),
-    })
+    const app = sentToLocalhost(
+      createHttpApp({
+        service: fixture.service,
+        auth: { required: false },
+        version: 't',
+        minds: tenantMinds({ folder: null }),
+      }),
+    )
     const post = (path: string, body: unknown) =>
       app.request(path, {
         method: 'POST',
@@ -43,12 +46,14 @@ describe('the mind routes without auth (loopback only), creatures in memory', ()
   })
 
   it('refuses what a page of another site sends (no preflight for a text/plain POST)', async () => {
-    const app = createHttpApp({
-      service: fixture.service,
-      auth: { required: false },
-      version: 't',
-      minds: tenantMinds({ folder: null }),
-    })
+    const app = sentToLocalhost(
+      createHttpApp({
+        service: fixture.service,
+        auth: { required: false },
+        version: 't',
+        minds: tenantMinds({ folder: null }),
+      }),
+    )
     const fromPage = (origin: string) =>
       app.request('/api/v1/mind/wake?tenant_id=globex', {
         method: 'POST',

@@ -100,7 +100,7 @@ for (const engine of ENGINES) {
       })
     })
 
-    it('refuses unknown query parameters with 400 naming them', async () => {
+    it('refuses unknown and repeated query parameters with 400 naming them', async () => {
       const key = api.keys.first
       const jobCount = async () =>
         (await (await send('/api/v1/consolidation/jobs?limit=1000', get(key))).json()).count
@@ -112,6 +112,9 @@ for (const engine of ENGINES) {
         ['/api/v1/handoffs?tenant_id=acme&verbose=1', json(key, handoffBody('s')), 'verbose'],
         ['/api/v1/consolidation/stats?since=2026-01-01', get(key), 'since'],
         ['/api/v1/decisions/d1?expand=all', get(key), 'expand'],
+        // A repeated parameter: which value counts would be a guess.
+        ['/api/v1/handoffs?limit=1&limit=2', get(key), 'limit'],
+        ['/api/v1/consolidation/run?wait=true&wait=false', json(key, {}), 'wait'],
       ]
       for (const [path, init, field] of cases) {
         const response = await send(path, init)

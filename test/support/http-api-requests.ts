@@ -52,3 +52,19 @@ export function handoffBody(session: string, overrides: Record<string, unknown> 
     ...overrides,
   }
 }
+
+/**
+ * `app` whose in-process requests carry `Host: localhost`, as every client over a socket sends
+ * one: without keys the API refuses a request with no Host.
+ */
+export function sentToLocalhost(app: {
+  request: (path: string, init?: RequestInit) => Response | Promise<Response>
+}): { request: (path: string, init?: RequestInit) => Promise<Response> } {
+  return {
+    request: async (path, init = {}) =>
+      app.request(path, {
+        ...init,
+        headers: { host: 'localhost', ...(init.headers as Record<string, string> | undefined) },
+      }),
+  }
+}

@@ -80,6 +80,12 @@ const percentPassword = `Pa%40ss%2Fw0rd${'Q7'}`
 const percentWebhook = `https%3A%2F%2F${'hooks'}.slack.com%2Fservices%2FT0${'5CY8RA3'}%2FB0${'8NL4MQ9'}%2F${fresh3.slice(0, 24)}`
 const zeroWidthKey = `${'sk-'}ant-\u200bapi03-${fresh4}${fresh4.slice(0, 20)}-Pw3Kx8AA`
 const base64EnvLine = btoa(`STRIPE_SECRET_KEY=${'sk'}_live_${fresh.slice(0, 24)}`)
+const mailgunKey = `${'key'}-${hex}`
+const mysqlPassword = `Bl0ck${'Ch41n'}x7`
+const discordToken = `${'MTA4'}NzY1NDMyMTA5ODc2NTQzMg.GhXyZa.${alnum}z12`
+const telegramToken = `${'1234'}56789:${'AA'}HdqTcvCH1vGWJxfSeofSAs0K5PALDsaw1`
+const cookieValue = `${fresh2.slice(0, 20)}`
+const gcpKeyId = `${hex}a1b2c3d4`
 const base64PasswordLine = btoa(`DB_PASSWORD=Gl4cier${'-Fox'}-91`)
 
 /** Every kind, each in a sentence. */
@@ -443,6 +449,62 @@ export const SECRET_SAMPLES: readonly SecretSample[] = [
     secret: base64PasswordLine,
     marker: '[redacted: base64 of a secret]',
     kept: ['| base64 -d'],
+  },
+  {
+    name: 'Mailgun key',
+    text: `curl -s --user 'api:${mailgunKey}' https://api.mailgun.net/v3/mg.example.com/messages`,
+    secret: mailgunKey,
+    marker: '[redacted: mailgun key]',
+    kept: ['curl -s --user', 'https://api.mailgun.net/v3/mg.example.com/messages'],
+  },
+  {
+    name: 'mysql password joined to -p',
+    text: `mysql -h db.internal -u root -p${mysqlPassword} orders < dump.sql`,
+    secret: mysqlPassword,
+    marker: '[redacted: password]',
+    kept: ['mysql -h db.internal -u root -p', 'orders < dump.sql'],
+  },
+  {
+    name: 'mysqldump --password=',
+    text: `mysqldump --user=backup --password=${mysqlPassword} shop > shop.sql`,
+    secret: mysqlPassword,
+    marker: '[redacted: password]',
+    kept: ['mysqldump --user=backup --password=', 'shop > shop.sql'],
+  },
+  {
+    name: 'Discord bot token',
+    text: `client.login('${discordToken}')`,
+    secret: discordToken,
+    marker: '[redacted: discord token]',
+    kept: ['client.login('],
+  },
+  {
+    name: 'Telegram bot token in an API URL',
+    text: `curl https://api.telegram.org/bot${telegramToken}/getMe`,
+    secret: telegramToken,
+    marker: '[redacted: telegram token]',
+    kept: ['curl https://api.telegram.org/', '/getMe'],
+  },
+  {
+    name: 'Cookie header',
+    text: `curl -H 'Cookie: sessionid=${cookieValue}; theme=dark' https://app.example.com/me`,
+    secret: cookieValue,
+    marker: '[redacted: cookie]',
+    kept: ['curl -H', 'theme=dark', 'https://app.example.com/me'],
+  },
+  {
+    name: 'Set-Cookie header',
+    text: `< Set-Cookie: sid=${cookieValue}; Path=/; HttpOnly; Secure`,
+    secret: cookieValue,
+    marker: '[redacted: cookie]',
+    kept: ['< Set-Cookie: sid=', 'Path=/; HttpOnly; Secure'],
+  },
+  {
+    name: 'GCP service-account private_key_id',
+    text: `{ "type": "service_account", "private_key_id": "${gcpKeyId}", "project_id": "shop" }`,
+    secret: gcpKeyId,
+    marker: '[redacted: key]',
+    kept: ['"type": "service_account"', '"project_id": "shop"'],
   },
 ]
 

@@ -12,9 +12,16 @@ import type { Brain } from './brain.ts'
 import { readSessionOutcome } from './session-outcome.ts'
 
 /**
+ * Pending transcripts one SessionStart reads, as the catch-up reads at most 5 missed sessions:
+ * a ledger is repository text, and 20,000 planted pending sessions must not make every start
+ * read 20,000 files. The rest wait for later starts, or are booked at 0 after seven days.
+ */
+export const PENDING_SESSIONS_PER_START = 5
+
+/**
  * Reads the transcripts of pending sessions (outside the lock: reading can take a while), then
  * books what was read under the lock. Sessions pending for over seven days, or with no transcript
- * path, are booked at 0. Returns the ids whose score was finished and the ledger as it now is.
+ * path, are booked at 0. At most PENDING_SESSIONS_PER_START transcripts are read. Returns the ids whose score was finished and the ledger as it now is.
  * Nothing pending (the common case): one read, no lock, no write.
  */
 export async function finishPendingScores(
@@ -25,7 +32,10 @@ export async function finishPendingScores(
   const pending = pendingSessions(before)
   if (pending.length === 0) return { finished: [], state: before }
   const outcomes = new Map<string, TranscriptOutcome>()
-  for (const session of pending) {
+  const toRead = pending
+    .filter((session) => session.transcript_path !== null)
+    .slice(0, PENDING_SESSIONS_PER_START)
+  for (const session of toRead) {
     const outcome = await readSessionOutcome(
       brain,
       analyzeSession,

@@ -11,6 +11,17 @@ export function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
 }
 
+/**
+ * Above this a ledger's debt or its count of sessions since the last sleep is no total of real
+ * sessions (a million sessions at the top score): a planted `debt: 9e15` is repaired, not shown.
+ */
+export const MAX_LEDGER_TOTAL = 1_000_000 * MAX_SESSION_SCORE
+
+/** A ledger-wide total (the debt, the sessions since the last sleep): a count up to the ceiling. */
+export function isLedgerTotal(value: unknown): value is number {
+  return isCount(value) && value <= MAX_LEDGER_TOTAL
+}
+
 /** A session score: a count no higher than MAX_SESSION_SCORE. */
 export function isScore(value: unknown): value is number {
   return isCount(value) && value <= MAX_SESSION_SCORE

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini'
 import { capClosingMessage } from './closing-message.ts'
-import { isCount, isScore, repairedDebt } from './ledger-counts.ts'
+import { isCount, isLedgerTotal, isScore, repairedDebt } from './ledger-counts.ts'
 
 const nullableString = () => z._default(z.nullable(z.string()), null)
 
@@ -21,11 +21,15 @@ const repairedCount = (valid: (value: unknown) => value is number) =>
     ),
     null,
   )
-const countOr = (fallback: number, missing = fallback) =>
+const countOr = (
+  fallback: number,
+  missing = fallback,
+  valid: (value: unknown) => value is number = isCount,
+) =>
   z._default(
     z.pipe(
       z.unknown(),
-      z.transform((value): number => (isCount(value) ? value : fallback)),
+      z.transform((value): number => (valid(value) ? value : fallback)),
     ),
     missing,
   )
@@ -102,7 +106,7 @@ export type CompactionRecord = z.infer<typeof CompactionRecordSchema>
 
 /** The ledger's fields as stored; a nonsense `debt` or rhythm comes out NOT_A_COUNT. */
 const StoredSleepStateSchema = z.looseObject({
-  debt: countOr(NOT_A_COUNT, 0),
+  debt: countOr(NOT_A_COUNT, 0, isLedgerTotal),
   last_sleep: nullableString(),
   last_sleep_summary: nullableString(),
   sleep_started_at: nullableString(),
@@ -112,7 +116,7 @@ const StoredSleepStateSchema = z.looseObject({
   previous_consolidated_at: nullableString(),
   /** The sessions the last consolidation cleared: only they are read from `last_consolidated_at`. */
   last_consolidated_ids: z._default(z.array(z.string()), () => []),
-  sessions_since_last_sleep: countOr(NOT_A_COUNT, 0),
+  sessions_since_last_sleep: countOr(NOT_A_COUNT, 0, isLedgerTotal),
   sessions: z._default(z.array(SessionRecordSchema), () => []),
   bookmarks: z._default(z.array(BookmarkSchema), () => []),
   triggers: z._default(z.array(TriggerSchema), () => []),

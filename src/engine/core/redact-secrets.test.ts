@@ -105,6 +105,9 @@ describe('redactSecrets against a hostile transcript (issue 18)', () => {
         'Slack webhook percent-encoded',
         'line numbers',
         'zero-width',
+        // A cookie value and a key id are secrets only in their header or field.
+        'Cookie',
+        'private_key_id',
       ]
       if (hidden.some((part) => sample.name.includes(part))) continue
       expect({ name: sample.name, leaked: leaked(redactSecrets(text)) }).toEqual({
@@ -174,6 +177,13 @@ describe('redactSecrets on text built to make a rule quadratic (issue 18)', () =
       'a password of your-your-': `password ${fill('your-')}`,
       'Basic auth of colons': `Basic ${btoa(`${fill(':', (size * 3) / 4)}\x01`)}`,
       'AWS secret then spaces': `aws secret${fill(' ')}`,
+      'Mailgun key prefixes': fill('key-'),
+      'Discord token heads': fill(`M${'a'.repeat(24)}.abcdef.`),
+      'Telegram bot ids': fill('bot123456789:AA'),
+      'mysql commands without a password': fill('mysql -u -p'),
+      'a cookie header of one name': `Cookie: ${fill('a')}`,
+      'cookie headers': fill('Set-Cookie: a=b;'),
+      'private_key_id names': fill('private_key_id='),
     }
     for (const [name, text] of Object.entries(crafted))
       expect({ name, linear: ratio(text, 20) < 20 }).toEqual({ name, linear: true })

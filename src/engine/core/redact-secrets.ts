@@ -35,7 +35,7 @@ export function redactionMarker(kind: string): string {
  * compile, and every hook compiles it afresh.
  */
 const MIGHT_HOLD_A_SECRET =
-  /sk-|sk[0-9a-f]|pypi-age|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|age-secret-key-1|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio/
+  /sk-|sk[0-9a-f]|pypi-age|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|age-secret-key-1|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio|:aa|cookie|mysql|mariadb|\.[\w-]{6}\.(?<=m[a-z0-9]{23,27}\.[\w-]{6}\.)/
 
 /** A fixed-format secret: its pattern (global) and the marker's kind. */
 interface FormatRule {
@@ -118,6 +118,20 @@ const FORMAT_RULES: readonly FormatRule[] = [
   },
   { kind: 'digitalocean token', pattern: new RegExp(`${START}do[opr]_v1_[a-f0-9]{64}${END}`, 'g') },
   { kind: 'vault token', pattern: new RegExp(`${START}hv[sbr]\\.[A-Za-z0-9_-]{24,}${END}`, 'g') },
+  { kind: 'mailgun key', pattern: new RegExp(`${START}key-[0-9a-f]{32}${END}`, 'g') },
+  {
+    // A Discord bot token: the bot's id in base64 (digits, so it starts `M`), a timestamp, an HMAC.
+    kind: 'discord token',
+    pattern: new RegExp(
+      `${START}M[A-Za-z0-9]{23,27}\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,40}${END}`,
+      'g',
+    ),
+  },
+  {
+    // A Telegram bot token (`<bot id>:AA<33 more>`), also inside `api.telegram.org/bot<token>/`.
+    kind: 'telegram token',
+    pattern: /(?<![A-Za-z0-9])(?:bot)?\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g,
+  },
   { kind: 'age key', pattern: new RegExp(`${START}AGE-SECRET-KEY-1[0-9A-Z]{50,64}${END}`, 'g') },
   {
     // The header segment is taken whole (a scan restarted at each `eyJ` of `eyJ-eyJ-…` read to
@@ -143,7 +157,7 @@ function formatReplacer(rule: FormatRule): (token: string, ...rest: unknown[]) =
 
 /** What every match of a format rule starts with (they are all case-sensitive). */
 const FORMAT_PREFIX =
-  /-----BEGIN|sk-|[sr]k_(?:live|test)_|whsec_|smn_|npm_|glpat-|hf_|SG\.|SK[0-9a-f]|pypi-AgE|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|AGE-SECRET-KEY-1|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|hooks\.slack|AIza|eyJ/
+  /-----BEGIN|key-|:AA|\.[\w-]{6}\.(?<=M[A-Za-z0-9]{23,27}\.[\w-]{6}\.)|sk-|[sr]k_(?:live|test)_|whsec_|smn_|npm_|glpat-|hf_|SG\.|SK[0-9a-f]|pypi-AgE|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|AGE-SECRET-KEY-1|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|hooks\.slack|AIza|eyJ/
 
 /**
  * `aws_secret_access_key = <40 chars>` and its spellings, in config files and in prose. Spaces
@@ -158,6 +172,35 @@ const AWS_SECRET =
  */
 const AWS_SECRET_NEAR =
   /((?:secret|aws)[^\n]{0,40}?)(?<![A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi
+
+/**
+ * `mysql -u root -pS3cret` (and mysqldump, mysqladmin, mariadb): the password joined to `-p`. The
+ * options are read at most 200 characters past the command, so a text of `mysql`s stays linear.
+ */
+const MYSQL_PASSWORD =
+  /(\b(?:mysql(?:dump|admin)?|mariadb)\b[^\n|;&]{0,200}?[ \t]-p)([^\s'"$][^\s'"]*|'[^'\n]*'|"[^"\n]*")/gi
+
+/**
+ * A `Cookie:` or `Set-Cookie:` header (an HTTP dump, `curl -H`): group 1 the header name, 2 its
+ * value up to the line's end or a quote. Each cookie's value is redacted; attributes are kept.
+ */
+const COOKIE_HEADER = /(?<![\w-])((?:set-)?cookie:[ \t]*)([^\r\n'"]+)/gi
+
+/** Set-Cookie attributes: not secrets. */
+const COOKIE_ATTRIBUTES =
+  /^(?:path|domain|expires|max-age|samesite|secure|httponly|priority|partitioned)$/i
+
+/** `name=value` pairs of a cookie header's value, the value redacted unless it is short. */
+function redactCookieHeader(_match: string, lead: string, value: string): string {
+  const pairs = value.replace(
+    /(?<![^\s;])([^\s;=]+)=([^;\s]*)/g,
+    (pair, name: string, cookie: string) =>
+      COOKIE_ATTRIBUTES.test(name) || cookie.length < 8 || isPlaceholder(cookie)
+        ? pair
+        : `${name}=${redactionMarker('cookie')}`,
+  )
+  return `${lead}${pairs}`
+}
 
 /** `Authorization: Basic <base64 of user:password>`. */
 const BASIC_AUTH = /\b(basic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/gi
@@ -256,6 +299,11 @@ function redactPlainSecrets(text: string): string {
         : match,
     )
   out = redactUrlCredentials(out)
+  if (/mysql|mariadb/i.test(out))
+    out = out.replace(MYSQL_PASSWORD, (match, lead: string, value: string) =>
+      isPlaceholder(unquote(value).value) ? match : `${lead}${redactionMarker('password')}`,
+    )
+  if (/cookie/i.test(out)) out = out.replace(COOKIE_HEADER, redactCookieHeader)
   if (/basic/i.test(out)) out = out.replace(BASIC_AUTH, redactBasicAuth)
   if (/bearer/i.test(out))
     out = out.replace(BEARER, (match, lead: string, token: string) =>

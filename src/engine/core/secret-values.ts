@@ -71,6 +71,8 @@ export function namedSecretKind(name: string): SecretName | null {
     .toLowerCase()
     .split(/[_.\-\s]+/)
     .filter(Boolean)
+  // A GCP service-account key file's `private_key_id` names the key: an `_id` that is kept secret.
+  if (parts.join('_') === 'private_key_id') return { marker: 'key', strength: 'strong' }
   if (parts.length === 0 || parts.some((part) => ABOUT_A_SECRET.has(part))) return null
   // The shell's working directory, not a password.
   if (parts.length === 1 && (parts[0] === 'pwd' || parts[0] === 'oldpwd')) return null

@@ -62,6 +62,12 @@ export const BRAIN_HOOK_LOG = 'state/.somnus-hook.log'
 const LOG_ROTATE_BYTES = 1024 * 1024
 
 /**
+ * Log lines one hook run writes; the rest become one summary line. A planted ledger can make
+ * every run warn once per session (20,000 lines per start), which would bury the log's history.
+ */
+export const MAX_LOG_LINES_PER_RUN = 50
+
+/**
  * Waiting for the ledger lock ends this long before the event's Claude Code timeout, leaving the
  * time to write, answer and exit before Claude Code kills the hook.
  */
@@ -90,10 +96,15 @@ export async function runHook(
   const startedAt = context.startedAt ?? Date.now()
   const clockNow = () => context.now ?? new Date()
   const log: string[] = []
-  const note = (message: string) => {
+  const logLine = (message: string) => {
     log.push(
       `${clockNow().toISOString()} ${inertLogText(event || '(none)')} ${inertLogText(oneLine(message))}`,
     )
+  }
+  let unlogged = 0
+  const note = (message: string) => {
+    if (log.length < MAX_LOG_LINES_PER_RUN) logLine(message)
+    else unlogged += 1
   }
   let root: string | null = null
   let stdout = ''
@@ -132,7 +143,8 @@ export async function runHook(
     stdout = await dispatch(event, input, somnus, note, context)
     startPatternJobs(event, input, { root, cwd: start, env: context.env }, dependencies, note)
   } catch (error) {
-    note(`failed: ${describeError(error)}`)
+    // Logged past the cap: the line that says why the run failed is the one that matters.
+    logLine(`failed: ${describeError(error)}`)
     // A repository can plant what makes every hook fail (a linked ledger): the session is told,
     // in one line, so Somnus is never switched off unseen.
     stdout =
@@ -140,7 +152,8 @@ export async function runHook(
         ? `Somnus could not load this project's memory (${CONTEXT_DIR_NAME}/): ${describeError(error).split('\n')[0]?.slice(0, 400)}\n`
         : ''
   } finally {
-    writeLog(log, root, context.env, note)
+    if (unlogged > 0) logLine(`${unlogged} more warnings in this run not logged`)
+    writeLog(log, root, context.env, logLine)
   }
   return { stdout, log }
 }

@@ -25,14 +25,21 @@ export interface AuthOptions {
   now?: () => number
 }
 
-/** The key a request carries, if any. */
-function presentedKey(c: Context): string | null {
+/** What `presentedKey` gives for a request carrying two different keys. */
+const TWO_KEYS = Symbol('two different keys')
+
+/**
+ * The key a request carries, if any; TWO_KEYS when `Authorization` and `X-API-Key` name different
+ * keys (a proxy may add one of them: using either would be a guess which client meant).
+ */
+function presentedKey(c: Context): string | null | typeof TWO_KEYS {
   const header = c.req.header('authorization')
+  const apiKey = c.req.header('x-api-key')?.trim() || null
   if (header !== undefined) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
-    return match?.[1] ?? null
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] ?? null
+    return apiKey !== null && apiKey !== bearer ? TWO_KEYS : bearer
   }
-  return c.req.header('x-api-key')?.trim() || null
+  return apiKey
 }
 
 /** The middleware that turns a key into its tenant, or answers 401. */
@@ -49,6 +56,8 @@ export function apiKeyAuth(service: ServiceApi, options: AuthOptions): Middlewar
     }
     const key = presentedKey(c)
     if (key === null) return unauthorized(c, 'send an API key: Authorization: Bearer <key>')
+    if (key === TWO_KEYS)
+      return unauthorized(c, 'Authorization and X-API-Key name different keys; send one key')
     const cached = verified.get(key)
     let tenantId = cached !== undefined && cached.until > now() ? cached.tenantId : null
     if (tenantId === null) {

@@ -45,9 +45,15 @@ export interface HttpAppOptions {
  * rebinding), and without keys nothing else would stop it reading every tenant.
  */
 const loopbackHostOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  // The Host header as sent (a browser always sends one); else the name the request was built on.
-  const host = c.req.header('host') ?? new URL(c.req.url).host
-  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]
+  // The Host header as sent (a browser always sends one). Without it (HTTP/1.0) the request's URL
+  // carries the server's own name, which says nothing of where the client was sent: refused.
+  const host = c.req.header('host')?.toLowerCase()
+  const name =
+    host === undefined
+      ? undefined
+      : host.startsWith('[')
+        ? host.slice(0, host.indexOf(']') + 1)
+        : host.split(':')[0]
   if (name === undefined || !isLoopbackHost(name)) {
     return c.json(
       errorBody(

@@ -56,8 +56,19 @@ export function validateQuery<Query extends z.ZodObject | undefined>(
   route: ApiRoute<z.ZodObject | undefined, Query, z.ZodType | undefined>,
 ): PartValidator<'query', Query> {
   const querySchema = (route.query ?? z.object({})).strict()
-  // The first value of a repeated parameter, as `c.req.query()` gives it (not hono's arrays).
   return validator('query', (_value, c) => {
+    // A repeated parameter (`limit=1&limit=2`) is refused: which one counts would be a guess, and
+    // a proxy and this server could guess differently.
+    const repeated = Object.entries(c.req.queries()).find(([, values]) => values.length > 1)
+    if (repeated !== undefined) {
+      const [name] = repeated
+      return c.json(
+        errorBody('INVALID_INPUT', `${name}: given more than once; send it once.`, {
+          field: name,
+        }),
+        400,
+      )
+    }
     const query = querySchema.safeParse(c.req.query())
     return query.success ? query.data : validationFailure(c, query.error, 'query')
   }) as PartValidator<'query', Query>

@@ -20,7 +20,8 @@ export interface RunningHttpServer {
 
 /** True for addresses only this machine can reach: 127.0.0.0/8, ::1 and `localhost`. */
 export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '')
+  // Host names are case-insensitive: `LOCALHOST` is `localhost`.
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase()
   if (bare === 'localhost') return true
   if (isIP(bare) === 4) return bare.startsWith('127.')
   if (isIP(bare) === 6) return bare === '::1' || /^::ffff:127\./i.test(bare)

@@ -181,6 +181,19 @@ describe('checkSleepState', () => {
     })
   })
 
+  it('repairs an absurd debt and rhythm (whole, safe, but no total of real sessions)', () => {
+    for (const absurd of [9e15, Number.MAX_SAFE_INTEGER, 1e308]) {
+      const value = {
+        debt: absurd,
+        sessions_since_last_sleep: absurd,
+        sessions: [{ session_id: 'a', score: 3 }],
+      }
+      const checked = checkSleepState(structuredClone(value))
+      expect(checked).toEqual(SleepStateSchema.parse(structuredClone(value)))
+      expect(checked).toMatchObject({ debt: 3, sessions_since_last_sleep: 1 })
+    }
+  })
+
   it('copies what it completes or does not know; shares records already complete', () => {
     const complete = sampleSession('whole', 2)
     const input = {

@@ -13,7 +13,7 @@
  */
 
 import { capClosingMessage, MAX_CLOSING_MESSAGE_CHARS } from '../../core/closing-message.ts'
-import { isCount, isScore, repairedDebt } from '../../core/ledger-counts.ts'
+import { isCount, isLedgerTotal, isScore, repairedDebt } from '../../core/ledger-counts.ts'
 import type {
   Bookmark,
   CompactionRecord,
@@ -266,8 +266,8 @@ export function checkSleepState(value: unknown, trusted?: SleepState): SleepStat
     if ((out as Plain)[key] === UNSURE) return undefined
   }
   // A nonsense debt or rhythm is derived from the sessions, as the schema does (sleep-state.ts).
-  if (!isCount(out.debt)) out.debt = repairedDebt(sessions as SessionRecord[])
-  if (!isCount(out.sessions_since_last_sleep)) {
+  if (!isLedgerTotal(out.debt)) out.debt = repairedDebt(sessions as SessionRecord[])
+  if (!isLedgerTotal(out.sessions_since_last_sleep)) {
     out.sessions_since_last_sleep = (sessions as SessionRecord[]).length
   }
   if (out.inbox_merged_ids === undefined) delete (out as Plain).inbox_merged_ids

@@ -1,7 +1,7 @@
 /**
  * Issue 18: a cloned repository's ledger is attacker text. Planted pending sessions whose
  * transcripts cannot be read must not make every SessionStart read them all, nor write one log
- * line each: a start reads at most PENDING_SESSIONS_PER_START, and a run logs at most
+ * line each: a start reads at most PENDING_SESSIONS_PER_START (200), and a run logs at most
  * MAX_LOG_LINES_PER_RUN lines plus one summary line.
  */
 import { execFileSync } from 'node:child_process'
@@ -13,7 +13,7 @@ import { PENDING_SESSIONS_PER_START } from '../src/brain/app/finish-pending-sess
 import { MAX_LOG_LINES_PER_RUN } from '../src/surfaces/hooks/run-hook.ts'
 import { ensureBuilt, HOOK_ENTRY, SOMNUS_BIN } from './support/build-once.ts'
 
-const PLANTED = 300
+const PLANTED = PENDING_SESSIONS_PER_START + 100
 
 function plantedBrain(): string {
   const project = mkdtempSync(join(tmpdir(), 'somnus-pending-cap-'))
@@ -44,21 +44,24 @@ function sessionStart(project: string): void {
       source: 'startup',
     }),
     encoding: 'utf8',
-    env: { ...process.env, CLAUDE_PROJECT_DIR: project },
+    env: { PATH: process.env.PATH, HOME: project, CLAUDE_PROJECT_DIR: project },
   })
 }
 
 describe('a ledger planted with unreadable pending sessions', () => {
   beforeAll(() => ensureBuilt(), 300_000)
 
-  it('is read a few sessions per start, with a bounded hook log', () => {
+  it('is read at most PENDING_SESSIONS_PER_START sessions per start, with a bounded hook log', () => {
     const project = plantedBrain()
     sessionStart(project)
     const log = readFileSync(join(project, '_agent_context/state/.somnus-hook.log'), 'utf8')
     const lines = log.trim().split('\n')
     const unreadable = lines.filter((line) => line.includes('not-a-transcript'))
     expect(unreadable.length).toBeGreaterThan(0)
-    expect(unreadable.length).toBeLessThanOrEqual(PENDING_SESSIONS_PER_START)
     expect(lines.length).toBeLessThanOrEqual(MAX_LOG_LINES_PER_RUN + 1)
+    // Every failed read warns once: those logged and those the summary line counts.
+    const unlogged = Number(/(\d+) more warnings in this run not logged/.exec(log)?.[1] ?? 0)
+    expect(unreadable.length + unlogged).toBeLessThanOrEqual(PENDING_SESSIONS_PER_START)
+    expect(unreadable.length + unlogged).toBeGreaterThan(MAX_LOG_LINES_PER_RUN)
   })
 })

@@ -12,7 +12,6 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
-  rmSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'

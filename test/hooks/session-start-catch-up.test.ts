@@ -6,14 +6,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  symlinkSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, symlinkSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt } from '../support/build-once.ts'
@@ -24,30 +17,10 @@ import {
   stopPayload,
 } from '../support/hook-workspace.ts'
 import { spawnHook } from '../support/spawn-hook.ts'
-import { assistant, text, toolResult, toolUse, user } from '../support/transcript-lines.ts'
-
-/** Transcript lines with `writes` Write calls, stamped now (so the session scores). */
-function transcriptLines(sessionId: string, writes: number, from = 0): string {
-  const lines = from === 0 ? [user(`Split the ${sessionId} loader into ${writes} modules.`)] : []
-  for (let index = from; index < from + writes; index += 1) {
-    const id = `${sessionId}-t${index}`
-    lines.push(
-      assistant(`${sessionId}-m${index}`, [
-        toolUse(id, 'Write', { file_path: `src/part${index}.ts`, content: 'x' }),
-      ]),
-      toolResult(id, 'File created'),
-    )
-  }
-  lines.push(assistant(`${sessionId}-end${from}`, [text(`Split ${sessionId}; tests pass.`)]))
-  const now = JSON.stringify(new Date().toISOString())
-  return `${lines.map((line) => line.replace(/"timestamp":"[^"]*"/, `"timestamp":${now}`)).join('\n')}\n`
-}
-
-function writeTranscript(folder: string, sessionId: string, writes: number): string {
-  const path = join(folder, `${sessionId}.jsonl`)
-  writeFileSync(path, transcriptLines(sessionId, writes))
-  return path
-}
+import {
+  splitLoaderTranscript,
+  writeSplitLoaderTranscript,
+} from '../support/split-loader-transcript.ts'
 
 /** What the next session's Claude Code sends to SessionStart. */
 function startPayload(ws: HookWorkspace, sessionId: string) {
@@ -96,8 +69,8 @@ describe('SessionStart books the sessions whose Stop never ran', () => {
     if (known !== undefined) return known
     const ws = workspace()
     const id = randomUUID()
-    const path = writeTranscript(ws.transcripts, id, writes)
-    if (extra > 0) appendFileSync(path, transcriptLines(id, extra, writes))
+    const path = writeSplitLoaderTranscript(ws.transcripts, id, writes)
+    if (extra > 0) appendFileSync(path, splitLoaderTranscript(id, extra, writes))
     await stop(ws, id, path)
     const score = scores(ws)[id] as number
     expect(score).toBeGreaterThan(0)
@@ -117,23 +90,23 @@ describe('SessionStart books the sessions whose Stop never ran', () => {
     const [one, five, ten] = [await scoreAlone(1), await scoreAlone(5), await scoreAlone(10)]
     const ws = workspace()
     const [a, b, missed, next] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()]
-    const pathA = writeTranscript(ws.transcripts, a, 1)
-    const pathB = writeTranscript(ws.transcripts, b, 5)
-    const missedPath = writeTranscript(ws.transcripts, missed, 10)
+    const pathA = writeSplitLoaderTranscript(ws.transcripts, a, 1)
+    const pathB = writeSplitLoaderTranscript(ws.transcripts, b, 5)
+    const missedPath = writeSplitLoaderTranscript(ws.transcripts, missed, 10)
     await stop(ws, a, pathA)
     await stop(ws, b, pathB)
     // Not sessions to book: a link to a transcript elsewhere, a FIFO (opening it would block),
     // a transcript last written before the brain existed, and the starting session's own file.
     const elsewhere = join(ws.dir, 'elsewhere')
     mkdirSync(elsewhere)
-    const linked = writeTranscript(elsewhere, randomUUID(), 10)
+    const linked = writeSplitLoaderTranscript(elsewhere, randomUUID(), 10)
     symlinkSync(linked, join(ws.transcripts, `${randomUUID()}.jsonl`))
     const fifo = spawnSync('mkfifo', [join(ws.transcripts, `${randomUUID()}.jsonl`)])
     expect(fifo.status).toBe(0)
     const old = randomUUID()
-    const oldPath = writeTranscript(ws.transcripts, old, 10)
+    const oldPath = writeSplitLoaderTranscript(ws.transcripts, old, 10)
     utimesSync(oldPath, new Date('2020-01-01'), new Date('2020-01-01'))
-    writeTranscript(ws.transcripts, next, 10)
+    writeSplitLoaderTranscript(ws.transcripts, next, 10)
     expect(scores(ws)).toEqual({ [a]: one, [b]: five })
 
     for (let round = 0; round < 2; round += 1) {
@@ -145,7 +118,7 @@ describe('SessionStart books the sessions whose Stop never ran', () => {
     }
 
     // The missed session goes on and its Stop runs at last: its score is replaced, not added.
-    appendFileSync(missedPath, transcriptLines(missed, 10, 10))
+    appendFileSync(missedPath, splitLoaderTranscript(missed, 10, 10))
     const grown = await scoreAlone(10, 10)
     await stop(ws, missed, missedPath)
     expect(scores(ws)).toEqual({ [a]: one, [b]: five, [missed]: grown })
@@ -158,7 +131,7 @@ describe('SessionStart books the sessions whose Stop never ran', () => {
     const ws = workspace()
     const ids = Array.from({ length: 7 }, () => randomUUID())
     ids.forEach((id, index) => {
-      const path = writeTranscript(ws.transcripts, id, 1)
+      const path = writeSplitLoaderTranscript(ws.transcripts, id, 1)
       // All after the brain was made, whichever of its folders the catch-up dates it by.
       const at = new Date(Date.now() + (index + 1) * 1000)
       utimesSync(path, at, at)
@@ -178,7 +151,7 @@ describe('SessionStart books the sessions whose Stop never ran', () => {
   it('without a transcript path, or with a relative one, nothing is looked for', async () => {
     const ws = workspace()
     const id = randomUUID()
-    writeTranscript(ws.transcripts, id, 1)
+    writeSplitLoaderTranscript(ws.transcripts, id, 1)
     for (const transcript_path of [undefined, `${id}.jsonl`]) {
       const run = await spawnHook(ws, 'session-start', {
         text: JSON.stringify({ ...startPayload(ws, randomUUID()), transcript_path }),

@@ -5,7 +5,7 @@
  * counts its own line once. Real processes of the built hook on real files.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt, SOMNUS_BIN } from '../support/build-once.ts'
@@ -17,27 +17,7 @@ import {
 } from '../support/hook-workspace.ts'
 import { holdLock, releaseLock } from '../support/ledger-lock-holder.ts'
 import { spawnHook } from '../support/spawn-hook.ts'
-import { assistant, text, toolResult, toolUse, user } from '../support/transcript-lines.ts'
-
-/** A real-format transcript with `writes` Write calls, stamped now (so the session scores). */
-function writeTranscript(ws: HookWorkspace, sessionId: string, writes: number): string {
-  const path = join(ws.transcripts, `${sessionId}.jsonl`)
-  const lines = [user(`Split the ${sessionId} loader into ${writes} modules.`)]
-  for (let index = 0; index < writes; index += 1) {
-    const id = `${sessionId}-t${index}`
-    lines.push(
-      assistant(`${sessionId}-m${index}`, [
-        toolUse(id, 'Write', { file_path: `src/part${index}.ts`, content: 'x' }),
-      ]),
-      toolResult(id, 'File created'),
-    )
-  }
-  lines.push(assistant(`${sessionId}-end`, [text(`Split ${sessionId}; tests pass.`)]))
-  const now = JSON.stringify(new Date().toISOString())
-  const stamped = lines.map((line) => line.replace(/"timestamp":"[^"]*"/, `"timestamp":${now}`))
-  writeFileSync(path, `${stamped.join('\n')}\n`)
-  return path
-}
+import { writeSplitLoaderTranscript } from '../support/split-loader-transcript.ts'
 
 function runSomnus(ws: HookWorkspace, args: string[]) {
   return spawnSync(process.execPath, [SOMNUS_BIN, ...args], {
@@ -62,7 +42,7 @@ function inboxLines(ws: HookWorkspace): { id: string; session_id: string; outcom
 async function scoreAlone(writes: number): Promise<number> {
   const ws = createHookWorkspace()
   try {
-    const path = writeTranscript(ws, 'alone', writes)
+    const path = writeSplitLoaderTranscript(ws.transcripts, 'alone', writes)
     const run = await spawnHook(ws, 'stop', {
       text: JSON.stringify(stopPayload(ws, 'alone', path)),
     })
@@ -92,7 +72,7 @@ describe('the Stop hook queues its turn before it tries the lock', () => {
     expect(expected).toBeGreaterThan(0)
     const ws = createHookWorkspace()
     workspaces.push(ws)
-    const path = writeTranscript(ws, 'killed', 5)
+    const path = writeSplitLoaderTranscript(ws.transcripts, 'killed', 5)
     // A live holder keeps the lock: the Stop appends its line, then waits for the lock.
     holder = await holdLock(`${ws.ledgerPath}.lock`)
     const child = spawn(process.execPath, [SOMNUS_BIN, 'hook', 'stop'], {
@@ -144,7 +124,7 @@ describe('the Stop hook queues its turn before it tries the lock', () => {
   it('a Stop that takes the lock merges its own line in its write: its turn counts once, turn after turn', async () => {
     const ws = createHookWorkspace()
     workspaces.push(ws)
-    const path = writeTranscript(ws, 'direct', 10)
+    const path = writeSplitLoaderTranscript(ws.transcripts, 'direct', 10)
     const expected = await scoreAlone(10)
     for (let turn = 0; turn < 3; turn += 1) {
       const run = await spawnHook(ws, 'stop', {

@@ -16,27 +16,7 @@ import {
   stopPayload,
 } from '../support/hook-workspace.ts'
 import { spawnHook } from '../support/spawn-hook.ts'
-import { assistant, text, toolResult, toolUse, user } from '../support/transcript-lines.ts'
-
-/** A real-format transcript `<folder>/<sessionId>.jsonl` with `writes` Write calls, stamped now. */
-function writeTranscript(folder: string, sessionId: string, writes: number): string {
-  const lines = [user(`Split the ${sessionId} loader into ${writes} modules.`)]
-  for (let index = 0; index < writes; index += 1) {
-    const id = `${sessionId}-t${index}`
-    lines.push(
-      assistant(`${sessionId}-m${index}`, [
-        toolUse(id, 'Write', { file_path: `src/part${index}.ts`, content: 'x' }),
-      ]),
-      toolResult(id, 'File created'),
-    )
-  }
-  lines.push(assistant(`${sessionId}-end`, [text(`Split ${sessionId}; tests pass.`)]))
-  const now = JSON.stringify(new Date().toISOString())
-  const path = join(folder, `${sessionId}.jsonl`)
-  const stamped = lines.map((line) => line.replace(/"timestamp":"[^"]*"/, `"timestamp":${now}`))
-  writeFileSync(path, `${stamped.join('\n')}\n`)
-  return path
-}
+import { writeSplitLoaderTranscript } from '../support/split-loader-transcript.ts'
 
 function sessionsOf(ws: HookWorkspace): Record<string, unknown> {
   if (!existsSync(ws.ledgerPath)) return {}
@@ -78,7 +58,7 @@ describe('transcript paths and the Stop inbox are untrusted', () => {
     // The score a one-Write session books through its own Stop, on a quiet brain.
     const ws = workspace()
     const id = randomUUID()
-    await hook(ws, 'stop', stopPayload(ws, id, writeTranscript(ws.transcripts, id, 1)))
+    await hook(ws, 'stop', stopPayload(ws, id, writeSplitLoaderTranscript(ws.transcripts, id, 1)))
     one = sessionsOf(ws)[id] as number
     expect(one).toBeGreaterThan(0)
   }, 300_000)
@@ -103,7 +83,7 @@ describe('transcript paths and the Stop inbox are untrusted', () => {
     const foreign = join(projects, 'someone-elses') // a project folder owned by another user
     mkdirSync(foreign)
     const folders = [planted, ws.project, linked, nested, foreign]
-    for (const folder of folders) writeTranscript(folder, randomUUID(), 10)
+    for (const folder of folders) writeSplitLoaderTranscript(folder, randomUUID(), 10)
     chownSync(foreign, 65534, 65534)
     for (const folder of [...folders, join(ws.project, '..', 'project')])
       await hook(ws, 'session-start', startPayload(ws, join(folder, `${randomUUID()}.jsonl`)))
@@ -112,13 +92,13 @@ describe('transcript paths and the Stop inbox are untrusted', () => {
 
     // A Stop naming a transcript out there is the session's own: scored, never listed beside.
     const ownId = randomUUID()
-    await hook(ws, 'stop', stopPayload(ws, ownId, writeTranscript(ws.project, ownId, 1)))
+    await hook(ws, 'stop', stopPayload(ws, ownId, writeSplitLoaderTranscript(ws.project, ownId, 1)))
     await hook(ws, 'session-start', startPayload(ws, join(ws.project, `${randomUUID()}.jsonl`)))
     expect(sessionsOf(ws)).toEqual({ [ownId]: one })
 
     // The same planting in the session's real project folder is caught up: the rule is the folder.
     const missed = randomUUID()
-    writeTranscript(ws.transcripts, missed, 1)
+    writeSplitLoaderTranscript(ws.transcripts, missed, 1)
     await hook(ws, 'session-start', startPayload(ws, join(ws.transcripts, `${randomUUID()}.jsonl`)))
     expect(sessionsOf(ws)).toEqual({ [ownId]: one, [missed]: one })
   }, 120_000)
@@ -126,9 +106,9 @@ describe('transcript paths and the Stop inbox are untrusted', () => {
   it('a committed inbox books only its sessions’ own transcripts, scored from them, and warns once', async () => {
     const ws = workspace()
     const real = randomUUID()
-    const realPath = writeTranscript(ws.transcripts, real, 1)
+    const realPath = writeSplitLoaderTranscript(ws.transcripts, real, 1)
     const planted = randomUUID()
-    const plantedPath = writeTranscript(ws.project, planted, 10)
+    const plantedPath = writeSplitLoaderTranscript(ws.project, planted, 10)
     const ghost = randomUUID()
     const claimed = { kind: 'scored', change_count: 40, tool_count: 40, score: 3, task_slugs: [] }
     const line = (id: string, session_id: string, transcript_path: string | null) =>

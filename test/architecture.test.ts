@@ -66,14 +66,21 @@ const BRIDGES: { from: string[]; to: string[]; why: string }[] = [
 const ENTRIES: Record<string, string[]> = {
   brain: [
     'brain/index.ts',
+    'brain/brain-values.ts',
+    'brain/brain-handoffs.ts',
     'brain/create-somnus.ts',
     'brain/create-somnus-hooks.ts',
     'brain/read-transcripts.ts',
     'brain/summarize.ts',
   ],
   patterns: ['patterns/index.ts', 'patterns/create-somnus-patterns.ts'],
-  service: ['service/index.ts'],
-  mind: ['mind/index.ts', 'mind/create-mind.ts', 'mind/create-mind-recall.ts'],
+  service: ['service/index.ts', 'service/service-values.ts'],
+  mind: [
+    'mind/index.ts',
+    'mind/mind-values.ts',
+    'mind/create-mind.ts',
+    'mind/create-mind-recall.ts',
+  ],
 }
 
 function sourceFiles(folder: string): string[] {
@@ -142,7 +149,7 @@ function relativeImports(files: string[], root: string): [string, string][] {
  * The imports of `files` (under `root`) that break the layout, as `from → to (rule)`: the layer
  * rule inside the engine and each system, the system boundary (a system imports its own files,
  * the engine's and its bridges; the engine only its own and its bridges: BRIDGES unless a test
- * plants its own), the surfaces' entry rule (a system only through ENTRIES or its core/; the
+ * plants its own), the surfaces' entry rule (a system only through ENTRIES, never its core/; the
  * engine but its adapters) and the package root's (index.ts files only).
  */
 function layoutViolations(files: string[], root: string, bridges = BRIDGES): string[] {
@@ -160,7 +167,7 @@ function layoutViolations(files: string[], root: string, bridges = BRIDGES): str
       if (toTop === 'surfaces') continue
       if (toTop === ENGINE) {
         if (toLayer === 'adapters') flag('surface to engine adapter')
-      } else if (!(ENTRIES[toTop] ?? []).includes(to) && toLayer !== 'core') {
+      } else if (!(ENTRIES[toTop] ?? []).includes(to)) {
         flag('surface past entry')
       }
     } else if (fromTop === ENGINE || SYSTEMS.includes(fromTop)) {
@@ -226,6 +233,7 @@ describe('layout: layers inside each system, systems apart, surfaces through ent
       plant('brain/app/push-handoffs.ts', "export { h } from '../../service/core/handoff.ts'\n")
       plant('surfaces/cli/good.ts', "export * from '../../brain/index.ts'\n")
       plant('surfaces/cli/bad.ts', "import('../../brain/app/use-case.ts')\n")
+      plant('surfaces/hooks/bad-core.ts', "import { f } from '../../brain/core/ledger.ts'\n")
       const planted = [
         { from: ['brain/app/push-handoffs.ts'], to: ['service/core/handoff.ts'], why: 'planted' },
       ]
@@ -234,6 +242,7 @@ describe('layout: layers inside each system, systems apart, surfaces through ent
         'brain/core/ledger.ts → mind/core/fatigue.ts (system boundary)',
         'engine/core/text.ts → brain/core/ledger.ts (system boundary)',
         'surfaces/cli/bad.ts → brain/app/use-case.ts (surface past entry)',
+        'surfaces/hooks/bad-core.ts → brain/core/ledger.ts (surface past entry)',
       ])
     } finally {
       rmSync(folder, { recursive: true, force: true })

@@ -37,7 +37,15 @@ import { withSomnusCommand } from './core/somnus-command.ts'
 import { openSomnusBrain, type SomnusOptions } from './open-somnus-brain.ts'
 
 export { appendLogFile } from '../engine/adapters/fs/log-file.ts'
-export { claimStopPatternJob, patternSettingsOrOff } from '../patterns/compose-pattern-hooks.ts'
+export {
+  claimStopPatternJob,
+  createRandomGate,
+  patternSettingsOrOff,
+} from '../patterns/compose-pattern-hooks.ts'
+export type { PatternSettings } from '../patterns/core/pattern-settings.ts'
+export { DEFAULT_PATTERN_SETTINGS } from '../patterns/core/pattern-settings.ts'
+export { SOMNUS_HOOKS } from './core/claude-settings.ts'
+export { somnusCliCommand } from './core/somnus-command.ts'
 export { locateBrain } from './locate-brain.ts'
 export type { SomnusOptions } from './open-somnus-brain.ts'
 

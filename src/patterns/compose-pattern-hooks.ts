@@ -14,6 +14,7 @@ import { renderPatternIndex } from './core/pattern-index.ts'
 import type { PatternSettings } from './core/pattern-settings.ts'
 
 export { readPatternSettings } from './compose-patterns.ts'
+export { createRandomGate } from './core/random-gate.ts'
 
 /** The index for the project `cwd` is in, within `maxChars` (whole lines only); '' when off or empty. */
 export async function patternIndexFor(options: {

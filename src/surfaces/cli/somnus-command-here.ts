@@ -5,7 +5,7 @@
  */
 import { realpathSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
-import { somnusCliCommand } from '../../brain/core/somnus-command.ts'
+import { somnusCliCommand } from '../../brain/brain-values.ts'
 import { findPackageRoot } from './commands/init.ts'
 
 /**

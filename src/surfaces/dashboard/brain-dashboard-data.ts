@@ -4,7 +4,7 @@
  * answers one JSON endpoint; every string leaves through redactSecrets (dashboard-json.ts).
  */
 
-import type { SleepHistoryEntry } from '../../brain/core/sleep-state.ts'
+import type { SleepHistoryEntry } from '../../brain/brain-values.ts'
 import type { SleepRecordReader, SleepRecordSummary, Somnus } from '../../brain/create-somnus.ts'
 import { CONTEXT_DIR_NAME, documentAt } from '../../engine/core/brain-layout.ts'
 import {

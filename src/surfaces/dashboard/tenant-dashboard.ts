@@ -6,7 +6,7 @@
  * handoffs by compression level, jobs with status and duration, and principles. Read-only.
  */
 import type { Hono } from 'hono'
-import type { CompressionLevel } from '../../service/core/handoff.ts'
+import type { CompressionLevel } from '../../service/service-values.ts'
 import { type ApiEnv, type AuthOptions, apiKeyAuth } from '../http/api-key-auth.ts'
 import type { ServiceApi } from '../http/service-api.ts'
 import type { DashboardAssets } from './dashboard-assets.ts'

@@ -7,7 +7,7 @@
  * build stream objects (net, tty, streams) that cost ~4 ms each at start-up, measured on Node 20.
  */
 import { fstatSync, read, readSync, writeSync } from 'node:fs'
-import { somnusCliCommand } from '../../brain/core/somnus-command.ts'
+import { somnusCliCommand } from '../../brain/create-somnus-hooks.ts'
 import { HOOK_EVENT_HELP, HOOK_INPUT_MAX_BYTES } from './hook-input.ts'
 import { runHook } from './run-hook.ts'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_PATTERN_SETTINGS } from '../../patterns/core/pattern-settings.ts'
+import { DEFAULT_PATTERN_SETTINGS } from '../../brain/create-somnus-hooks.ts'
 import { patternJobsFor, somnusCliEntry } from './pattern-jobs.ts'
 
 const where = { cwd: '/project', hookLog: '/project/_agent_context/state/.somnus-hook.log' }

@@ -6,8 +6,7 @@
  * pattern folder's lock keeps two encodes of one session from interleaving.
  */
 
-import type { PatternSettings } from '../../patterns/core/pattern-settings.ts'
-import { createRandomGate } from '../../patterns/core/random-gate.ts'
+import { createRandomGate, type PatternSettings } from '../../brain/create-somnus-hooks.ts'
 import type { HookEvent, HookInputs } from './hook-input.ts'
 
 /** One detached run: the `somnus` arguments after the CLI entry. */

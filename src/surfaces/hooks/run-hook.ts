@@ -5,12 +5,12 @@
  * answer, exit 0.
  */
 import { isAbsolute, join } from 'node:path'
-import { SOMNUS_HOOKS } from '../../brain/core/claude-settings.ts'
-import type { SomnusHooks } from '../../brain/create-somnus-hooks.ts'
 import {
   appendLogFile,
   claimStopPatternJob,
   patternSettingsOrOff,
+  SOMNUS_HOOKS,
+  type SomnusHooks,
 } from '../../brain/create-somnus-hooks.ts'
 import { CONTEXT_DIR_NAME } from '../../engine/core/brain-layout.ts'
 import { environmentFault } from '../../engine/core/environment-fault.ts'

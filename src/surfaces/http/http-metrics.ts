@@ -8,7 +8,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { matchedRoutes } from 'hono/route'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
-import { JOB_STATUSES } from '../../service/core/consolidation-job.ts'
+import { JOB_STATUSES } from '../../service/service-values.ts'
 import type { ServiceApi } from './service-api.ts'
 
 /** What the service reports at each scrape. */

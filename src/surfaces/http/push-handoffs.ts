@@ -6,7 +6,7 @@
  */
 import { hc } from 'hono/client'
 import { SomnusError } from '../../engine/core/errors.ts'
-import type { HandoffInput } from '../../service/core/handoff.ts'
+import type { HandoffInput } from '../../service/service-values.ts'
 import type { SomnusApp } from './create-http-app.ts'
 
 /** What `fetch` takes as its first argument. */

@@ -7,7 +7,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { validator } from 'hono/validator'
 import * as z from 'zod'
-import { unstorableText } from '../../service/core/client-values.ts'
+import { unstorableText } from '../../service/service-values.ts'
 import type { ApiRoute } from './api-route.ts'
 import { errorBody, validationFailure } from './http-errors.ts'
 

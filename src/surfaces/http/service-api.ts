@@ -3,19 +3,23 @@
  * shapes are service/core's (the seed's snake_case names), so a route passes values through.
  */
 
+import type { DatabaseHealth, Page, PageRequest } from '../../service/index.ts'
 import type {
   ConsolidationJob,
   ConsolidationJobsResponse,
   ConsolidationQueuedResponse,
   ConsolidationRunResponse,
   ConsolidationStatsResponse,
+  Decision,
+  DecisionInput,
+  DecisionStatus,
+  Handoff,
+  HandoffInput,
+  HandoffSearchHit,
+  HandoffSearchQuery,
   JobStatus,
   RunJobType,
-} from '../../service/core/consolidation-job.ts'
-import type { Decision, DecisionInput, DecisionStatus } from '../../service/core/decision.ts'
-import type { Handoff, HandoffInput } from '../../service/core/handoff.ts'
-import type { HandoffSearchHit, HandoffSearchQuery } from '../../service/core/handoff-search.ts'
-import type { DatabaseHealth, Page, PageRequest } from '../../service/index.ts'
+} from '../../service/service-values.ts'
 
 /** The use cases the HTTP API serves. Every method sees only `tenantId`'s rows. */
 export interface ServiceApi {

@@ -1,6 +1,6 @@
 /** `somnus bookmark`: tag moments during work for the next sleep ("awake ripples"). */
 import type { Command } from 'commander'
-import { parseSalience } from '../../../brain/core/ledger.ts'
+import { parseSalience } from '../../../brain/brain-values.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { openSomnus } from '../open-somnus.ts'
 import { bookmarkLine, stars } from './ledger-text.ts'

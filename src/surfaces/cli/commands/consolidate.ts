@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander'
 import { SomnusError } from '../../../engine/core/errors.ts'
-import { isStorableInstant } from '../../../service/core/client-values.ts'
+import { isStorableInstant } from '../../../service/service-values.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import {
   formatCount,

@@ -1,13 +1,13 @@
 /** Reading handoffs from an import file, and one handoff as a line of `handoffs list`. */
 
 import { SomnusError } from '../../../engine/core/errors.ts'
-import { levelTokens } from '../../../service/core/compression-plan.ts'
 import {
   type Handoff,
   type HandoffInput,
+  levelTokens,
+  locomoHandoffs,
   parseHandoffInput,
-} from '../../../service/core/handoff.ts'
-import { locomoHandoffs } from '../../../service/core/locomo-handoffs.ts'
+} from '../../../service/service-values.ts'
 
 /** The handoffs in `text`, read as `format` (`json`, `jsonl` or `locomo`). */
 export function parseHandoffInputs(text: string, format: string, name: string): HandoffInput[] {

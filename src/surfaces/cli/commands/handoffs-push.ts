@@ -106,7 +106,7 @@ async function push(io: CliIo, options: PushOptions): Promise<void> {
   }
   const somnus = await openSomnus(io)
   const [{ brainHandoffs }, { readDigestDocuments }, status, history] = await Promise.all([
-    import('../../../brain/core/push/brain-handoffs.ts'),
+    import('../../../brain/brain-handoffs.ts'),
     import('../../../brain/create-somnus.ts'),
     somnus.getSleepStatus(),
     somnus.getSleepHistory(ALL_HISTORY),

@@ -8,7 +8,7 @@ import {
   MAX_SEARCH_LIMIT,
   SEARCH_LEVELS,
   type SearchLevel,
-} from '../../../service/core/handoff-search.ts'
+} from '../../../service/service-values.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { openService, type ServiceCliOptions, withServiceOptions } from '../open-service.ts'
 

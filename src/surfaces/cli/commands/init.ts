@@ -2,10 +2,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import type { Command } from 'commander'
-import { SOMNUS_CLAUDE_FILES } from '../../../brain/core/claude-agent-files.ts'
-import { SOMNUS_HOOKS, type SomnusHookEvent } from '../../../brain/core/claude-settings.ts'
-import type { McpServerCommand } from '../../../brain/core/mcp-config.ts'
-import { shellQuote, somnusCliCommand } from '../../../brain/core/somnus-command.ts'
+import type { McpServerCommand } from '../../../brain/brain-values.ts'
+import {
+  SOMNUS_CLAUDE_FILES,
+  SOMNUS_HOOKS,
+  type SomnusHookEvent,
+  shellQuote,
+  somnusCliCommand,
+} from '../../../brain/brain-values.ts'
 import { locateBrain, recordInstall, somnusPackageRoot } from '../../../brain/create-somnus.ts'
 import type { InitBrainResult } from '../../../brain/index.ts'
 import { CONTEXT_DIR_NAME } from '../../../engine/core/brain-layout.ts'

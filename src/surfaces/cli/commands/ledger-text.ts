@@ -8,7 +8,7 @@ import type {
   SessionRecord,
   SleepHistoryEntry,
   Trigger,
-} from '../../../brain/core/sleep-state.ts'
+} from '../../../brain/brain-values.ts'
 import { SomnusError } from '../../../engine/core/errors.ts'
 import type { ScoringPolicy, SleepLevel } from '../../../engine/core/scoring/scoring-policy.ts'
 

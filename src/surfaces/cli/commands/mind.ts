@@ -7,7 +7,7 @@
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { SomnusError } from '../../../engine/core/errors.ts'
-import { plainText } from '../../../mind/core/plain-text.ts'
+import { plainText } from '../../../mind/mind-values.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 
 /** The verbs' shared options. */

@@ -7,8 +7,8 @@ import type { Command } from 'commander'
 import { daysSince } from '../../../engine/core/dates.ts'
 import { SomnusError } from '../../../engine/core/errors.ts'
 import { inertLogText } from '../../../engine/core/log-text.ts'
-import type { PatternEntry } from '../../../patterns/core/pattern-entry.ts'
 import { appendLogFile, createSomnusPatterns } from '../../../patterns/create-somnus-patterns.ts'
+import type { PatternEntry } from '../../../patterns/index.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 
 /** Adds `patterns` and its verbs to the program. */

@@ -1,6 +1,6 @@
 /** `somnus sleep run`: consolidate now, offline by default, or show the plan with --dry-run. */
 import type { Command } from 'commander'
-import type { SleepRunPlan } from '../../../brain/core/sleep-run/plan-sleep-run.ts'
+import type { SleepRunPlan } from '../../../brain/brain-values.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { openSomnus } from '../open-somnus.ts'
 

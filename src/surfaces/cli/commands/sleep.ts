@@ -1,6 +1,6 @@
 /** `somnus sleep`: the sleep debt ledger (status, debt, add, start, done, history). */
 import type { Command } from 'commander'
-import { REM_SLEEP_AGENT } from '../../../brain/core/directive.ts'
+import { REM_SLEEP_AGENT } from '../../../brain/brain-values.ts'
 import type { SleepStatus } from '../../../brain/index.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { openSomnus } from '../open-somnus.ts'

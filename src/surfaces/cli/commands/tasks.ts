@@ -1,6 +1,6 @@
 /** `somnus tasks`: the brain's working memory, one file per task in `_agent_context/state/`. */
 import type { Command } from 'commander'
-import type { TaskSummary } from '../../../brain/core/tasks.ts'
+import type { TaskSummary } from '../../../brain/brain-values.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { openSomnus } from '../open-somnus.ts'
 

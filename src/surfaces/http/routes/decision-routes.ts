@@ -1,8 +1,8 @@
 /** Decisions (create, list, get) and the principles identity consolidation derives. */
 import { Hono } from 'hono'
 import { SomnusError } from '../../../engine/core/errors.ts'
-import type { Decision } from '../../../service/core/decision.ts'
 import type { Page } from '../../../service/index.ts'
+import type { Decision } from '../../../service/service-values.ts'
 import type { AnyApiRoute, ApiRoute } from '../api-route.ts'
 import { validateBody, validateParams, validateQuery } from '../route-validators.ts'
 import {

@@ -1,6 +1,6 @@
 /** Schemas every route shares: the error body, the tenant and paging parameters, dates. */
 import * as z from 'zod'
-import { INSTANT_RANGE_MESSAGE, isStorableInstant } from '../../../service/core/client-values.ts'
+import { INSTANT_RANGE_MESSAGE, isStorableInstant } from '../../../service/service-values.ts'
 import { answerComponent } from './api-components.ts'
 
 /** The most items one page may hold. */

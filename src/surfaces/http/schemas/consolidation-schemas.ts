@@ -10,7 +10,7 @@ import {
   ConsolidationStatsResponseSchema,
   JobsQuerySchema as CoreJobsQuerySchema,
   JobResultSchema,
-} from '../../../service/core/consolidation-job.ts'
+} from '../../../service/service-values.ts'
 import { answerComponent, requestComponent } from './api-components.ts'
 import { InstantSchema, limitParameter, TenantIdSchema } from './common-schemas.ts'
 

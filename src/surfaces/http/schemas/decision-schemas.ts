@@ -4,7 +4,7 @@ import {
   DecisionInputSchema as CoreDecisionInputSchema,
   DecisionSchema,
   DecisionStatusSchema,
-} from '../../../service/core/decision.ts'
+} from '../../../service/service-values.ts'
 import { answerComponent, requestComponent } from './api-components.ts'
 import { InstantSchema, PageQuerySchema, SuccessFields } from './common-schemas.ts'
 

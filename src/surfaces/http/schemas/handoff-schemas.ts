@@ -3,7 +3,7 @@ import * as z from 'zod'
 import {
   HandoffInputSchema as CoreHandoffInputSchema,
   HandoffSchema,
-} from '../../../service/core/handoff.ts'
+} from '../../../service/service-values.ts'
 import { answerComponent, requestComponent } from './api-components.ts'
 import { InstantSchema, SuccessFields } from './common-schemas.ts'
 

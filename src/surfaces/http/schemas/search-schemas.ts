@@ -5,7 +5,7 @@ import {
   MAX_QUERY_CHARS,
   MAX_SEARCH_LIMIT,
   SearchLevelSchema,
-} from '../../../service/core/handoff-search.ts'
+} from '../../../service/service-values.ts'
 import { answerComponent } from './api-components.ts'
 import { SuccessFields, TenantQuerySchema } from './common-schemas.ts'
 

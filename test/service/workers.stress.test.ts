@@ -261,6 +261,9 @@ describe.skipIf(!HAS_POSTGRES)('workers and schedulers on one PostgreSQL', () =>
   })
 })
 
-describe.skipIf(HAS_POSTGRES)('workers and schedulers on one PostgreSQL', () => {
-  it.skip(POSTGRES_SKIP_REASON, () => {})
-})
+// Only where PostgreSQL is down: a skipped describe still counts its test as skipped.
+if (!HAS_POSTGRES) {
+  describe('workers and schedulers on one PostgreSQL', () => {
+    it.skip(POSTGRES_SKIP_REASON, () => {})
+  })
+}

@@ -154,6 +154,8 @@ describe.skipIf(!HAS_CHROMIUM)('brain dashboard in chromium', () => {
     expect(await status({ host: 'localhost.attacker.example' })).toBe(421)
     expect(await status({ method: 'POST' })).toBe(405)
     expect(await status({})).toBe(200)
+    // Host names are case-insensitive (this was a 421 before).
+    expect(await status({ host: 'LOCALHOST' })).toBe(200)
     const page = await fetch(dashboard.url)
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'")
   })

@@ -2,11 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHttpApp } from '../../src/surfaces/http/create-http-app.ts'
 import { serviceApiFor } from '../../src/surfaces/http/service-api-for.ts'
-import {
-  checkBindAddress,
-  isLoopbackHost,
-  startHttpServer,
-} from '../../src/surfaces/http/start-http-server.ts'
+import { checkBindAddress, startHttpServer } from '../../src/surfaces/http/start-http-server.ts'
+import { isLoopbackHost } from '../../src/surfaces/loopback-host.ts'
 import { handoffBody, sentToLocalhost } from '../support/http-api-requests.ts'
 import { type HttpServiceFixture, openHttpService } from '../support/http-service.ts'
 

@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { redactSecrets } from '../../engine/core/redact-secrets.ts'
+import { isLoopbackHostHeader } from '../loopback-host.ts'
 import type { DashboardAssets, DashboardView } from './dashboard-assets.ts'
 
 /** A JSON endpoint: the answer for the query, or null for 404. */
@@ -50,13 +51,6 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'X-Frame-Options': 'DENY',
   'Cross-Origin-Resource-Policy': 'same-origin',
   'Cross-Origin-Opener-Policy': 'same-origin',
-}
-
-/** True when a Host header names this machine's loopback (any port): the DNS-rebinding guard. */
-export function isLoopbackHost(host: string | undefined): boolean {
-  if (host === undefined) return false
-  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]
-  return name === '127.0.0.1' || name === 'localhost' || name === '[::1]'
 }
 
 /** Every string in `value` with secrets redacted (brain text can hold a pasted key). */
@@ -106,7 +100,7 @@ async function answer(
     send(status, 'application/json; charset=utf-8', JSON.stringify(value), {
       'Cache-Control': 'no-store',
     })
-  if (!isLoopbackHost(request.headers.host)) {
+  if (!isLoopbackHostHeader(request.headers.host)) {
     return json(421, {
       error: {
         code: 'NOT_LOOPBACK',

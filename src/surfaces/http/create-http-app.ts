@@ -6,6 +6,7 @@
  * or call `app.request()`.
  */
 import { Hono, type MiddlewareHandler } from 'hono'
+import { isLoopbackHost, isLoopbackHostHeader } from '../loopback-host.ts'
 import { type ApiEnv, type AuthOptions, apiKeyAuth } from './api-key-auth.ts'
 import type { AnyApiRoute } from './api-route.ts'
 import { limitBody } from './body-limit.ts'
@@ -20,7 +21,6 @@ import { mindRoutes } from './routes/mind-routes.ts'
 import { SEARCH_ROUTES, searchRoutes } from './routes/search-routes.ts'
 import { SERVER_ROUTES, serverRoutes } from './routes/server-routes.ts'
 import type { ServiceApi } from './service-api.ts'
-import { isLoopbackHost } from './start-http-server.ts'
 import type { TenantMinds } from './tenant-minds.ts'
 
 /** The largest request body accepted by default: 1 MiB. */
@@ -47,14 +47,7 @@ export interface HttpAppOptions {
 const loopbackHostOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {
   // The Host header as sent (a browser always sends one). Without it (HTTP/1.0) the request's URL
   // carries the server's own name, which says nothing of where the client was sent: refused.
-  const host = c.req.header('host')?.toLowerCase()
-  const name =
-    host === undefined
-      ? undefined
-      : host.startsWith('[')
-        ? host.slice(0, host.indexOf(']') + 1)
-        : host.split(':')[0]
-  if (name === undefined || !isLoopbackHost(name)) {
+  if (!isLoopbackHostHeader(c.req.header('host'))) {
     return c.json(
       errorBody(
         'FORBIDDEN_HOST',

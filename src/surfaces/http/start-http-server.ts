@@ -5,6 +5,7 @@
 import { isIP } from 'node:net'
 import { createAdaptorServer } from '@hono/node-server'
 import { SomnusError } from '../../engine/core/errors.ts'
+import { isLoopbackHost } from '../loopback-host.ts'
 
 /** The seed's port. */
 export const DEFAULT_PORT = 3456
@@ -16,16 +17,6 @@ export interface RunningHttpServer {
   port: number
   /** Stops accepting connections, lets requests in flight finish, then resolves. */
   close(): Promise<void>
-}
-
-/** True for addresses only this machine can reach: 127.0.0.0/8, ::1 and `localhost`. */
-export function isLoopbackHost(host: string): boolean {
-  // Host names are case-insensitive: `LOCALHOST` is `localhost`.
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase()
-  if (bare === 'localhost') return true
-  if (isIP(bare) === 4) return bare.startsWith('127.')
-  if (isIP(bare) === 6) return bare === '::1' || /^::ffff:127\./i.test(bare)
-  return false
 }
 
 /** Refuses a server without auth on an address others can reach. */

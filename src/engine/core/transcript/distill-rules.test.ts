@@ -74,4 +74,24 @@ describe('distillation keeps what a next session needs', () => {
       '- **Bash** `git push 2>&1` failed: `fatal: The current branch topic has no upstream branch.`',
     )
   })
+
+  it('names a failed call with its secrets redacted, and a call that did not fail not at all', () => {
+    const key = `sk-ant-api03-${'x7Q'.repeat(30)}`
+    const markdown = run([
+      lines.assistant('m1', [
+        lines.toolUse('t1', 'Bash', {
+          command: `curl -H "x-api-key: ${key}" -X POST https://api.example.com/v1/jobs > out.json`,
+        }),
+        lines.toolUse('t2', 'Read', { file_path: '/srv/app/never-failed.ts' }),
+      ]),
+      lines.toolResult('t1', 'Exit code 7\ncurl: (7) Failed to connect to api.example.com', true),
+      lines.toolResult('t2', 'export const ok = true', false),
+    ])
+    expect(markdown).not.toContain(key)
+    expect(section(markdown, 'Errors & Issues')).toMatch(
+      /- \*\*Bash\*\* `curl -H .*\[redacted: anthropic key\].*` failed:/,
+    )
+    expect(section(markdown, 'Code Changes')).toMatch(/- BASH `curl -H .*\[redacted: anthropic key\]/)
+    expect(markdown).not.toContain('never-failed')
+  })
 })

@@ -73,8 +73,12 @@ class Distiller implements TranscriptDistiller {
   private readonly changes: string[] = []
   private readonly errors: string[] = []
   private readonly bookmarks: string[] = []
-  /** tool_use id → how to name the call when its result is an error. */
-  private readonly calls = new Map<string, string>()
+  /**
+   * tool_use id → the tool and the input that names the call, described (redacted, clipped) only
+   * when its result is an error: most calls never fail, and a Bash command is redacted once more
+   * for the changes list anyway.
+   */
+  private readonly calls = new Map<string, { name: string; detail: string }>()
   private unparsable = 0
   private readonly options: DistillOptions
   private readonly window: CountWindow
@@ -108,7 +112,8 @@ class Distiller implements TranscriptDistiller {
       if (block.type === 'tool_use') {
         const name = typeof block.name === 'string' ? block.name : '(unnamed)'
         const input = isRecord(block.input) ? block.input : {}
-        if (typeof block.id === 'string') this.calls.set(block.id, this.describeCall(name, input))
+        if (typeof block.id === 'string')
+          this.calls.set(block.id, { name, detail: callDetail(input) })
         if (counted) this.addToolUse(name, input)
         continue
       }
@@ -180,7 +185,8 @@ class Distiller implements TranscriptDistiller {
     const results = blocks.filter((block) => block.type === 'tool_result')
     for (const result of results) {
       if (result.is_error !== true) continue
-      const call = this.calls.get(stringOf(result.tool_use_id)) ?? 'an earlier tool call'
+      const called = this.calls.get(stringOf(result.tool_use_id))
+      const call = called ? this.describeCall(called.name, called.detail) : 'an earlier tool call'
       const output = toolResultText(result.content)
       this.errors.push(
         `${call} failed:${this.errorLine(output)}\n${this.block(output, LIMITS.blockLines, LIMITS.errorText)}`,
@@ -205,12 +211,8 @@ class Distiller implements TranscriptDistiller {
     return ` \`${this.clip(line, LIMITS.errorLine).replaceAll('`', "'")}\``
   }
 
-  /** How an error names the call that failed: the tool and the input that matters most. */
-  private describeCall(name: string, input: Json): string {
-    const key = ['command', 'file_path', 'notebook_path', 'pattern', 'url', 'query'].find(
-      (field) => typeof input[field] === 'string',
-    )
-    const detail = key === undefined ? JSON.stringify(input) : (input[key] as string)
+  /** How an error names the call that failed: the tool and its `callDetail`. */
+  private describeCall(name: string, detail: string): string {
     const shown = this.clip(detail.replace(/\s+/g, ' ').trim(), LIMITS.errorInput)
     return shown === '' || shown === '{}'
       ? `**${name}**`
@@ -268,6 +270,14 @@ class Distiller implements TranscriptDistiller {
     }
     return fencedBlock(body, note)
   }
+}
+
+/** The input that matters most in naming a tool call: its command, path, pattern, URL or query. */
+function callDetail(input: Json): string {
+  const key = ['command', 'file_path', 'notebook_path', 'pattern', 'url', 'query'].find(
+    (field) => typeof input[field] === 'string',
+  )
+  return key === undefined ? JSON.stringify(input) : (input[key] as string)
 }
 
 /** A markdown list item; continuation lines are indented to stay inside the item. */

@@ -91,7 +91,9 @@ describe('distillation keeps what a next session needs', () => {
     expect(section(markdown, 'Errors & Issues')).toMatch(
       /- \*\*Bash\*\* `curl -H .*\[redacted: anthropic key\].*` failed:/,
     )
-    expect(section(markdown, 'Code Changes')).toMatch(/- BASH `curl -H .*\[redacted: anthropic key\]/)
+    expect(section(markdown, 'Code Changes')).toMatch(
+      /- BASH `curl -H .*\[redacted: anthropic key\]/,
+    )
     expect(markdown).not.toContain('never-failed')
   })
 })

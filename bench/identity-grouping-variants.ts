@@ -37,14 +37,8 @@ import {
 import type { TextUnit } from '../src/engine/core/extractive/sentences.ts'
 import { decodeWordVectors, type WordVectors } from '../src/engine/core/extractive/word-vectors.ts'
 import { DEFAULT_SERVICE_CONFIG } from '../src/service/core/service-config.ts'
-import {
-  labelledStatements,
-  PARAPHRASES_WRITTEN_AFTER,
-  paraphraseSet,
-  scoreGrouping,
-  splitThemes,
-  UNRELATED_STATEMENTS,
-} from './identity-grouping.ts'
+import { labelledTheme, paraphraseSet } from '../test/support/becoming-paraphrases.ts'
+import { labelledStatements, scoreGrouping, splitThemes } from './identity-grouping.ts'
 
 const THRESHOLD = DEFAULT_SERVICE_CONFIG.identity_similarity_threshold
 const MINIMUM = DEFAULT_SERVICE_CONFIG.identity_theme_min_size
@@ -161,15 +155,13 @@ const VARIANTS: Array<[string, Variant]> = [
   ],
 ]
 
-/** The third and fourth sets: written after the method was frozen, never used to choose anything. */
+/** The sets these variants were judged on (the later ones, written after, are in identity-grouping.ts). */
+const second = paraphraseSet('becoming-paraphrases-tests-before-shipping.json')
 const third = paraphraseSet('becoming-paraphrases-ask-before-deleting.json')
 const fourth = paraphraseSet('becoming-paraphrases-docs-with-code.json')
-const labelledTwelve = labelledStatements('tune')
-  .filter((statement) => statement.theme === 'tests before shipping')
-  .map((statement) => statement.text)
 const PARAPHRASE_SETS: Array<[string, string[], string[]]> = [
-  ['issue (labelled)', labelledTwelve, [...UNRELATED_STATEMENTS]],
-  ['written after', [...PARAPHRASES_WRITTEN_AFTER], [...UNRELATED_STATEMENTS]],
+  ['issue (labelled)', labelledTheme('tests before shipping'), second.unrelated],
+  ['written after', second.paraphrases, second.unrelated],
   ['third (ask before deleting)', third.paraphrases, third.unrelated],
   ['fourth (docs with the code)', fourth.paraphrases, fourth.unrelated],
 ]

@@ -25,6 +25,11 @@ import { lazyWordVectors } from '../src/engine/adapters/node/word-vectors-file.t
 import { groupSimilar } from '../src/engine/core/extractive/grouping.ts'
 import { decodeWordVectors } from '../src/engine/core/extractive/word-vectors.ts'
 import { DEFAULT_SERVICE_CONFIG } from '../src/service/core/service-config.ts'
+import {
+  labelledTheme,
+  PARAPHRASE_SET_FILES,
+  paraphraseSet,
+} from '../test/support/becoming-paraphrases.ts'
 
 const here = dirname(fileURLToPath(import.meta.url))
 
@@ -142,39 +147,6 @@ function fHalf(score: GroupingScore): number {
   return precision + recall === 0 ? 0 : (1.25 * precision * recall) / (0.25 * precision + recall)
 }
 
-/** Statements on nothing the paraphrase sets say (the issue's case, with word-vector test's). */
-export const UNRELATED_STATEMENTS = [
-  'Curious about compilers.',
-  'Enjoying pair programming with Ada.',
-  'Sleeping better.',
-  'I spent my savings on a new car',
-  'someone who buys vegetables at the market',
-  'I lost my suitcase on a trip to Rome',
-  'more patient with hard bugs',
-  'learning to ask for help sooner',
-]
-
-/** Twelve more "tests before shipping" paraphrases, written after identity_theme_min_size was chosen. */
-export const PARAPHRASES_WRITTEN_AFTER = [
-  'Someone who runs the tests before every release.',
-  'I do not ship until the test suite passes.',
-  'Testing my changes before they go out.',
-  'Becoming an engineer who verifies with tests before deploying.',
-  'No release without green tests.',
-  'Making sure everything is tested before it ships.',
-  'I check that the tests pass before I push to production.',
-  'Learning to test thoroughly before shipping anything.',
-  'Shipping only code that has passed its tests.',
-  'More careful to run the test suite prior to each deploy.',
-  'Tests green first, then the release.',
-  'A developer who never deploys untested code.',
-]
-
-/** A paraphrase set of test/fixtures: twelve of one theme and eight unrelated statements. */
-export function paraphraseSet(file: string): { paraphrases: string[]; unrelated: string[] } {
-  return JSON.parse(readFileSync(join(here, '..', 'test', 'fixtures', file), 'utf8'))
-}
-
 const isMain = process.argv[1] === fileURLToPath(import.meta.url)
 if (isMain) {
   const chosen = DEFAULT_SERVICE_CONFIG.identity_similarity_threshold
@@ -228,33 +200,25 @@ if (isMain) {
       )
     }
   }
-  // The issue's case: twelve paraphrases of "tests before shipping" among unrelated statements,
-  // the labelled set's twelve and twelve more written for this check after the minimum was chosen;
-  // then twelve of another theme written after the grouping method was frozen (never tuned on).
-  const unrelated = UNRELATED_STATEMENTS
-  const fresh = PARAPHRASES_WRITTEN_AFTER
-  const third = paraphraseSet('becoming-paraphrases-ask-before-deleting.json')
-  const fourth = paraphraseSet('becoming-paraphrases-docs-with-code.json')
-  const labelledTwelve = labelledStatements('tune')
-    .filter((statement) => statement.theme === 'tests before shipping')
-    .map((statement) => statement.text)
-  const caseRows = (
-    [
-      ['labelled', labelledTwelve, unrelated],
-      ['written after', fresh, unrelated],
-      ['third: ask before deleting data', third.paraphrases, third.unrelated],
-      ['fourth: write the docs with the code', fourth.paraphrases, fourth.unrelated],
-    ] as const
-  ).map(([name, twelve, others]) => {
-    const units = [
-      ...twelve.map((text, index) => ({ id: `t${index}`, text })),
-      ...others.map((text, index) => ({ id: `u${index}`, text })),
-    ]
-    const groups = groupSimilar(units, chosen, wordVectors)
-    const formed = groups.filter((group) => group.members.length >= minimum)
-    const mixed = formed.filter((group) => group.members.some((member) => member.startsWith('u')))
-    return `| ${name} | ${groups.map((group) => group.members.length).join(', ')} | ${formed.length} | ${formed.map((group) => group.members.length).join(', ') || '-'} | ${mixed.length} |`
-  })
+  // The issue's case, the labelled set's twelve "tests before shipping" statements among unrelated
+  // ones; then each paraphrase set of test/fixtures, written after the method was chosen.
+  const labelledCase = {
+    theme: 'tests before shipping (labelled)',
+    paraphrases: labelledTheme('tests before shipping'),
+    unrelated: paraphraseSet(PARAPHRASE_SET_FILES[0]).unrelated,
+  }
+  const caseRows = [labelledCase, ...PARAPHRASE_SET_FILES.map(paraphraseSet)].map(
+    ({ theme, paraphrases, unrelated }) => {
+      const units = [
+        ...paraphrases.map((text, index) => ({ id: `t${index}`, text })),
+        ...unrelated.map((text, index) => ({ id: `u${index}`, text })),
+      ]
+      const groups = groupSimilar(units, chosen, wordVectors)
+      const formed = groups.filter((group) => group.members.length >= minimum)
+      const mixed = formed.filter((group) => group.members.some((member) => member.startsWith('u')))
+      return `| ${theme} | ${groups.map((group) => group.members.length).join(', ')} | ${formed.length} | ${formed.map((group) => group.members.length).join(', ') || '-'} | ${mixed.length} |`
+    },
+  )
   const megabytes = (bytes: number) => (bytes / 1e6).toFixed(1)
   process.stdout.write(
     `Word vectors: ${megabytes(wordVectors.bytes.byteLength)} MB file read in ${readMs.toFixed(0)} ms, decoded in ${decodeMs.toFixed(0)} ms; RSS +${megabytes(after.rss - before.rss)} MB (heap +${megabytes(after.heapUsed - before.heapUsed)} MB, array buffers +${megabytes(after.arrayBuffers - before.arrayBuffers)} MB).\n` +
@@ -267,6 +231,6 @@ if (isMain) {
     `\nPrinciples at threshold ${chosen} with word vectors: groups of at least k statements.\n\n| split | k | precision | recall | F0.5 | principles | wrong | themes split |\n|---|---|---|---|---|---|---|---|\n${principleRows.join('\n')}\n`,
   )
   process.stdout.write(
-    `\nTwelve paraphrases of one theme ("tests before shipping" twice, then "ask before deleting data" and "write the docs with the code", written after the method was frozen) with eight unrelated statements, at the defaults:\n\n| paraphrases | group sizes | principles | their sizes | with an unrelated one |\n|---|---|---|---|---|\n${caseRows.join('\n')}\n`,
+    `\nTwelve paraphrases of one theme with statements on other things, as one batch, at the defaults (the labelled twelve, then each set of test/fixtures/becoming-paraphrases-*.json in the order written):\n\n| paraphrases | group sizes | principles | their sizes | with an unrelated one |\n|---|---|---|---|---|\n${caseRows.join('\n')}\n`,
   )
 }

@@ -1,37 +1,14 @@
-/**
- * Identity consolidation as seed 003 reads it (issue 22 item 6), over a real socket on both
- * databases: `identity_consolidation_min_count` (10) is the number of "becoming" statements a
- * tenant needs before anything is grouped, and a theme that recurs `identity_theme_min_size` (5)
- * times becomes a principle. The issue's twelve paraphrases of "tests before shipping" become
- * exactly one principle at the default settings; unrelated statements join none and are never
- * integrated.
- */
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  labelledTheme,
+  UNRELATED_STATEMENTS as UNRELATED,
+} from '../support/becoming-paraphrases.ts'
 import { type Answer, get, json } from '../support/http-api-requests.ts'
 import { type HttpServiceFixture, openHttpService } from '../support/http-service.ts'
 import { ENGINES, engineAvailable, POSTGRES_SKIP_REASON } from '../support/service-database.ts'
-import { REPO_ROOT } from '../support/shared-data.ts'
 
 /** The issue's case: the twelve ways of saying "tests before shipping" in the labelled set. */
-const TESTS_BEFORE_SHIPPING = (
-  JSON.parse(readFileSync(join(REPO_ROOT, 'test/fixtures/becoming-statements.json'), 'utf8')) as {
-    themes: { theme: string; statements: string[] }[]
-  }
-).themes.find((theme) => theme.theme === 'tests before shipping')?.statements
-
-/** Statements on nothing the twelve say, nor each other. */
-const UNRELATED = [
-  'Curious about compilers.',
-  'Enjoying pair programming with Ada.',
-  'Sleeping better.',
-  'I spent my savings on a new car',
-  'someone who buys vegetables at the market',
-  'I lost my suitcase on a trip to Rome',
-  'more patient with hard bugs',
-  'learning to ask for help sooner',
-]
+const TESTS_BEFORE_SHIPPING = labelledTheme('tests before shipping')
 
 /** "Now" for the runs: every handoff below is 200 days old, past the integration age. */
 const AS_OF = '2026-03-01T00:00:00Z'
@@ -88,7 +65,7 @@ for (const engine of ENGINES) {
         expect(TESTS_BEFORE_SHIPPING).toHaveLength(12)
         const key = api.keys.first
         const paraphrases: string[] = []
-        for (const [index, text] of (TESTS_BEFORE_SHIPPING ?? []).entries())
+        for (const [index, text] of TESTS_BEFORE_SHIPPING.entries())
           paraphrases.push(await post(key, `ship-${index}`, text))
         const unrelated: string[] = []
         for (const [index, text] of UNRELATED.entries())

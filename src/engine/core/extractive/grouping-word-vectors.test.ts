@@ -5,6 +5,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import {
+  labelledTheme,
+  UNRELATED_STATEMENTS as UNRELATED,
+} from '../../../../test/support/becoming-paraphrases.ts'
 import { REPO_ROOT } from '../../../../test/support/shared-data.ts'
 import { groupSimilar } from './grouping.ts'
 
@@ -17,23 +21,7 @@ const WORD_VECTORS = {
 const SERVICE_THRESHOLD = 0.2
 
 /** The issue's case: the twelve ways of saying "tests before shipping" in the labelled set. */
-const labelled = JSON.parse(
-  readFileSync(join(REPO_ROOT, 'test/fixtures/becoming-statements.json'), 'utf8'),
-) as { themes: { theme: string; statements: string[] }[] }
-const TESTS_BEFORE_SHIPPING =
-  labelled.themes.find((theme) => theme.theme === 'tests before shipping')?.statements ?? []
-
-/** Statements on nothing the twelve say (written for this test, not from the labelled set). */
-const UNRELATED = [
-  'Curious about compilers.',
-  'Enjoying pair programming with Ada.',
-  'Sleeping better.',
-  'I spent my savings on a new car',
-  'someone who buys vegetables at the market',
-  'I lost my suitcase on a trip to Rome',
-  'more patient with hard bugs',
-  'learning to ask for help sooner',
-]
+const TESTS_BEFORE_SHIPPING = labelledTheme('tests before shipping')
 
 const UNITS = [
   ...TESTS_BEFORE_SHIPPING.map((text, index) => ({ id: `t${index}`, text })),

@@ -74,9 +74,9 @@ class Distiller implements TranscriptDistiller {
   private readonly errors: string[] = []
   private readonly bookmarks: string[] = []
   /**
-   * tool_use id → the tool and the input that names the call, described (redacted, clipped) only
-   * when its result is an error: most calls never fail, and a Bash command is redacted once more
-   * for the changes list anyway.
+   * tool_use id → the tool and the input that names the call, until its result comes; described
+   * (redacted, clipped) only when that result is an error: most calls never fail, and a Bash
+   * command is redacted once more for the changes list anyway.
    */
   private readonly calls = new Map<string, { name: string; detail: string }>()
   private unparsable = 0
@@ -184,8 +184,11 @@ class Distiller implements TranscriptDistiller {
     const blocks = Array.isArray(content) ? content.filter(isRecord) : []
     const results = blocks.filter((block) => block.type === 'tool_result')
     for (const result of results) {
+      const id = stringOf(result.tool_use_id)
+      const called = this.calls.get(id)
+      // Answered: only calls still waiting for their result are kept.
+      this.calls.delete(id)
       if (result.is_error !== true) continue
-      const called = this.calls.get(stringOf(result.tool_use_id))
       const call = called ? this.describeCall(called.name, called.detail) : 'an earlier tool call'
       const output = toolResultText(result.content)
       this.errors.push(

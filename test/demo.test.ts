@@ -21,8 +21,8 @@ describe('somnus demo', () => {
     expect(output).toMatch(
       /\+- Never log API keys, even in debug mode <!-- sources: bm_[0-9a-f]{8}; extractive/,
     )
-    expect(output).toContain('Would run: Consolidated 4 sessions and 1 bookmarks (extractive)')
-    expect(output).toContain('Done: Consolidated 4 sessions and 1 bookmarks (extractive)')
+    expect(output).toContain('Would run: Consolidated 4 sessions and 1 bookmark (extractive)')
+    expect(output).toContain('Done: Consolidated 4 sessions and 1 bookmark (extractive)')
     expect(output).toContain('Sleep debt: 0 (Alert')
     // What a newcomer reads after the sleep (the memory file, printed whole from Active Memory):
     // the wrap-ups' lessons landed, no template placeholder is left, the changelog says what

@@ -178,7 +178,7 @@ describe('examples/library-in-memory.ts', () => {
     expect(run.stderr).toBe('')
     expect(run.status).toBe(0)
     expect(run.stdout).toContain('Before sleep: debt 2 (Alert), 1 bookmark')
-    expect(run.stdout).toMatch(/Sleep: Consolidated 1 sessions and 1 bookmarks \(extractive\)/)
+    expect(run.stdout).toMatch(/Sleep: Consolidated 1 session and 1 bookmark \(extractive\)/)
     expect(run.stdout).toContain('After sleep: debt 0')
     const snapshot = run.stdout.slice(run.stdout.indexOf('--- snapshot ---'))
     expect(snapshot).toMatch(/### Active Memory\n- Never retry a payment that the bank declined/)

@@ -23,6 +23,7 @@ import {
   renderMarkdown,
 } from '../markdown/markdown-document.ts'
 import type { SleepState } from '../sleep-state.ts'
+import { plural } from '../snapshot/section-text.ts'
 import {
   type ArchivedSection,
   appendToArchive,
@@ -399,13 +400,13 @@ function parseChangelog(text: string | null): unknown[] | null {
 
 function summarize(counts: SleepRunPlan['counts'], model: string): string {
   const parts = [
-    ...(counts.digests > 0 ? [`${counts.digests} session digests`] : []),
-    `${counts.memory_lines} memory lines`,
-    `${counts.preferences} preferences`,
-    `${counts.triggers} triggers`,
-    `${counts.changelog_entries} changelog entries`,
-    `${counts.features_updated} feature updates`,
+    ...(counts.digests > 0 ? [plural(counts.digests, 'session digest')] : []),
+    plural(counts.memory_lines, 'memory line'),
+    plural(counts.preferences, 'preference'),
+    plural(counts.triggers, 'trigger'),
+    plural(counts.changelog_entries, 'changelog entry', 'changelog entries'),
+    plural(counts.features_updated, 'feature update'),
   ]
-  if (counts.lines_archived > 0) parts.push(`${counts.lines_archived} lines archived`)
-  return `Consolidated ${counts.sessions} sessions and ${counts.bookmarks} bookmarks (${model}): ${parts.join(', ')}`
+  if (counts.lines_archived > 0) parts.push(`${plural(counts.lines_archived, 'line')} archived`)
+  return `Consolidated ${plural(counts.sessions, 'session')} and ${plural(counts.bookmarks, 'bookmark')} (${model}): ${parts.join(', ')}`
 }

@@ -109,6 +109,8 @@ async function renderDiff(plan: SleepRunPlan): Promise<string> {
   const triggers = plan.triggers.map(
     (trigger) => `+ trigger when "${trigger.when}": ${trigger.remind}\n`,
   )
-  const ledger = `~ ledger: ${plan.sessionIds.length} sessions and ${plan.bookmarkIds.length} bookmarks cleared, debt reset, history entry added\n`
+  const sessions = plan.sessionIds.length
+  const bookmarks = plan.bookmarkIds.length
+  const ledger = `~ ledger: ${sessions} session${sessions === 1 ? '' : 's'} and ${bookmarks} bookmark${bookmarks === 1 ? '' : 's'} cleared, debt reset, history entry added\n`
   return `${patches.join('')}${triggers.join('')}${ledger}`
 }

@@ -14,9 +14,12 @@ describe('somnus demo', () => {
     // The three recorded Claude Code sessions: 3 Write/Edit + 6 tools, 2 + 5, 1 + 2 (seed score 1 each).
     expect(output).toContain('(+1) 3 changes, 6 tools — Added GET /health')
     expect(output).toContain('(+1) 2 changes, 5 tools — Fixed the flaky login test')
-    expect(output).toContain('(+1) 1 changes, 2 tools — Wrote docs/caching.md')
+    expect(output).toContain('(+1) 1 change, 2 tools — Wrote docs/caching.md')
     expect(output).toContain('Sleep debt: 6 (Drowsy')
     expect(output).toContain('>> CRITICAL BOOKMARKS NEED CONSOLIDATION <<')
+    // The sleep agent `init` just installed is Somnus's own: no planted-file warning.
+    expect(output).not.toContain('is not the file Somnus installs')
+    expect(output).toContain('Dispatch the somnus-rem-sleep sub-agent with a brief of recent work')
     expect(output).toContain('# Agent Context — Auto-loaded')
     expect(output).toMatch(
       /\+- Never log API keys, even in debug mode <!-- sources: bm_[0-9a-f]{8}; extractive/,

@@ -15,6 +15,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Command } from 'commander'
+import { somnusCliCommand } from '../../../brain/brain-values.ts'
 import { runHook } from '../../hooks/run-hook.ts'
 import type { CliIo, RunCli } from '../cli-io.ts'
 import { findPackageRoot } from './init.ts'
@@ -49,6 +50,15 @@ async function runDemo(io: CliIo, runCli: RunCli, keep: boolean): Promise<void> 
     ...io.env,
     HOME: join(workspace, 'home'),
     SOMNUS_CONTEXT_DIR: join(project, '_agent_context'),
+  }
+  // The hooks run as the installed ones do: with this package's plugin folder and command, so
+  // the sleep agent `init` installs is recognised as Somnus's own.
+  const packageRoot = findPackageRoot()
+  const hookContext = {
+    cwd: project,
+    env,
+    pluginDir: join(packageRoot, 'plugin'),
+    somnusCommand: somnusCliCommand(process.execPath, packageRoot),
   }
   const step = (title: string) => io.stdout(`\n── ${title}\n`)
   const somnus = async (...args: string[]) => {
@@ -87,7 +97,7 @@ async function runDemo(io: CliIo, runCli: RunCli, keep: boolean): Promise<void> 
         last_assistant_message: transcript.lastMessage,
       }
       io.stdout(`stop hook ← {"session_id":"${transcript.sessionId}", ...}\n`)
-      await runHook('stop', JSON.stringify(payload), { cwd: project, env })
+      await runHook('stop', JSON.stringify(payload), hookContext)
     }
     await somnus('sleep', 'add', '3', 'Long design review of the caching plan with the user')
     await somnus('bookmark', 'add', 'Never log API keys, even in debug mode', '-s', '3')
@@ -104,7 +114,7 @@ async function runDemo(io: CliIo, runCli: RunCli, keep: boolean): Promise<void> 
         hook_event_name: 'SessionStart',
         source: 'startup',
       }),
-      { cwd: project, env },
+      hookContext,
     )
     io.stdout(indent(headOf(start.stdout, 30)))
 

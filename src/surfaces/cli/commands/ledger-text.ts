@@ -45,8 +45,13 @@ export function sessionLine(session: SessionRecord): string {
       ? session.session_id.startsWith('manual-')
         ? 'manual entry'
         : 'not analysed yet'
-      : `${session.change_count ?? 0} changes, ${session.tool_count ?? 0} tools`
+      : `${counted(session.change_count ?? 0, 'change')}, ${counted(session.tool_count ?? 0, 'tool')}`
   return `${score} ${counts} — ${preview(session.last_assistant_message)}`
+}
+
+/** "1 change", "2 changes". */
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
 }
 
 /** The first 120 characters of a message on one line, with "..." when cut. */

@@ -1,5 +1,5 @@
 /** Changelog lines for the sessions a sleep consolidates: one per session that changed files. */
-import { summaryOutcome } from '../../../engine/core/digest/digest-summary.ts'
+import { PAST_TENSE, summaryOutcome } from '../../../engine/core/digest/digest-summary.ts'
 import type { SessionDigest } from '../../../engine/core/digest/session-digest.ts'
 import { redactSecrets } from '../../../engine/core/redact-secrets.ts'
 import type { SessionRecord } from '../sleep-state.ts'
@@ -71,7 +71,6 @@ function digestEntry(digest: SessionDigest, session: SessionRecord): ChangelogEn
   const commits = digest.commits
     .map((commit) => flatten(commit.text).replace(/^[0-9a-f]{7,40}\s+/, ''))
     .filter(Boolean)
-  const areas = digest.changes.map((area) => area.area)
   // The request that opened the session is not what changed: the changelog keeps the outcome.
   const outcome = digest.summary ? summaryOutcome(flatten(digest.summary.text)) : ''
   // What changed, not what to mind or why: lessons and decisions go to memory (digest-entries.ts).
@@ -79,6 +78,8 @@ function digestEntry(digest: SessionDigest, session: SessionRecord): ChangelogEn
     sentencesOf(outcome)
       .filter(
         (sentence) =>
+          // A change is told in the past ("Added…", "Wrote…"); "The work is due on…" is not one.
+          PAST_TENSE.test(sentence) &&
           ![KNOWN_ISSUE_LABEL, RULE_SENTENCE, DECISION_SENTENCE].some((rule) =>
             rule.test(sentence),
           ),
@@ -90,7 +91,7 @@ function digestEntry(digest: SessionDigest, session: SessionRecord): ChangelogEn
       ? commitList(commits)
       : substantive(summary)
         ? summary
-        : `Changed files in ${areas.slice(0, 4).join(', ')}${areas.length > 4 ? ' and more' : ''}.`
+        : changedFiles(digest.changes)
   return {
     date: (digest.date ?? session.stopped_at ?? '').slice(0, 10),
     type: commitType(commits) ?? changeType(message),
@@ -103,6 +104,38 @@ function digestEntry(digest: SessionDigest, session: SessionRecord): ChangelogEn
       ]),
     ],
   }
+}
+
+/** How many files a changelog entry names before it names their folders instead. */
+const FILES_NAMED = 3
+
+/**
+ * What changed, from the digest's file list: "Added docs/caching.md." for a few files (`(new)`
+ * ones added), else the folders ("Changed files in src/, test/.").
+ */
+function changedFiles(changes: SessionDigest['changes']): string {
+  const files: { path: string; created: boolean }[] = []
+  let named = true
+  for (const { area, items } of changes) {
+    // Only a folder's files can be named whole (a theme's items are not paths below it).
+    if (!area.endsWith('/') || items.some((item) => /\band \d+ more\b/.test(item.text)))
+      named = false
+    for (const item of items)
+      for (const [, path = '', created] of item.text.matchAll(/`([^`]+)`( \(new\))?/g))
+        files.push({
+          path:
+            area === './' || path.startsWith('/') || path.startsWith('~') ? path : `${area}${path}`,
+          created: created !== undefined,
+        })
+  }
+  if (named && files.length > 0 && files.length <= FILES_NAMED) {
+    const paths = files.map((file) => file.path)
+    const list =
+      paths.length === 1 ? paths[0] : `${paths.slice(0, -1).join(', ')} and ${paths.at(-1)}`
+    return `${files.every((file) => file.created) ? 'Added' : 'Changed'} ${list}.`
+  }
+  const areas = changes.map((area) => area.area)
+  return `Changed files in ${areas.slice(0, 4).join(', ')}${areas.length > 4 ? ' and more' : ''}.`
 }
 
 /** A session without a digest: the first sentence of its closing message, when it says something. */

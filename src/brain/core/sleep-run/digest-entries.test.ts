@@ -187,6 +187,45 @@ describe('wrapUpLessons', () => {
     })
     expect(changelogEntries([session], [], [added])[0]?.type).toBe('feat')
   })
+
+  it('names the files a session changed when its summary says no change', () => {
+    const session = SessionRecordSchema.parse({
+      session_id: SESSION,
+      transcript_path: null,
+      stopped_at: '2026-03-02T11:00:00Z',
+      last_assistant_message: null,
+      change_count: 1,
+      tool_count: 2,
+      score: 1,
+    })
+    // A deadline is not a change: before, "The caching work is due on 2026-12-15." was the entry.
+    const note = (changes: { area: string; items: ReturnType<typeof item>[] }[]) =>
+      changelogEntries(
+        [session],
+        [],
+        [
+          digest({
+            summary: item(
+              'Set out to write a design note on caching; the caching work is due on 2026-12-15.',
+              's3',
+            ),
+            changes,
+          }),
+        ],
+      )[0]?.message
+    expect(note([{ area: 'docs/', items: [item('`caching.md` (new): Caching', 'f1')] }])).toBe(
+      'Added docs/caching.md.',
+    )
+    expect(
+      note([
+        { area: 'docs/', items: [item('`caching.md` (new): Caching', 'f1')] },
+        { area: './', items: [item('`README.md`, `package.json`', 'f2')] },
+      ]),
+    ).toBe('Changed docs/caching.md, README.md and package.json.')
+    expect(note([{ area: 'src/', items: [item('`a.ts`, `b.ts`, `c.ts` and 4 more', 'f3')] }])).toBe(
+      'Changed files in src/.',
+    )
+  })
 })
 
 describe('what earns a core line', () => {

@@ -96,4 +96,55 @@ describe('distillation keeps what a next session needs', () => {
     )
     expect(markdown).not.toContain('never-failed')
   })
+
+  it('redacts a token wrapped over two lines of a failed command before joining its lines', () => {
+    // Whitespace was collapsed before redaction: the line break that shows a wrapped token was
+    // gone, so the token's second half was printed beside the marker for its first.
+    const key = `sk-ant-api03-${'x7Q'.repeat(30)}`
+    const markdown = run([
+      lines.assistant('m1', [
+        lines.toolUse('t1', 'Bash', {
+          command: `export TOKEN=${key.slice(0, 40)}\n${key.slice(40)}`,
+        }),
+      ]),
+      lines.toolResult('t1', 'Exit code 1', true),
+    ])
+    expect(section(markdown, 'Errors & Issues')).toContain('**Bash** `export TOKEN=[redacted')
+    expect(markdown).not.toContain(key.slice(40, 70))
+  })
+
+  it('survives a tool input nested too deep to serialise, naming the failed call by its tool', () => {
+    const depth = 20_000
+    const deep = `{"rows":${'['.repeat(depth)}${']'.repeat(depth)}}`
+    const call = lines.assistant('m1', [lines.toolUse('t1', 'mcp__db__query')])
+    const markdown = run([
+      call.replace('"input":{}', `"input":${deep}`),
+      lines.toolResult('t1', 'Error: too deep', true),
+    ])
+    expect(section(markdown, 'Errors & Issues')).toContain('- **mcp__db__query** failed:')
+  })
+
+  it('names a failed call each time its error result comes, also the second time', () => {
+    const markdown = run([
+      lines.assistant('m1', [lines.toolUse('t1', 'Bash', { command: 'npm publish' })]),
+      lines.toolResult('t1', 'npm ERR! 403 Forbidden', true),
+      lines.toolResult('t1', 'npm ERR! 403 Forbidden', true),
+    ])
+    expect(
+      section(markdown, 'Errors & Issues').match(/\*\*Bash\*\* `npm publish` failed/g),
+    ).toHaveLength(2)
+  })
+
+  it('describes a failed call once however often its error result is repeated', () => {
+    // 500 copies of one error result for a 50 kB command: described (redacted) at each copy, this
+    // took 7 s; the first description is kept.
+    const command = `curl -d '${'token=abc123def456 '.repeat(2_700)}' https://api.example.com`
+    const transcript = [lines.assistant('m1', [lines.toolUse('t1', 'Bash', { command })])]
+    for (let copy = 0; copy < 500; copy++)
+      transcript.push(lines.toolResult('t1', 'Exit code 1', true))
+    const start = performance.now()
+    const markdown = run(transcript)
+    expect(performance.now() - start).toBeLessThan(2_000)
+    expect(section(markdown, 'Errors & Issues').match(/\*\*Bash\*\* `curl/g)).toHaveLength(500)
+  })
 })

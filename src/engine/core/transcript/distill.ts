@@ -78,7 +78,7 @@ class Distiller implements TranscriptDistiller {
    * (redacted, clipped) only when that result is an error: most calls never fail, and a Bash
    * command is redacted once more for the changes list anyway.
    */
-  private readonly calls = new Map<string, { name: string; detail: string }>()
+  private readonly calls = new Map<string, PendingCall>()
   private unparsable = 0
   private readonly options: DistillOptions
   private readonly window: CountWindow
@@ -186,10 +186,19 @@ class Distiller implements TranscriptDistiller {
     for (const result of results) {
       const id = stringOf(result.tool_use_id)
       const called = this.calls.get(id)
-      // Answered: only calls still waiting for their result are kept.
-      this.calls.delete(id)
-      if (result.is_error !== true) continue
-      const call = called ? this.describeCall(called.name, called.detail) : 'an earlier tool call'
+      // Answered: let go. A failed call is kept, described once and without its raw input: a
+      // record written twice brings its error again, and describing it at each repeat would
+      // redact its input again each time.
+      if (result.is_error !== true) {
+        this.calls.delete(id)
+        continue
+      }
+      let call = 'an earlier tool call'
+      if (called !== undefined) {
+        called.described ??= this.describeCall(called.name, called.detail)
+        called.detail = ''
+        call = called.described
+      }
       const output = toolResultText(result.content)
       this.errors.push(
         `${call} failed:${this.errorLine(output)}\n${this.block(output, LIMITS.blockLines, LIMITS.errorText)}`,
@@ -216,7 +225,8 @@ class Distiller implements TranscriptDistiller {
 
   /** How an error names the call that failed: the tool and its `callDetail`. */
   private describeCall(name: string, detail: string): string {
-    const shown = this.clip(detail.replace(/\s+/g, ' ').trim(), LIMITS.errorInput)
+    // Redacted before its lines are joined: a token wrapped over two lines is known by the break.
+    const shown = this.clip(redactSecrets(detail).replace(/\s+/g, ' ').trim(), LIMITS.errorInput)
     return shown === '' || shown === '{}'
       ? `**${name}**`
       : `**${name}** \`${shown.replaceAll('`', "'")}\``
@@ -275,12 +285,25 @@ class Distiller implements TranscriptDistiller {
   }
 }
 
+/** A tool call by id: its tool and `callDetail`, then its description once its result failed. */
+interface PendingCall {
+  name: string
+  detail: string
+  described?: string
+}
+
 /** The input that matters most in naming a tool call: its command, path, pattern, URL or query. */
 function callDetail(input: Json): string {
   const key = ['command', 'file_path', 'notebook_path', 'pattern', 'url', 'query'].find(
     (field) => typeof input[field] === 'string',
   )
-  return key === undefined ? JSON.stringify(input) : (input[key] as string)
+  if (key !== undefined) return input[key] as string
+  try {
+    return JSON.stringify(input)
+  } catch {
+    // Nested deeper than the stack (JSON.parse reads any depth): the call is named by its tool.
+    return ''
+  }
 }
 
 /** A markdown list item; continuation lines are indented to stay inside the item. */

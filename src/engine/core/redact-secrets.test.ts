@@ -181,6 +181,9 @@ describe('redactSecrets on text built to make a rule quadratic (issue 18)', () =
       'Discord token heads': fill(`M${'a'.repeat(24)}.abcdef.`),
       'Telegram bot ids': fill('bot123456789:AA'),
       'mysql commands without a password': fill('mysql -u -p'),
+      'mysql arguments in JSON without a password': fill('["mysql","-p'),
+      'curl commands without a colon': fill('curl -u a'),
+      'curl then one long user name': `${fill('curl ', 300)} -u ${fill('a')}`,
       'a cookie header of one name': `Cookie: ${fill('a')}`,
       'cookie headers': fill('Set-Cookie: a=b;'),
       'private_key_id names': fill('private_key_id='),
@@ -232,5 +235,47 @@ describe('redactSecrets: more prefixed token formats (found by attack, issue 18)
       'S3cr3tRedisPw',
     )
     expect(redactSecrets('see http://:8080 and a@b')).toBe('see http://:8080 and a@b')
+  })
+})
+
+describe('redactSecrets: gaps found by the session-30 attack', () => {
+  it("curl's user:password (-u, --user), not a docker user:group", () => {
+    for (const command of [
+      'curl -u admin:hunter2hunter2 https://ci.example.com/api',
+      'curl --user admin:hunter2hunter2 https://ci.example.com/api',
+      "curl -s --user='admin:hunter2hunter2' https://ci.example.com/api",
+      'curl -uadmin:hunter2hunter2 https://ci.example.com/api',
+    ]) {
+      const redacted = redactSecrets(command)
+      expect(redacted, command).not.toContain('hunter2hunter2')
+      expect(redacted, command).toContain('admin:[redacted: password]')
+    }
+    for (const kept of [
+      'docker run -u 1000:1000 node:20',
+      'curl -u "$USER:$PASS" https://ci.example.com',
+      'curl -u admin: https://ci.example.com',
+    ])
+      expect(redactSecrets(kept)).toBe(kept)
+  })
+
+  it('a mysql password inside a JSON argument list', () => {
+    const text = '{"command":["mysql","-u","root","-pS3cretPass99","app"]}'
+    const redacted = redactSecrets(text)
+    expect(redacted).not.toContain('S3cretPass99')
+    expect(JSON.parse(redacted)).toEqual({
+      command: ['mysql', '-u', 'root', '-p[redacted: password]', 'app'],
+    })
+  })
+
+  it('the last line of a private key block cut short, before a closing quote', () => {
+    const block = `${'-----BEGIN'} PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0B\nAb12Cd==`
+    for (const text of [
+      `printf '${block}' > key.pem`,
+      JSON.stringify({ key: block.replaceAll('\\n', '\n') }),
+    ]) {
+      const redacted = redactSecrets(text)
+      expect(redacted, text).not.toContain('Ab12Cd==')
+      expect(redacted, text).not.toContain('MIIEvQIBADANBgkqhkiG9w0B')
+    }
   })
 })

@@ -31,7 +31,7 @@ import { mayHoldUrlCredentials, redactUrlCredentials } from './url-credentials.t
  * compile, and every hook compiles it afresh.
  */
 const MIGHT_HOLD_A_SECRET =
-  /sk-|sk[0-9a-f]|pypi-age|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|age-secret-key-1|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio|:aa|cookie|mysql|mariadb|\.[\w-]{6}\.(?<=m[a-z0-9]{23,27}\.[\w-]{6}\.)/
+  /sk-|sk[0-9a-f]|pypi-age|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|age-secret-key-1|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio|:aa|cookie|mysql|mariadb|curl|\.[\w-]{6}\.(?<=m[a-z0-9]{23,27}\.[\w-]{6}\.)/
 
 /**
  * `aws_secret_access_key = <40 chars>` and its spellings, in config files and in prose. Spaces
@@ -52,7 +52,14 @@ const AWS_SECRET_NEAR =
  * options are read at most 200 characters past the command, so a text of `mysql`s stays linear.
  */
 const MYSQL_PASSWORD =
-  /(\b(?:mysql(?:dump|admin)?|mariadb)\b[^\n|;&]{0,200}?[ \t]-p)([^\s'"$][^\s'"]*|'[^'\n]*'|"[^"\n]*")/gi
+  /(\b(?:mysql(?:dump|admin)?|mariadb)\b[^\n|;&]{0,200}?(?:[ \t]|"[ \t]*,[ \t]*")-p)([^\s'"$][^\s'"]*|'[^'\n]*'|"[^"\n]*")/gi
+
+/**
+ * `curl -u user:password` (`--user`, `-uuser:password`, quoted): the password after the colon.
+ * Read at most 300 characters past `curl`, as MYSQL_PASSWORD is; `$PASS` and the like are kept.
+ */
+const CURL_USER =
+  /(\bcurl\b[^\n|;&]{0,300}?[ \t](?:-u[ \t]*|--user(?:[ \t]+|=))['"]?[^\s'":]+:)([^\s'"]+)/gi
 
 /**
  * A `Cookie:` or `Set-Cookie:` header (an HTTP dump, `curl -H`): group 1 the header name, 2 its
@@ -173,6 +180,10 @@ function redactPlainSecrets(text: string): string {
         : match,
     )
   out = redactUrlCredentials(out)
+  if (/curl/i.test(out))
+    out = out.replace(CURL_USER, (match, lead: string, value: string) =>
+      isPlaceholder(value) ? match : `${lead}${redactionMarker('password')}`,
+    )
   if (/mysql|mariadb/i.test(out))
     out = out.replace(MYSQL_PASSWORD, (match, lead: string, value: string) =>
       isPlaceholder(unquote(value).value) ? match : `${lead}${redactionMarker('password')}`,

@@ -37,7 +37,7 @@ export const FORMAT_RULES: readonly FormatRule[] = [
     // line breaks JSON-escaped; the ordinary line after it stays. The search for the END line
     // stops at the next BEGIN: headers without one would each read to the end of the text.
     pattern:
-      /-----BEGIN\s+(?:[A-Z0-9]+\s+)*PRIVATE\s+KEY(?:\s+BLOCK)?-----(?:(?:(?!-----BEGIN)[\s\S])*?-----END\s+(?:[A-Z0-9]+\s+)*PRIVATE\s+KEY(?:\s+BLOCK)?-----|(?:[ \t]+[A-Za-z0-9+/=]{16,})*(?:(?:\r?\n|(?:\\{1,3}r)?\\{1,3}n)[ \t]*(?:\d{1,7}(?:\u2192|\t)|[>|\u2502#*]{1,3}[ \t]?)?(?:[A-Za-z0-9+/=]+|[A-Za-z-]+:[ \t]*[A-Za-z0-9,-]+)?(?=[ \t]*(?:\r?\n|\\{1,3}[rn]|$)|[^\x20-\x7e\s]|\.\.\.|\[))*)/g,
+      /-----BEGIN\s+(?:[A-Z0-9]+\s+)*PRIVATE\s+KEY(?:\s+BLOCK)?-----(?:(?:(?!-----BEGIN)[\s\S])*?-----END\s+(?:[A-Z0-9]+\s+)*PRIVATE\s+KEY(?:\s+BLOCK)?-----|(?:[ \t]+[A-Za-z0-9+/=]{16,})*(?:(?:\r?\n|(?:\\{1,3}r)?\\{1,3}n)[ \t]*(?:\d{1,7}(?:\u2192|\t)|[>|\u2502#*]{1,3}[ \t]?)?(?:[A-Za-z0-9+/=]+|[A-Za-z-]+:[ \t]*[A-Za-z0-9,-]+)?(?=[ \t]*(?:\r?\n|\\{1,3}[rn]|$)|[^\x20-\x7e\s]|\.\.\.|\[|\\?['"`]))*)/g,
   },
   { kind: 'anthropic key', pattern: new RegExp(`${START}sk-ant-[A-Za-z0-9_-]{20,}${END}`, 'g') },
   {

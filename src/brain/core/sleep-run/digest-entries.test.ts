@@ -143,6 +143,16 @@ describe('planSleepRun with digests', () => {
 })
 
 describe('wrapUpLessons', () => {
+  /** A session the Stop hook booked with one change; its digest says the rest. */
+  const session = SessionRecordSchema.parse({
+    session_id: SESSION,
+    transcript_path: null,
+    stopped_at: '2026-03-02T11:00:00Z',
+    last_assistant_message: null,
+    change_count: 1,
+    tool_count: 2,
+    score: 1,
+  })
   const closing = digest({
     summary: item(
       'Asked for: When you can, fix the login test; fixed the flaky login test by raising the timeout to 15 s. Known issue: CI machines are about 3x slower than laptops. Decided to keep the retry off. When adding endpoints, register them in src/routes.ts first. Known issue: the cache is cut sh…',
@@ -169,15 +179,6 @@ describe('wrapUpLessons', () => {
   })
 
   it('leaves lessons and decisions out of the changelog, which says what changed', () => {
-    const session = SessionRecordSchema.parse({
-      session_id: SESSION,
-      transcript_path: null,
-      stopped_at: '2026-03-02T11:00:00Z',
-      last_assistant_message: null,
-      change_count: 1,
-      tool_count: 2,
-      score: 1,
-    })
     const [entry] = changelogEntries([session], [], [closing])
     expect(entry?.message).toBe('Fixed the flaky login test by raising the timeout to 15 s.')
     expect(entry?.type).toBe('fix')
@@ -189,15 +190,6 @@ describe('wrapUpLessons', () => {
   })
 
   it('names the files a session changed when its summary says no change', () => {
-    const session = SessionRecordSchema.parse({
-      session_id: SESSION,
-      transcript_path: null,
-      stopped_at: '2026-03-02T11:00:00Z',
-      last_assistant_message: null,
-      change_count: 1,
-      tool_count: 2,
-      score: 1,
-    })
     // A deadline is not a change: before, "The caching work is due on 2026-12-15." was the entry.
     const note = (changes: { area: string; items: ReturnType<typeof item>[] }[]) =>
       changelogEntries(

@@ -269,10 +269,7 @@ describe('redactSecrets: gaps found by the session-30 attack', () => {
 
   it('the last line of a private key block cut short, before a closing quote', () => {
     const block = `${'-----BEGIN'} PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0B\nAb12Cd==`
-    for (const text of [
-      `printf '${block}' > key.pem`,
-      JSON.stringify({ key: block.replaceAll('\\n', '\n') }),
-    ]) {
+    for (const text of [`printf '${block}' > key.pem`, JSON.stringify({ key: block })]) {
       const redacted = redactSecrets(text)
       expect(redacted, text).not.toContain('Ab12Cd==')
       expect(redacted, text).not.toContain('MIIEvQIBADANBgkqhkiG9w0B')

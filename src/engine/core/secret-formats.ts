@@ -34,8 +34,9 @@ export const FORMAT_RULES: readonly FormatRule[] = [
     // A header wrapped over lines still counts. A block cut short (clipped output) is redacted over
     // its whole lines of base64 (and `Proc-Type:` headers), also when shown with line numbers
     // (`   2→MIIE…`, as Claude Code's Read tool prints a file), quoted (`> MIIE…`) or with its
-    // line breaks JSON-escaped; the ordinary line after it stays. The search for the END line
-    // stops at the next BEGIN: headers without one would each read to the end of the text.
+    // line breaks JSON-escaped, up to a quote closing the string it sits in; the ordinary line
+    // after it stays. The search for the END line stops at the next BEGIN: headers without one
+    // would each read to the end of the text.
     pattern:
       /-----BEGIN\s+(?:[A-Z0-9]+\s+)*PRIVATE\s+KEY(?:\s+BLOCK)?-----(?:(?:(?!-----BEGIN)[\s\S])*?-----END\s+(?:[A-Z0-9]+\s+)*PRIVATE\s+KEY(?:\s+BLOCK)?-----|(?:[ \t]+[A-Za-z0-9+/=]{16,})*(?:(?:\r?\n|(?:\\{1,3}r)?\\{1,3}n)[ \t]*(?:\d{1,7}(?:\u2192|\t)|[>|\u2502#*]{1,3}[ \t]?)?(?:[A-Za-z0-9+/=]+|[A-Za-z-]+:[ \t]*[A-Za-z0-9,-]+)?(?=[ \t]*(?:\r?\n|\\{1,3}[rn]|$)|[^\x20-\x7e\s]|\.\.\.|\[|\\?['"`]))*)/g,
   },

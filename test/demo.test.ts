@@ -27,6 +27,11 @@ describe('somnus demo', () => {
     expect(output).toContain('Would run: Consolidated 4 sessions and 1 bookmark (extractive)')
     expect(output).toContain('Done: Consolidated 4 sessions and 1 bookmark (extractive)')
     expect(output).toContain('Sleep debt: 0 (Alert')
+    // The caching session's digest keeps its deadline; its changelog entry says what changed.
+    expect(output).toContain(
+      '**Summary:** Set out to write a short design note on caching for the API; the caching work is due on 2026-12-15.',
+    )
+    expect(output).toContain('"message": "Added docs/caching.md."')
     // What a newcomer reads after the sleep (the memory file, printed whole from Active Memory):
     // the wrap-ups' lessons landed, no template placeholder is left, the changelog says what
     // changed and a rule became a reminder.

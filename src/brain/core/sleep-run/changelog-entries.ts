@@ -1,5 +1,5 @@
 /** Changelog lines for the sessions a sleep consolidates: one per session that changed files. */
-import { PAST_TENSE, summaryOutcome } from '../../../engine/core/digest/digest-summary.ts'
+import { summaryOutcome } from '../../../engine/core/digest/digest-summary.ts'
 import type { SessionDigest } from '../../../engine/core/digest/session-digest.ts'
 import { redactSecrets } from '../../../engine/core/redact-secrets.ts'
 import type { SessionRecord } from '../sleep-state.ts'
@@ -105,6 +105,13 @@ function digestEntry(digest: SessionDigest, session: SessionRecord): ChangelogEn
     ],
   }
 }
+
+/**
+ * A past tense or participle, regular ("added", "fixed") or one of the irregular ones a wrap-up
+ * uses ("wrote", "chose", "ran"): how a sentence says something was done.
+ */
+const PAST_TENSE =
+  /\b[A-Za-z]\w+ed\b|\b(?:(?:re|over)?wr(?:ote|itten)|(?:re)?built|(?:re)?made|(?:re)?ran|found|took|taken|kept|got|gotten|did|done|chose|chosen|gave|given|brought|began|begun|split|cut|put|sent|spent|left|caught|threw|thrown|broke|broken|(?:un|re)?did|undone|overrode|overridden|hid|hidden|led|won|bound|drew|drawn|tore|torn|shut)\b/i
 
 /** How many files a changelog entry names before it names their folders instead. */
 const FILES_NAMED = 3

@@ -17,18 +17,8 @@ const INSTRUCTION =
 /** A wrap-up line that only introduces what follows ("Here's a summary:"), or a bare heading. */
 const NOT_A_STATEMENT = /^(?:here(?:'s| is| are)|summary|done|all set|complete)\b/i
 
-/**
- * A past tense or participle, regular ("added", "fixed") or one of the irregular ones a wrap-up
- * uses ("wrote", "chose", "ran"): how a sentence says something was done.
- */
-export const PAST_TENSE =
-  /\b[A-Za-z]\w+ed\b|\b(?:(?:re|over)?wr(?:ote|itten)|(?:re)?built|(?:re)?made|(?:re)?ran|found|took|taken|kept|got|gotten|did|done|chose|chosen|gave|given|brought|began|begun|split|cut|put|sent|spent|left|caught|threw|thrown|broke|broken|(?:un|re)?did|undone|overrode|overridden|hid|hidden|led|won|bound|drew|drawn|tore|torn|shut)\b/i
-
-/** A statement has a verb: a form of be/have, or a past tense or participle (PAST_TENSE). */
-const HAS_VERB = new RegExp(
-  `\\b(?:is|are|was|were|has|have|had|been|now|passes|pass)\\b|${PAST_TENSE.source}`,
-  'i',
-)
+/** A statement has a verb: a form of be/have, or a past participle ("added", "fixed"). */
+const HAS_VERB = /\b(?:is|are|was|were|has|have|had|been|now|passes|pass)\b|\b[A-Za-z]\w+ed\b/
 
 /** A statement that reports what came of the work: done, pushed, fixed, passing. */
 const REPORTS_OUTCOME =

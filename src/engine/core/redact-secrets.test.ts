@@ -187,6 +187,14 @@ describe('redactSecrets on text built to make a rule quadratic (issue 18)', () =
       'a cookie header of one name': `Cookie: ${fill('a')}`,
       'cookie headers': fill('Set-Cookie: a=b;'),
       'private_key_id names': fill('private_key_id='),
+      'password commands without a password flag': fill('sshpass docker login redis-cli -p '),
+      'password options without a value': fill('--db-password -'),
+      'option name parts': `--${fill('a-')}`,
+      'htpasswd with flags only': fill('htpasswd -b -n '),
+      '.netrc logins': fill('login x password '),
+      'Google OAuth token heads': fill('ya29.a.'),
+      'PuTTY private lines': fill('Private-Lines: 1\nAb\n'),
+      'signature names': fill('x-sig=a-signature='),
     }
     for (const [name, text] of Object.entries(crafted))
       expect({ name, linear: ratio(text, 20) < 20 }).toEqual({ name, linear: true })
@@ -274,5 +282,124 @@ describe('redactSecrets: gaps found by the session-30 attack', () => {
       expect(redacted, text).not.toContain('Ab12Cd==')
       expect(redacted, text).not.toContain('MIIEvQIBADANBgkqhkiG9w0B')
     }
+  })
+})
+
+describe('redactSecrets: gaps found by the transcript-shapes probe (session 30)', () => {
+  it.each([
+    [
+      'docker login -p',
+      'docker login -u deploy -p Sup3rS3cretReg registry.example.com',
+      'Sup3rS3cretReg',
+    ],
+    [
+      'docker login --password',
+      'docker login --username deploy --password Sup3rS3cretReg ghcr.io',
+      'Sup3rS3cretReg',
+    ],
+    ['az login -p', 'az login -u admin@contoso.com -p MyAzureP4ss!', 'MyAzureP4ss!'],
+    ['sshpass -p', 'sshpass -p R00tP4ssw0rd ssh root@10.0.0.5', 'R00tP4ssw0rd'],
+    ['sshpass -p quoted', "sshpass -p 'R00t P4ss' ssh root@10.0.0.5", 'R00t P4ss'],
+    [
+      'redis-cli -a after a port',
+      'redis-cli -h cache.internal -p 6379 -a R3d1sP4ss ping',
+      'R3d1sP4ss',
+    ],
+    ['redis-cli --pass', 'redis-cli --pass R3d1sP4ss -h cache', 'R3d1sP4ss'],
+    [
+      'mongosh --password',
+      'mongosh --host db --username admin --password M0ngoS3cret',
+      'M0ngoS3cret',
+    ],
+    ['mongo -p', 'mongo -u admin -p M0ngoS3cret --authenticationDatabase admin', 'M0ngoS3cret'],
+    [
+      'sqlcmd -P',
+      'sqlcmd -S localhost -U sa -P "Str0ng!Passw0rd" -Q "SELECT 1"',
+      'Str0ng!Passw0rd',
+    ],
+    [
+      'ldapsearch -w',
+      'ldapsearch -x -D "cn=admin,dc=ex,dc=com" -w LdapS3cret -b dc=ex',
+      'LdapS3cret',
+    ],
+    ['ssh-keygen -N', 'ssh-keygen -t ed25519 -N "Kp4ssphr4se" -f ~/.ssh/id', 'Kp4ssphr4se'],
+    [
+      'keytool -storepass',
+      'keytool -importcert -keystore ks.jks -storepass St0reP4ss -alias ca',
+      'St0reP4ss',
+    ],
+    ['keytool -keypass', 'keytool -genkeypair -alias a -keypass K3yP4ss99 -dname x', 'K3yP4ss99'],
+    [
+      'openssl -passin pass:',
+      'openssl rsa -in key.pem -passin pass:K3yP4ssphr4se -out key.dec',
+      'K3yP4ssphr4se',
+    ],
+    [
+      'openssl -passout pass:',
+      'openssl pkcs12 -export -in c.pem -passout pass:Exp0rtP4ss',
+      'Exp0rtP4ss',
+    ],
+    ['openssl enc -k', 'openssl enc -aes-256-cbc -k Symm3tr1cK3y -in f -out f.enc', 'Symm3tr1cK3y'],
+    ['any tool --password', 'myapp --password Sup3rS3cret99 --verbose', 'Sup3rS3cret99'],
+    [
+      'htpasswd -b file user password',
+      'htpasswd -b /etc/nginx/.htpasswd admin Adm1nP4ss',
+      'Adm1nP4ss',
+    ],
+    ['htpasswd -nbB user password', 'htpasswd -nbB admin Adm1nP4ss', 'Adm1nP4ss'],
+    ['.netrc on one line', 'machine github.com login octocat password hunter2x', 'hunter2x'],
+    [
+      '.netrc over lines',
+      'machine github.com\n  login octocat\n  password Gh0stP4ssw0rd',
+      'Gh0stP4ssw0rd',
+    ],
+    [
+      'a base64 value with one = (Kubernetes data:)',
+      'data:\n  DB_PASSWORD: UzNjcjN0UGFzc3cwcmQ=\n',
+      'UzNjcjN0UGFzc3cwcmQ',
+    ],
+    [
+      'an Azure Service Bus SharedAccessKey',
+      'Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=abcDEF123ghiJKL456mnoPQR789stuVWX012yzAB34C=',
+      'abcDEF123ghiJKL456mnoPQR789stuVWX012yzAB34C',
+    ],
+    [
+      'an Azure SAS sig in a URL',
+      'https://st.blob.core.windows.net/c/f.txt?sv=2021-06-08&se=2025-01-01&sp=r&sig=AbCdEf1234567890AbCdEf1234567890AbCdEf12345%3D',
+      'AbCdEf1234567890AbCdEf1234567890AbCdEf12345',
+    ],
+    [
+      'an S3 presigned URL signature',
+      'https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=4f2c9d6e8a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d0e2f4a6b8c0d',
+      '4f2c9d6e8a1b3c5d7e9f0a2b4c6d8e0f1a3b5c7d9e1f2a4b6c8d0e2f4a6b8c0d',
+    ],
+    [
+      'a Google OAuth access token (gcloud auth print-access-token)',
+      '$ gcloud auth print-access-token\nya29.c.b0Aaekm1KabcdefGHIJKLmnopqrst1234567890_-abcdefg',
+      'b0Aaekm1KabcdefGHIJKLmnopqrst1234567890',
+    ],
+    [
+      'a PuTTY private key',
+      'PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 1\nAAAAC3NzaC1lZDI1NTE5AAAAIJ5ex\nPrivate-Lines: 1\nAAAAIGexampleprivatekeybytes1234567890abcdefABCDEF\nPrivate-MAC: 8a7b6c5d',
+      'AAAAIGexampleprivatekeybytes1234567890abcdefABCDEF',
+    ],
+  ])('%s', (_shape, text, secret) => {
+    expect(redactSecrets(text)).not.toContain(secret)
+  })
+
+  it('keeps ports, rounds, placeholders and option names next to those flags', () => {
+    for (const kept of [
+      'redis-cli -h cache -p 6379 ping',
+      'docker run -p 8080:80 -a stdout nginx',
+      'ssh-keygen -a 100 -t ed25519 -f key',
+      'docker login -u deploy -p "$REGISTRY_PASSWORD" ghcr.io',
+      'echo "$TOKEN" | docker login --password-stdin -u me ghcr.io',
+      'use the --password flag, or --password <password>',
+      'openssl rsa -in key.pem -passin env:KEY_PASS -out key.dec',
+      'htpasswd -b .htpasswd admin $ADMIN_PASS',
+      'machine github.com login octocat password $GH_TOKEN',
+      'credentials: password: ****',
+    ])
+      expect(redactSecrets(kept)).toBe(kept)
   })
 })

@@ -24,14 +24,14 @@ import { mayHoldUrlCredentials, redactUrlCredentials } from './url-credentials.t
  * Anything a rule below could match holds one of these (case-insensitive); a URL's password has
  * its own test (mayHoldUrlCredentials). Ordinary text without them costs one scan; this runs on
  * every Stop hook and for every closing message and bookmark SessionStart shows. `pass`, `pwd`,
- * `auth` and `credential` matter only in a name given a value (ASSIGNMENT; PROSE wants
+ * `auth`, `credential` and `sig` matter only in a name given a value (ASSIGNMENT; PROSE wants
  * `passw…`/`passp…`), so "tests pass" costs no more than that scan. Such a name is read backwards
  * from its separator: read forwards from each word, a run of `authauth…` was quadratic. Tested on
  * the text in lower case: a case-insensitive regular expression this size takes twice as long to
  * compile, and every hook compiles it afresh.
  */
 const MIGHT_HOLD_A_SECRET =
-  /sk-|sk[0-9a-f]|pypi-age|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|age-secret-key-1|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio|:aa|cookie|mysql|mariadb|curl|\.[\w-]{6}\.(?<=m[a-z0-9]{23,27}\.[\w-]{6}\.)/
+  /sk-|sk[0-9a-f]|pypi-age|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|age-secret-key-1|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential|sig)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio|:aa|cookie|mysql|mariadb|curl|sshpass|login|mongo|redis-cli|sqlcmd|ldap|ssh-keygen|openssl|-pass|storepass|keypass|htpasswd|ya29\.|private-lines|\.[\w-]{6}\.(?<=m[a-z0-9]{23,27}\.[\w-]{6}\.)/
 
 /**
  * `aws_secret_access_key = <40 chars>` and its spellings, in config files and in prose. Spaces
@@ -53,6 +53,59 @@ const AWS_SECRET_NEAR =
  */
 const MYSQL_PASSWORD =
   /(\b(?:mysql(?:dump|admin)?|mariadb)\b[^\n|;&]{0,200}?(?:[ \t]|"[ \t]*,[ \t]*")-p)([^\s'"$][^\s'"]*|'[^'\n]*'|"[^"\n]*")/gi
+
+/**
+ * A password as the argument after a flag whose meaning depends on the command: `-p` is docker
+ * login's password but docker run's port, `-a` is redis-cli's password but ssh-keygen's rounds. So
+ * each command has its own flags, case-sensitive (`sqlcmd -P` is the password, `-p` prints
+ * statistics). Read at most 200 characters past the command, as MYSQL_PASSWORD is.
+ */
+const COMMAND_PASSWORD =
+  /(\b(?:sshpass\b[^\n|;&]{0,200}?[ \t]-p[ \t]*|(?:(?:(?:docker|podman|nerdctl|az)[ \t]+login)|mongo(?:sh|dump|restore|import|export)?)\b[^\n|;&]{0,200}?[ \t]-p[ \t]+|redis-cli\b[^\n|;&]{0,200}?[ \t]-a[ \t]+|sqlcmd\b[^\n|;&]{0,200}?[ \t]-P[ \t]+|ldap[a-z]*\b[^\n|;&]{0,200}?[ \t]-w[ \t]+|ssh-keygen\b[^\n|;&]{0,200}?[ \t]-[NP][ \t]+|openssl\b[^\n|;&]{0,200}?[ \t]-k[ \t]+))([^\s'"$-][^\s'"]*|'[^'\n]*'|"[^"\n]*")/g
+
+/**
+ * `--password VALUE`, `-storepass VALUE`, `-passin pass:VALUE`: a password option with its value
+ * as the next argument (`--password=VALUE` is an ASSIGNMENT). `--password-stdin` takes none.
+ */
+const PASSWORD_OPTION =
+  /(?<![\w-])(--?(?:[a-z]+-)*(?:password|passwd|passphrase|pass|storepass|keypass|srcstorepass|deststorepass|passin|passout)[ \t]+(?:pass:)?)([^\s'"$<-][^\s'"]*|'[^'\n]*'|"[^"\n]*")/g
+
+/** `htpasswd -b[nBc…] [file] user password`: the file is left out with -n. */
+const HTPASSWD =
+  /\b(htpasswd((?:[ \t]+-[A-Za-z]+)+)[ \t]+)([^\s'"-]\S*)([ \t]+)([^\s'"-]\S*|'[^'\n]*'|"[^"\n]*")(?:([ \t]+)([^\s'"-]\S*|'[^'\n]*'|"[^"\n]*"))?/g
+
+/** The password of an HTPASSWD match (`-b` given) redacted. */
+function redactHtpasswd(
+  match: string,
+  lead: string,
+  flags: string,
+  first: string,
+  space: string,
+  second: string,
+  lastSpace: string | undefined,
+  third: string | undefined,
+): string {
+  if (!/-[A-Za-z]*b/.test(flags)) return match
+  const withoutFile = /-[A-Za-z]*n/.test(flags)
+  const password = withoutFile ? second : third
+  if (password === undefined || isPlaceholder(unquote(password).value)) return match
+  const marker = redactionMarker('password')
+  return withoutFile
+    ? `${lead}${first}${space}${marker}${lastSpace ?? ''}${third ?? ''}`
+    : `${lead}${first}${space}${second}${lastSpace}${marker}`
+}
+
+/**
+ * A password argument (COMMAND_PASSWORD, PASSWORD_OPTION) redacted unless it is a placeholder,
+ * names where the password is (`env:VAR`, `file:path`) or, unquoted, is letters alone: prose
+ * ("the --password flag") more often than a password.
+ */
+function redactPasswordArgument(match: string, lead: string, raw: string): string {
+  const { value, quote } = unquote(raw)
+  if (isPlaceholder(value) || /^(?:env|file|fd):/.test(value)) return match
+  if (quote === '' && /^[A-Za-z]+[.,:]?$/.test(value)) return match
+  return `${lead}${quote}${redactionMarker('password')}${quote}`
+}
 
 /**
  * `curl -u user:password` (`--user`, `-uuser:password`, quoted): the password after the colon.
@@ -97,10 +150,10 @@ const BEARER = /\b(bearer\s+)([A-Za-z0-9._~+/-]{16,}=*)/gi
  * names holding a secret word match, so `login: password: x` leaves `password` to its own match.
  */
 const ASSIGNMENT =
-  /(?<![\w$./\\-])(?=["']?[\w.-]*?(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss]|[Pp][Ww][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]|[Aa][Uu][Tt][Hh]))(["']?[A-Za-z_][\w.-]*["']?)([ \t]*(?::=|=|:)[ \t]*)(?![=>])("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`$\n]*`|(?:[^\s,;'"`)\]}\\]|\\{1,2}(?![nrtu"'\s\\]|$))+)/g
+  /(?<![\w$./\\-])(?=["']?[\w.-]*?(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss]|[Pp][Ww][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]|[Aa][Uu][Tt][Hh]|[Ss][Ii][Gg]))(["']?[A-Za-z_][\w.-]*["']?)([ \t]*(?::=|=|:)[ \t]*)(?![=>])("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`$\n]*`|(?:[^\s,;'"`)\]}\\]|\\{1,2}(?![nrtu"'\s\\]|$))+)/g
 
 /** What every name ASSIGNMENT matches holds (its lookahead, case-insensitive). */
-const SECRET_NAME_WORD = /key|token|secret|pass|pwd|credential|auth/i
+const SECRET_NAME_WORD = /key|token|secret|pass|pwd|credential|auth|sig/i
 
 /**
  * `my token is 3f9a...`, `password is hunter2`, `api key 9f8e...`: the word, then the value. Not
@@ -108,6 +161,14 @@ const SECRET_NAME_WORD = /key|token|secret|pass|pwd|credential|auth/i
  */
 const PROSE =
   /\b(passwords?|passwd|passphrase|tokens?|secrets?|keys?)([ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)((?:[^\s,;'"`)\]}\\]|\\{1,2}(?![nrtu"'\s\\]|$))+)/gi
+
+/**
+ * What ends the text before a `.netrc` password: `login <user>` after `machine <host>` or
+ * `default`, or starting a line, with the password on the same line or the next. Not any `login`:
+ * "the login form password input" names no password.
+ */
+const NETRC_LOGIN =
+  /(?:\bmachine[ \t]+\S+[ \t]+|\bdefault[ \t]+|(?:^|\n)[ \t]*)login[ \t]+\S+(?:[ \t]+|[ \t]*\r?\n[ \t]*)$/
 
 /**
  * A base64 run short enough to be a secret (a Kubernetes Secret's `data:`, a `.dockerconfigjson`,
@@ -188,6 +249,11 @@ function redactPlainSecrets(text: string): string {
     out = out.replace(MYSQL_PASSWORD, (match, lead: string, value: string) =>
       isPlaceholder(unquote(value).value) ? match : `${lead}${redactionMarker('password')}`,
     )
+  if (/sshpass|login|mongo|redis-cli|sqlcmd|ldap|ssh-keygen|openssl/.test(out))
+    out = out.replace(COMMAND_PASSWORD, redactPasswordArgument)
+  if (/-pass|-storepass|-keypass/.test(out))
+    out = out.replace(PASSWORD_OPTION, redactPasswordArgument)
+  if (/htpasswd/.test(out)) out = out.replace(HTPASSWD, redactHtpasswd)
   if (/cookie/i.test(out)) out = out.replace(COOKIE_HEADER, redactCookieHeader)
   if (/basic/i.test(out)) out = out.replace(BASIC_AUTH, redactBasicAuth)
   if (/bearer/i.test(out))
@@ -245,7 +311,13 @@ function redactAssignment(match: string, name: string, separator: string, raw: s
   const { value, quote } = unquote(raw)
   if (isPlaceholder(value)) return match
   // `credentials: password: hunter2` names a second label, not a value: that one has its match.
-  if (quote === '' && /^[A-Za-z_][\w.-]*[:=]$/.test(value)) return match
+  // A base64 value padded with one `=` (`UzNjcjN0UGFzc3cwcmQ=`) is no label: it holds a digit.
+  if (
+    quote === '' &&
+    /^[A-Za-z_][\w.-]*[:=]$/.test(value) &&
+    (value.endsWith(':') || !/[0-9]/.test(value))
+  )
+    return match
   const redacted = `${name}${separator}${quote}${redactionMarker(kind.marker)}${quote}`
   if (kind.strength === 'weak') return isHighEntropy(value) ? redacted : match
   if (quote !== '') return redacted
@@ -264,7 +336,14 @@ function redactAssignment(match: string, name: string, separator: string, raw: s
 }
 
 /** Redacts the value after a password word always, after key/token/secret when it looks random. */
-function redactProse(match: string, word: string, separator: string, raw: string): string {
+function redactProse(
+  match: string,
+  word: string,
+  separator: string,
+  raw: string,
+  offset: number,
+  text: string,
+): string {
   // Anchored at the run's start: `[.,;:]+$` alone tries each position of a long run of dots.
   const value = raw.replace(/(?<![.,;:])[.,;:]+$/, '')
   if (value.startsWith('[redacted') || isPlaceholder(value)) return match
@@ -274,8 +353,11 @@ function redactProse(match: string, word: string, separator: string, raw: string
   const marker = isPassword ? 'password' : lower.replace(/s$/, '')
   const redacted = `${word}${separator}${redactionMarker(marker)}${trailing}`
   if (isHighEntropy(value)) return redacted
-  // A bare space is too loose for a password: "password reset flow" names no password.
-  if (!isPassword || separator.trim() === '') return match
+  // A bare space is too loose for a password: "password reset flow" names no password. In a
+  // `.netrc` (`machine host login me password hunter2`) the login just before says it is one.
+  if (!isPassword) return match
+  if (separator.trim() === '' && !NETRC_LOGIN.test(text.slice(Math.max(0, offset - 300), offset)))
+    return match
   if (PROSE_STOP_WORDS.has(value.toLowerCase())) return match
   return redacted
 }

@@ -40,6 +40,12 @@ export const FORMAT_RULES: readonly FormatRule[] = [
     pattern:
       /-----BEGIN\s+(?:[A-Z0-9]+\s+)*PRIVATE\s+KEY(?:\s+BLOCK)?-----(?:(?:(?!-----BEGIN)[\s\S])*?-----END\s+(?:[A-Z0-9]+\s+)*PRIVATE\s+KEY(?:\s+BLOCK)?-----|(?:[ \t]+[A-Za-z0-9+/=]{16,})*(?:(?:\r?\n|(?:\\{1,3}r)?\\{1,3}n)[ \t]*(?:\d{1,7}(?:\u2192|\t)|[>|\u2502#*]{1,3}[ \t]?)?(?:[A-Za-z0-9+/=]+|[A-Za-z-]+:[ \t]*[A-Za-z0-9,-]+)?(?=[ \t]*(?:\r?\n|\\{1,3}[rn]|$)|[^\x20-\x7e\s]|\.\.\.|\[|\\?['"`]))*)/g,
   },
+  {
+    // A PuTTY `.ppk` file: the base64 lines after `Private-Lines: N` are the private key; the
+    // `Private-MAC:` line after them is not base64 alone, so it ends the block.
+    kind: 'private key',
+    pattern: /Private-Lines:[ \t]*\d+(?:\r?\n[A-Za-z0-9+/=]+(?![^\r\n]))+/g,
+  },
   { kind: 'anthropic key', pattern: new RegExp(`${START}sk-ant-[A-Za-z0-9_-]{20,}${END}`, 'g') },
   {
     // 20 token characters or more holding a digit (`sk-learn-…` names a package). The whole run is
@@ -104,6 +110,15 @@ export const FORMAT_RULES: readonly FormatRule[] = [
     kind: 'telegram token',
     pattern: /(?<![A-Za-z0-9])(?:bot)?\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g,
   },
+  {
+    // A Google OAuth access token (`gcloud auth print-access-token`, an OAuth response); a
+    // service account's has dots inside (`ya29.c.b0A…`), a sentence's full stop is left out.
+    kind: 'google oauth token',
+    pattern: new RegExp(
+      `${START}ya29\\.(?=[A-Za-z0-9_.-]{20})[A-Za-z0-9_-]+(?:\\.[A-Za-z0-9_-]+)*${END}`,
+      'g',
+    ),
+  },
   { kind: 'age key', pattern: new RegExp(`${START}AGE-SECRET-KEY-1[0-9A-Z]{50,64}${END}`, 'g') },
   {
     // The header segment is taken whole (a scan restarted at each `eyJ` of `eyJ-eyJ-…` read to
@@ -129,4 +144,4 @@ export function formatReplacer(rule: FormatRule): (token: string, ...rest: unkno
 
 /** What every match of a format rule starts with (they are all case-sensitive). */
 export const FORMAT_PREFIX =
-  /-----BEGIN|key-|:AA|\.[\w-]{6}\.(?<=M[A-Za-z0-9]{23,27}\.[\w-]{6}\.)|sk-|[sr]k_(?:live|test)_|whsec_|smn_|npm_|glpat-|hf_|SG\.|SK[0-9a-f]|pypi-AgE|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|AGE-SECRET-KEY-1|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|hooks\.slack|AIza|eyJ/
+  /-----BEGIN|Private-Lines:|ya29\.|key-|:AA|\.[\w-]{6}\.(?<=M[A-Za-z0-9]{23,27}\.[\w-]{6}\.)|sk-|[sr]k_(?:live|test)_|whsec_|smn_|npm_|glpat-|hf_|SG\.|SK[0-9a-f]|pypi-AgE|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|AGE-SECRET-KEY-1|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|hooks\.slack|AIza|eyJ/

@@ -74,6 +74,16 @@ export function namedSecretKind(name: string): SecretName | null {
   // A GCP service-account key file's `private_key_id` names the key: an `_id` that is kept secret.
   if (parts.join('_') === 'private_key_id') return { marker: 'key', strength: 'strong' }
   if (parts.length === 0 || parts.some((part) => ABOUT_A_SECRET.has(part))) return null
+  // A signed URL's signature (`sig=`, `X-Amz-Signature=`) grants what a key would until it
+  // expires, so it must look random; an Azure `SharedAccessSignature=` is the whole query, `&`
+  // and all: not random, yet a secret. A lone `signature` is a method's in code, or the one
+  // Claude Code stores with each thinking block: neither grants anything.
+  const last = parts.at(-1)
+  if (last === 'sig' || (last === 'signature' && parts.length > 1))
+    return {
+      marker: 'signature',
+      strength: parts.includes('access') || parts.includes('amz') ? 'strong' : 'weak',
+    }
   // The shell's working directory, not a password.
   if (parts.length === 1 && (parts[0] === 'pwd' || parts[0] === 'oldpwd')) return null
   // `DB_PASS`, `SMTP_PASS`; a lone or leading `pass` is as often a test result.

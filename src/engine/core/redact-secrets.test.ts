@@ -195,6 +195,11 @@ describe('redactSecrets on text built to make a rule quadratic (issue 18)', () =
       'Google OAuth token heads': fill('ya29.a.'),
       'PuTTY private lines': fill('Private-Lines: 1\nAb\n'),
       'signature names': fill('x-sig=a-signature='),
+      'PHP defines without a value': fill("define('key',"),
+      'git config options': `git config ${fill('--a ')}`,
+      'config commands without a value': fill('npm config set key '),
+      'gh secret set without a body': fill('gh secret set -b'),
+      'smbclient users without a password': fill('smbclient -U a'),
     }
     for (const [name, text] of Object.entries(crafted))
       expect({ name, linear: ratio(text, 20) < 20 }).toEqual({ name, linear: true })
@@ -399,6 +404,51 @@ describe('redactSecrets: gaps found by the transcript-shapes probe (session 30)'
       'htpasswd -b .htpasswd admin $ADMIN_PASS',
       'machine github.com login octocat password $GH_TOKEN',
       'credentials: password: ****',
+    ])
+      expect(redactSecrets(kept)).toBe(kept)
+  })
+})
+
+describe('redactSecrets: a secret set by a command or a PHP define (transcript-shapes probe)', () => {
+  it.each([
+    ['PHP define (wp-config.php)', "define('DB_PASSWORD', 'S3cretPass99');", 'S3cretPass99'],
+    [
+      'PHP define, double quotes',
+      'define( "AUTH_KEY", "k&Xz9!Q_r8#vLm2@pT5" );',
+      'k&Xz9!Q_r8#vLm2@pT5',
+    ],
+    [
+      'npm config set',
+      'npm config set //registry.npmjs.org/:_authToken a1b2c3d4-e5f6-7890-abcd-ef1234567890',
+      'a1b2c3d4-e5f6-7890-abcd-ef1234567890',
+    ],
+    [
+      'aws configure set',
+      'aws configure set aws_session_token FwoGZXIvYXdzEJr//////////wEaDHExampleTokenValue',
+      'FwoGZXIvYXdzEJr',
+    ],
+    ['git config', 'git config --global sendemail.smtpPass Smtp5ecret99', 'Smtp5ecret99'],
+    [
+      'gh secret set --body',
+      'gh secret set NPM_TOKEN --body "a1b2c3d4-e5f6-7890-abcd-ef1234567890"',
+      'a1b2c3d4-e5f6-7890-abcd-ef1234567890',
+    ],
+    ['gh secret set -b', 'gh secret set DB_PASSWORD -b Pg5ecret99 --repo o/r', 'Pg5ecret99'],
+    ['smbclient -U user%password', 'smbclient //server/share -U admin%Smb5ecret', 'Smb5ecret'],
+  ])('%s', (_shape, text, secret) => {
+    expect(redactSecrets(text)).not.toContain(secret)
+  })
+
+  it('keeps a define or a setting that holds no secret', () => {
+    for (const kept of [
+      "define('WP_DEBUG', true);",
+      "define('DB_PASSWORD', getenv('DB_PASSWORD'));",
+      'npm config set registry https://registry.npmjs.org/',
+      'aws configure set region eu-west-1',
+      'git config --global user.name octocat',
+      'gh secret set NPM_TOKEN < token.txt',
+      'gh secret set DB_PASSWORD --body "$DB_PASSWORD"',
+      'smbclient -L //server -U guest%',
     ])
       expect(redactSecrets(kept)).toBe(kept)
   })

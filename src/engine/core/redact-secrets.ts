@@ -31,7 +31,7 @@ import { mayHoldUrlCredentials, redactUrlCredentials } from './url-credentials.t
  * compile, and every hook compiles it afresh.
  */
 const MIGHT_HOLD_A_SECRET =
-  /sk-|sk[0-9a-f]|pypi-age|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|age-secret-key-1|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential|sig)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio|:aa|cookie|mysql|mariadb|curl|sshpass|login|mongo|redis-cli|sqlcmd|ldap|ssh-keygen|openssl|-pass|storepass|keypass|htpasswd|ya29\.|private-lines|\.[\w-]{6}\.(?<=m[a-z0-9]{23,27}\.[\w-]{6}\.)/
+  /sk-|sk[0-9a-f]|pypi-age|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|age-secret-key-1|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential|sig)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio|:aa|cookie|mysql|mariadb|curl|sshpass|login|mongo|redis-cli|smbclient|rpcclient|smbmap|config|define\(|sqlcmd|ldap|ssh-keygen|openssl|-pass|storepass|keypass|htpasswd|ya29\.|private-lines|\.[\w-]{6}\.(?<=m[a-z0-9]{23,27}\.[\w-]{6}\.)/
 
 /**
  * `aws_secret_access_key = <40 chars>` and its spellings, in config files and in prose. Spaces
@@ -58,10 +58,11 @@ const MYSQL_PASSWORD =
  * A password as the argument after a flag whose meaning depends on the command: `-p` is docker
  * login's password but docker run's port, `-a` is redis-cli's password but ssh-keygen's rounds. So
  * each command has its own flags, case-sensitive (`sqlcmd -P` is the password, `-p` prints
- * statistics). Read at most 200 characters past the command, as MYSQL_PASSWORD is.
+ * statistics). Also `gh secret set --body VALUE` and smbclient's `-U user%password`. Read at
+ * most 200 characters past the command, as MYSQL_PASSWORD is.
  */
 const COMMAND_PASSWORD =
-  /(\b(?:sshpass\b[^\n|;&]{0,200}?[ \t]-p[ \t]*|(?:(?:(?:docker|podman|nerdctl|az)[ \t]+login)|mongo(?:sh|dump|restore|import|export)?)\b[^\n|;&]{0,200}?[ \t]-p[ \t]+|redis-cli\b[^\n|;&]{0,200}?[ \t]-a[ \t]+|sqlcmd\b[^\n|;&]{0,200}?[ \t]-P[ \t]+|ldap[a-z]*\b[^\n|;&]{0,200}?[ \t]-w[ \t]+|ssh-keygen\b[^\n|;&]{0,200}?[ \t]-[NP][ \t]+|openssl\b[^\n|;&]{0,200}?[ \t]-k[ \t]+))([^\s'"$-][^\s'"]*|'[^'\n]*'|"[^"\n]*")/g
+  /(\b(?:sshpass\b[^\n|;&]{0,200}?[ \t]-p[ \t]*|(?:(?:(?:docker|podman|nerdctl|az)[ \t]+login)|mongo(?:sh|dump|restore|import|export)?)\b[^\n|;&]{0,200}?[ \t]-p[ \t]+|redis-cli\b[^\n|;&]{0,200}?[ \t]-a[ \t]+|sqlcmd\b[^\n|;&]{0,200}?[ \t]-P[ \t]+|ldap[a-z]*\b[^\n|;&]{0,200}?[ \t]-w[ \t]+|ssh-keygen\b[^\n|;&]{0,200}?[ \t]-[NP][ \t]+|openssl\b[^\n|;&]{0,200}?[ \t]-k[ \t]+|gh[ \t]+secret[ \t]+set\b[^\n|;&]{0,200}?[ \t](?:-b|--body)(?:[ \t]+|=)|(?:smbclient|rpcclient|smbmap)\b[^\n|;&]{0,200}?[ \t]-U[ \t]*[^\s%'"]+%))([^\s'"$-][^\s'"]*|'[^'\n]*'|"[^"\n]*")/g
 
 /**
  * `--password VALUE`, `-storepass VALUE`, `-passin pass:VALUE`: a password option with its value
@@ -93,6 +94,26 @@ function redactHtpasswd(
   return withoutFile
     ? `${lead}${first}${space}${marker}${lastSpace ?? ''}${third ?? ''}`
     : `${lead}${first}${space}${second}${lastSpace}${marker}`
+}
+
+/**
+ * `npm config set NAME VALUE`, `aws configure set NAME VALUE`, `git config [--global] NAME VALUE`:
+ * group 1 the command, 2 the setting's name, 3 the space, 4 its value.
+ */
+const CONFIG_SET =
+  /(\b(?:(?:npm|pnpm|yarn)[ \t]+config[ \t]+set|aws[ \t]+configure[ \t]+set|git[ \t]+config(?:[ \t]+--[a-z-]+)*)[ \t]+)([^\s'"=]+)([ \t]+)([^\s'"$<-][^\s'"]*|'[^'\n]*'|"[^"\n]*")/g
+
+/** A CONFIG_SET value redacted as the same `NAME=VALUE` would be (redactAssignment). */
+function redactConfigSet(
+  match: string,
+  command: string,
+  name: string,
+  space: string,
+  raw: string,
+): string {
+  const setting = `${name}${space}${raw}`
+  const redacted = redactAssignment(setting, name, space, raw)
+  return redacted === setting ? match : `${command}${redacted}`
 }
 
 /**
@@ -143,14 +164,15 @@ const BASIC_AUTH = /\b(basic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/gi
 const BEARER = /\b(bearer\s+)([A-Za-z0-9._~+/-]{16,}=*)/gi
 
 /**
- * `NAME = value`, `NAME: value`, `"name": "value"`, `export NAME=value`: group 1 the name (with
+ * `NAME = value`, `NAME: value`, `"name": "value"`, `export NAME=value`, PHP's
+ * `define('NAME', 'value')` (wp-config.php): group 1 the name (with
  * any quotes), 2 the separator, 3 the value (quoted, or up to a space or a closing bracket). An
  * unquoted value runs over a backslash (`abc\\def`) but stops at one that starts an escape (`\\n`
  * in JSON-escaped text, where the next name begins). Only
  * names holding a secret word match, so `login: password: x` leaves `password` to its own match.
  */
 const ASSIGNMENT =
-  /(?<![\w$./\\-])(?=["']?[\w.-]*?(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss]|[Pp][Ww][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]|[Aa][Uu][Tt][Hh]|[Ss][Ii][Gg]))(["']?[A-Za-z_][\w.-]*["']?)([ \t]*(?::=|=|:)[ \t]*)(?![=>])("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`$\n]*`|(?:[^\s,;'"`)\]}\\]|\\{1,2}(?![nrtu"'\s\\]|$))+)/g
+  /(?<![\w$./\\-])(?=["']?[\w.-]*?(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss]|[Pp][Ww][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]|[Aa][Uu][Tt][Hh]|[Ss][Ii][Gg]))(["']?[A-Za-z_][\w.-]*["']?)([ \t]*(?::=|=|:|,(?<=\bdefine\([ \t]*["'][\w.-]*["'][ \t]*,))[ \t]*)(?![=>])("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`$\n]*`|(?:[^\s,;'"`)\]}\\]|\\{1,2}(?![nrtu"'\s\\]|$))+)/g
 
 /** What every name ASSIGNMENT matches holds (its lookahead, case-insensitive). */
 const SECRET_NAME_WORD = /key|token|secret|pass|pwd|credential|auth|sig/i
@@ -249,18 +271,19 @@ function redactPlainSecrets(text: string): string {
     out = out.replace(MYSQL_PASSWORD, (match, lead: string, value: string) =>
       isPlaceholder(unquote(value).value) ? match : `${lead}${redactionMarker('password')}`,
     )
-  if (/sshpass|login|mongo|redis-cli|sqlcmd|ldap|ssh-keygen|openssl/.test(out))
+  if (/sshpass|login|mongo|redis-cli|sqlcmd|ldap|ssh-keygen|openssl|secret|smb|rpcclient/.test(out))
     out = out.replace(COMMAND_PASSWORD, redactPasswordArgument)
   if (/-pass|-storepass|-keypass/.test(out))
     out = out.replace(PASSWORD_OPTION, redactPasswordArgument)
   if (/htpasswd/.test(out)) out = out.replace(HTPASSWD, redactHtpasswd)
+  if (/config/.test(out)) out = out.replace(CONFIG_SET, redactConfigSet)
   if (/cookie/i.test(out)) out = out.replace(COOKIE_HEADER, redactCookieHeader)
   if (/basic/i.test(out)) out = out.replace(BASIC_AUTH, redactBasicAuth)
   if (/bearer/i.test(out))
     out = out.replace(BEARER, (match, lead: string, token: string) =>
       isHighEntropy(token) ? `${lead}${redactionMarker('token')}` : match,
     )
-  if (/[:=]/.test(out) && SECRET_NAME_WORD.test(out))
+  if ((/[:=]/.test(out) || out.includes('define(')) && SECRET_NAME_WORD.test(out))
     out = out.replace(ASSIGNMENT, redactAssignment)
   if (/passw|passp|token|secret|key/i.test(out)) out = out.replace(PROSE, redactProse)
   // A JSON string inside the text (a log line, a config dump, a transcript quoted whole) hides

@@ -200,6 +200,10 @@ describe('redactSecrets on text built to make a rule quadratic (issue 18)', () =
       'config commands without a value': fill('npm config set key '),
       'gh secret set without a body': fill('gh secret set -b'),
       'smbclient users without a password': fill('smbclient -U a'),
+      'echoes piped to no password reader': fill('echo a|'),
+      'one long echo before a pipe': `echo ${fill('a')}|`,
+      'XML elements never closed': fill('<a>b</'),
+      'indexed secret names': fill('["key"]='),
     }
     for (const [name, text] of Object.entries(crafted))
       expect({ name, linear: ratio(text, 20) < 20 }).toEqual({ name, linear: true })
@@ -449,6 +453,79 @@ describe('redactSecrets: a secret set by a command or a PHP define (transcript-s
       'gh secret set NPM_TOKEN < token.txt',
       'gh secret set DB_PASSWORD --body "$DB_PASSWORD"',
       'smbclient -L //server -U guest%',
+    ])
+      expect(redactSecrets(kept)).toBe(kept)
+  })
+})
+
+describe('redactSecrets: a password piped to a command, in XML or indexed by name (transcript-shapes probe)', () => {
+  it.each([
+    ['echo | sudo -S', "echo 'Sud0P4ss' | sudo -S apt-get install -y nginx", 'Sud0P4ss'],
+    ['echo unquoted | sudo -S', 'echo Sud0P4ss | sudo -S systemctl restart nginx', 'Sud0P4ss'],
+    [
+      'echo | docker login --password-stdin',
+      'echo "Sup3rS3cretReg" | docker login ghcr.io -u me --password-stdin',
+      'Sup3rS3cretReg',
+    ],
+    ['echo | chpasswd', "echo 'deploy:Dep10yP4ss' | chpasswd", 'Dep10yP4ss'],
+    ['echo | passwd --stdin', "echo 'Dep10yP4ss' | passwd --stdin deploy", 'Dep10yP4ss'],
+    [
+      'echo -n | vercel env add',
+      'echo -n "Pg5ecret99xyz" | vercel env add DATABASE_PASSWORD production',
+      'Pg5ecret99xyz',
+    ],
+    [
+      'a Maven settings.xml password',
+      '<server>\n  <id>nexus</id>\n  <password>S3cretPass99</password>\n</server>',
+      'S3cretPass99',
+    ],
+    [
+      'an XML token element',
+      '<apiToken>8f14e45fceea167a5a36dedd4bea2543</apiToken>',
+      '8f14e45fceea167a5a36dedd4bea2543',
+    ],
+    [
+      'Python os.environ["DB_PASSWORD"] =',
+      'os.environ["DB_PASSWORD"] = "S3cretPass99"',
+      'S3cretPass99',
+    ],
+    ["a config['api_key'] =", "config['api_key'] = 'Zx9yW8vU7tS6rQ5pO4nM'", 'Zx9yW8vU7tS6rQ5pO4nM'],
+    [
+      'a .NET connection string Pwd=',
+      'Server=db;Database=app;Uid=app;Pwd=S3cretPass99;',
+      'S3cretPass99',
+    ],
+    [
+      'a Linear API key',
+      'use lin_api_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd here',
+      'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd',
+    ],
+    [
+      'a Groq key',
+      'gsk_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOp',
+      'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOp',
+    ],
+    [
+      'a Supabase token',
+      'sbp_0123456789abcdef0123456789abcdef01234567',
+      '0123456789abcdef0123456789abcdef01234567',
+    ],
+  ])('%s', (_shape, text, secret) => {
+    expect(redactSecrets(text)).not.toContain(secret)
+  })
+
+  it('keeps what only looks like one', () => {
+    for (const kept of [
+      'echo "$PASSWORD" | sudo -S apt-get update',
+      'echo "$CR_PAT" | docker login ghcr.io -u me --password-stdin',
+      'echo hello | sudo tee /etc/motd',
+      'echo done | grep done',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Maven's own placeholder, kept as text
+      '<password>${env.NEXUS_PASSWORD}</password>',
+      '<token>{token}</token>',
+      'cd $PWD && echo $PWD',
+      'PWD=/home/me/project',
+      'os.environ["DB_PASSWORD"] = password',
     ])
       expect(redactSecrets(kept)).toBe(kept)
   })

@@ -31,7 +31,7 @@ import { mayHoldUrlCredentials, redactUrlCredentials } from './url-credentials.t
  * compile, and every hook compiles it afresh.
  */
 const MIGHT_HOLD_A_SECRET =
-  /sk-|sk[0-9a-f]|pypi-age|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|age-secret-key-1|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential|sig)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio|:aa|cookie|mysql|mariadb|curl|sshpass|login|mongo|redis-cli|smbclient|rpcclient|smbmap|config|define\(|sqlcmd|ldap|ssh-keygen|openssl|-pass|storepass|keypass|htpasswd|ya29\.|private-lines|\.[\w-]{6}\.(?<=m[a-z0-9]{23,27}\.[\w-]{6}\.)/
+  /sk-|sk[0-9a-f]|pypi-age|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|age-secret-key-1|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential|sig)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio|:aa|cookie|mysql|mariadb|curl|lin_api_|gsk_|sbp_|echo|<\/|sshpass|login|mongo|redis-cli|smbclient|rpcclient|smbmap|config|define\(|sqlcmd|ldap|ssh-keygen|openssl|-pass|storepass|keypass|htpasswd|ya29\.|private-lines|\.[\w-]{6}\.(?<=m[a-z0-9]{23,27}\.[\w-]{6}\.)/
 
 /**
  * `aws_secret_access_key = <40 chars>` and its spellings, in config files and in prose. Spaces
@@ -94,6 +94,34 @@ function redactHtpasswd(
   return withoutFile
     ? `${lead}${first}${space}${marker}${lastSpace ?? ''}${third ?? ''}`
     : `${lead}${first}${space}${second}${lastSpace}${marker}`
+}
+
+/**
+ * `echo 'hunter2' | sudo -S …` and the other commands that read a password on their standard
+ * input (`docker login --password-stdin`, `passwd --stdin`, `chpasswd`, `vercel env add`, `gh
+ * secret set`): the echoed text is the secret, whatever its shape.
+ */
+const PIPED_PASSWORD =
+  /(\becho(?:[ \t]+-[A-Za-z]+)*[ \t]+)([^\s'"|$<-][^\s'"|;&]*|'[^'\n]*'|"[^"\n]*")(?=[ \t]*\|[ \t]*(?:sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b|(?:docker|podman|nerdctl)[ \t]+login\b|passwd\b|chpasswd\b|(?:vercel|netlify)[ \t]+env[ \t]+(?:add|set)\b|(?:gh|wrangler)[ \t]+secret\b|fly[ \t]+secrets\b))/g
+
+/** A PIPED_PASSWORD match with the echoed text redacted, unless it is a placeholder. */
+function redactPipedPassword(match: string, lead: string, raw: string): string {
+  const { value, quote } = unquote(raw)
+  return isPlaceholder(value) ? match : `${lead}${quote}${redactionMarker('password')}${quote}`
+}
+
+/**
+ * `<password>hunter2</password>` (Maven's settings.xml, a .NET or Spring XML config): an element
+ * on one line whose name says it holds a secret. Content stops at `<`, so each start reads no
+ * further than the next tag.
+ */
+const XML_ELEMENT = /<([A-Za-z_][\w.-]*)>([^<\n]{1,1024})<\/\1>/g
+
+/** An XML_ELEMENT redacted as the same `NAME=VALUE` would be (redactAssignment). */
+function redactXmlElement(match: string, name: string, value: string): string {
+  const inner = `${name}>${value}`
+  const redacted = redactAssignment(inner, name, '>', value)
+  return redacted === inner ? match : `<${redacted}</${name}>`
 }
 
 /**
@@ -165,14 +193,14 @@ const BEARER = /\b(bearer\s+)([A-Za-z0-9._~+/-]{16,}=*)/gi
 
 /**
  * `NAME = value`, `NAME: value`, `"name": "value"`, `export NAME=value`, PHP's
- * `define('NAME', 'value')` (wp-config.php): group 1 the name (with
+ * `define('NAME', 'value')` (wp-config.php), `os.environ["NAME"] = value`: group 1 the name (with
  * any quotes), 2 the separator, 3 the value (quoted, or up to a space or a closing bracket). An
  * unquoted value runs over a backslash (`abc\\def`) but stops at one that starts an escape (`\\n`
  * in JSON-escaped text, where the next name begins). Only
  * names holding a secret word match, so `login: password: x` leaves `password` to its own match.
  */
 const ASSIGNMENT =
-  /(?<![\w$./\\-])(?=["']?[\w.-]*?(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss]|[Pp][Ww][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]|[Aa][Uu][Tt][Hh]|[Ss][Ii][Gg]))(["']?[A-Za-z_][\w.-]*["']?)([ \t]*(?::=|=|:|,(?<=\bdefine\([ \t]*["'][\w.-]*["'][ \t]*,))[ \t]*)(?![=>])("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`$\n]*`|(?:[^\s,;'"`)\]}\\]|\\{1,2}(?![nrtu"'\s\\]|$))+)/g
+  /(?<![\w$./\\-])(?=["']?[\w.-]*?(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss]|[Pp][Ww][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]|[Aa][Uu][Tt][Hh]|[Ss][Ii][Gg]))(["']?[A-Za-z_][\w.-]*(?:["']\]?)?)([ \t]*(?::=|=|:|,(?<=\bdefine\([ \t]*["'][\w.-]*["'][ \t]*,))[ \t]*)(?![=>])("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`$\n]*`|(?:[^\s,;'"`)\]}\\]|\\{1,2}(?![nrtu"'\s\\]|$))+)/g
 
 /** What every name ASSIGNMENT matches holds (its lookahead, case-insensitive). */
 const SECRET_NAME_WORD = /key|token|secret|pass|pwd|credential|auth|sig/i
@@ -277,6 +305,8 @@ function redactPlainSecrets(text: string): string {
     out = out.replace(PASSWORD_OPTION, redactPasswordArgument)
   if (/htpasswd/.test(out)) out = out.replace(HTPASSWD, redactHtpasswd)
   if (/config/.test(out)) out = out.replace(CONFIG_SET, redactConfigSet)
+  if (/echo/.test(out) && out.includes('|')) out = out.replace(PIPED_PASSWORD, redactPipedPassword)
+  if (out.includes('</')) out = out.replace(XML_ELEMENT, redactXmlElement)
   if (/cookie/i.test(out)) out = out.replace(COOKIE_HEADER, redactCookieHeader)
   if (/basic/i.test(out)) out = out.replace(BASIC_AUTH, redactBasicAuth)
   if (/bearer/i.test(out))
@@ -329,10 +359,12 @@ function redactBasicAuth(match: string, lead: string, value: string): string {
 
 /** Redacts one `NAME = value` match when the name says it holds a secret and the value is one. */
 function redactAssignment(match: string, name: string, separator: string, raw: string): string {
-  const kind = namedSecretKind(name.replace(/["']/g, ''))
+  const kind = namedSecretKind(name.replace(/["'\]]/g, ''))
   if (kind === null) return match
   const { value, quote } = unquote(raw)
   if (isPlaceholder(value)) return match
+  // `os.environ["DB_PASSWORD"] = password` is code: the value a variable.
+  if (name.endsWith(']') && quote === '' && /^[A-Za-z_$][\w$]*$/.test(value)) return match
   // `credentials: password: hunter2` names a second label, not a value: that one has its match.
   // A base64 value padded with one `=` (`UzNjcjN0UGFzc3cwcmQ=`) is no label: it holds a digit.
   if (

@@ -82,6 +82,9 @@ export const FORMAT_RULES: readonly FormatRule[] = [
   { kind: 'somnus key', pattern: new RegExp(`${START}smn_[A-Za-z0-9_-]{32,}${END}`, 'g') },
   { kind: 'npm token', pattern: new RegExp(`${START}npm_[A-Za-z0-9]{36}${END}`, 'g') },
   { kind: 'gitlab token', pattern: new RegExp(`${START}glpat-[A-Za-z0-9_-]{20,}${END}`, 'g') },
+  { kind: 'linear key', pattern: new RegExp(`${START}lin_api_[A-Za-z0-9]{40}${END}`, 'g') },
+  { kind: 'groq key', pattern: new RegExp(`${START}gsk_[A-Za-z0-9]{52}${END}`, 'g') },
+  { kind: 'supabase token', pattern: new RegExp(`${START}sbp_[a-f0-9]{40}${END}`, 'g') },
   { kind: 'hugging face token', pattern: new RegExp(`${START}hf_[A-Za-z0-9]{30,}${END}`, 'g') },
   {
     kind: 'sendgrid key',
@@ -144,4 +147,4 @@ export function formatReplacer(rule: FormatRule): (token: string, ...rest: unkno
 
 /** What every match of a format rule starts with (they are all case-sensitive). */
 export const FORMAT_PREFIX =
-  /-----BEGIN|Private-Lines:|ya29\.|key-|:AA|\.[\w-]{6}\.(?<=M[A-Za-z0-9]{23,27}\.[\w-]{6}\.)|sk-|[sr]k_(?:live|test)_|whsec_|smn_|npm_|glpat-|hf_|SG\.|SK[0-9a-f]|pypi-AgE|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|AGE-SECRET-KEY-1|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|hooks\.slack|AIza|eyJ/
+  /-----BEGIN|Private-Lines:|ya29\.|lin_api_|gsk_|sbp_|key-|:AA|\.[\w-]{6}\.(?<=M[A-Za-z0-9]{23,27}\.[\w-]{6}\.)|sk-|[sr]k_(?:live|test)_|whsec_|smn_|npm_|glpat-|hf_|SG\.|SK[0-9a-f]|pypi-AgE|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|AGE-SECRET-KEY-1|gh[pousr]_|github_pat_|AKIA|ASIA|xox[abprs]-|hooks\.slack|AIza|eyJ/

@@ -84,6 +84,8 @@ export function namedSecretKind(name: string): SecretName | null {
       marker: 'signature',
       strength: parts.includes('access') || parts.includes('amz') ? 'strong' : 'weak',
     }
+  // A .NET connection string's `Pwd=`; the shell's is `PWD` (below).
+  if (name === 'Pwd') return { marker: 'password', strength: 'strong' }
   // The shell's working directory, not a password.
   if (parts.length === 1 && (parts[0] === 'pwd' || parts[0] === 'oldpwd')) return null
   // `DB_PASS`, `SMTP_PASS`; a lone or leading `pass` is as often a test result.

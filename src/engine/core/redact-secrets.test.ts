@@ -204,6 +204,12 @@ describe('redactSecrets on text built to make a rule quadratic (issue 18)', () =
       'one long echo before a pipe': `echo ${fill('a')}|`,
       'XML elements never closed': fill('<a>b</'),
       'indexed secret names': fill('["key"]='),
+      'JSON argument lists of options': fill('"-a", "'),
+      'JSON arguments named for a key': fill('"--api-key","a"'),
+      'SQL passwords for a user never quoted': fill('password for '),
+      'SQL IDENTIFIED BY never closed': fill("identified by '"),
+      'ENV and set lines without a value': fill('ENV a set -x '),
+      'password is: without a value': fill('password is:'),
     }
     for (const [name, text] of Object.entries(crafted))
       expect({ name, linear: ratio(text, 20) < 20 }).toEqual({ name, linear: true })
@@ -526,6 +532,52 @@ describe('redactSecrets: a password piped to a command, in XML or indexed by nam
       'cd $PWD && echo $PWD',
       'PWD=/home/me/project',
       'os.environ["DB_PASSWORD"] = password',
+    ])
+      expect(redactSecrets(kept)).toBe(kept)
+  })
+})
+
+describe('redactSecrets: MCP argument lists, SQL and shell forms (transcript-shapes probe)', () => {
+  it.each([
+    [
+      'an MCP server --api-key in its JSON args',
+      '{"command":"npx","args":["-y","@x/mcp","--api-key","8f14e45fceea167a5a36dedd4bea2543"]}',
+      '8f14e45fceea167a5a36dedd4bea2543',
+    ],
+    ['a --password in JSON args', '"args": ["--password", "S3cretPass99"]', 'S3cretPass99'],
+    ['SQL ALTER USER … PASSWORD', "ALTER USER app WITH PASSWORD 'S3cretPass99';", 'S3cretPass99'],
+    [
+      'SQL CREATE ROLE … PASSWORD',
+      "CREATE ROLE app LOGIN PASSWORD 'S3cretPass99';",
+      'S3cretPass99',
+    ],
+    ['SQL IDENTIFIED BY', "CREATE USER 'app'@'%' IDENTIFIED BY 'S3cretPass99';", 'S3cretPass99'],
+    ['SQL SET PASSWORD FOR', "SET PASSWORD FOR 'app'@'%' = 'S3cretPass99';", 'S3cretPass99'],
+    ['Dockerfile ENV NAME VALUE', 'ENV DB_PASSWORD S3cretPass99', 'S3cretPass99'],
+    ['fish set -gx NAME VALUE', 'set -gx DB_PASSWORD S3cretPass99', 'S3cretPass99'],
+    [
+      'PowerShell ConvertTo-SecureString',
+      'ConvertTo-SecureString "S3cretPass99" -AsPlainText -Force',
+      'S3cretPass99',
+    ],
+    ['lftp -u user,password', 'lftp -u deploy,S3cretPass99 ftp.example.com', 'S3cretPass99'],
+    ['mysqladmin password', 'mysqladmin -u root password S3cretPass99', 'S3cretPass99'],
+    ['"password is: …"', 'The initial admin password is: 4f8a9b2c', '4f8a9b2c'],
+  ])('%s', (_shape, text, secret) => {
+    expect(redactSecrets(text)).not.toContain(secret)
+  })
+
+  it('keeps what only looks like one', () => {
+    for (const kept of [
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: an MCP config's own placeholder
+      '"args": ["--port", "8080", "--api-key", "${API_KEY}"]',
+      '"args": ["--token-file", "/run/secrets/token"]',
+      "ALTER USER app WITH PASSWORD '';",
+      "CREATE USER app IDENTIFIED BY '<password>';",
+      'ENV NODE_ENV production',
+      'set -gx PATH $PATH ~/bin',
+      'ConvertTo-SecureString $plain -AsPlainText -Force',
+      'the password is: required',
     ])
       expect(redactSecrets(kept)).toBe(kept)
   })

@@ -31,7 +31,7 @@ import { mayHoldUrlCredentials, redactUrlCredentials } from './url-credentials.t
  * compile, and every hook compiles it afresh.
  */
 const MIGHT_HOLD_A_SECRET =
-  /sk-|sk[0-9a-f]|pypi-age|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|age-secret-key-1|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential|sig)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio|:aa|cookie|mysql|mariadb|curl|lin_api_|gsk_|sbp_|echo|<\/|sshpass|login|mongo|redis-cli|smbclient|rpcclient|smbmap|config|define\(|sqlcmd|ldap|ssh-keygen|openssl|-pass|storepass|keypass|htpasswd|ya29\.|private-lines|\.[\w-]{6}\.(?<=m[a-z0-9]{23,27}\.[\w-]{6}\.)/
+  /sk-|sk[0-9a-f]|pypi-age|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|age-secret-key-1|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential|sig)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio|:aa|cookie|mysql|mariadb|curl|lin_api_|gsk_|sbp_|echo|identified|securestring|lftp|"-|<\/|sshpass|login|mongo|redis-cli|smbclient|rpcclient|smbmap|config|define\(|sqlcmd|ldap|ssh-keygen|openssl|-pass|storepass|keypass|htpasswd|ya29\.|private-lines|\.[\w-]{6}\.(?<=m[a-z0-9]{23,27}\.[\w-]{6}\.)/
 
 /**
  * `aws_secret_access_key = <40 chars>` and its spellings, in config files and in prose. Spaces
@@ -58,11 +58,12 @@ const MYSQL_PASSWORD =
  * A password as the argument after a flag whose meaning depends on the command: `-p` is docker
  * login's password but docker run's port, `-a` is redis-cli's password but ssh-keygen's rounds. So
  * each command has its own flags, case-sensitive (`sqlcmd -P` is the password, `-p` prints
- * statistics). Also `gh secret set --body VALUE` and smbclient's `-U user%password`. Read at
+ * statistics). Also `gh secret set --body VALUE`, smbclient's `-U user%password`, lftp's `-u
+ * user,password`, `mysqladmin password NEW` and PowerShell's `ConvertTo-SecureString "…"`. Read at
  * most 200 characters past the command, as MYSQL_PASSWORD is.
  */
 const COMMAND_PASSWORD =
-  /(\b(?:sshpass\b[^\n|;&]{0,200}?[ \t]-p[ \t]*|(?:(?:(?:docker|podman|nerdctl|az)[ \t]+login)|mongo(?:sh|dump|restore|import|export)?)\b[^\n|;&]{0,200}?[ \t]-p[ \t]+|redis-cli\b[^\n|;&]{0,200}?[ \t]-a[ \t]+|sqlcmd\b[^\n|;&]{0,200}?[ \t]-P[ \t]+|ldap[a-z]*\b[^\n|;&]{0,200}?[ \t]-w[ \t]+|ssh-keygen\b[^\n|;&]{0,200}?[ \t]-[NP][ \t]+|openssl\b[^\n|;&]{0,200}?[ \t]-k[ \t]+|gh[ \t]+secret[ \t]+set\b[^\n|;&]{0,200}?[ \t](?:-b|--body)(?:[ \t]+|=)|(?:smbclient|rpcclient|smbmap)\b[^\n|;&]{0,200}?[ \t]-U[ \t]*[^\s%'"]+%))([^\s'"$-][^\s'"]*|'[^'\n]*'|"[^"\n]*")/g
+  /(\b(?:sshpass\b[^\n|;&]{0,200}?[ \t]-p[ \t]*|(?:(?:(?:docker|podman|nerdctl|az)[ \t]+login)|mongo(?:sh|dump|restore|import|export)?)\b[^\n|;&]{0,200}?[ \t]-p[ \t]+|redis-cli\b[^\n|;&]{0,200}?[ \t]-a[ \t]+|sqlcmd\b[^\n|;&]{0,200}?[ \t]-P[ \t]+|ldap[a-z]*\b[^\n|;&]{0,200}?[ \t]-w[ \t]+|ssh-keygen\b[^\n|;&]{0,200}?[ \t]-[NP][ \t]+|openssl\b[^\n|;&]{0,200}?[ \t]-k[ \t]+|gh[ \t]+secret[ \t]+set\b[^\n|;&]{0,200}?[ \t](?:-b|--body)(?:[ \t]+|=)|(?:smbclient|rpcclient|smbmap)\b[^\n|;&]{0,200}?[ \t]-U[ \t]*[^\s%'"]+%|lftp\b[^\n|;&]{0,200}?[ \t]-u[ \t]*[^\s,'"]+,|mysqladmin\b[^\n|;&]{0,200}?[ \t]password[ \t]+|ConvertTo-SecureString(?:[ \t]+-String)?[ \t]+))([^\s'"$-][^\s'"]*|'[^'\n]*'|"[^"\n]*")/g
 
 /**
  * `--password VALUE`, `-storepass VALUE`, `-passin pass:VALUE`: a password option with its value
@@ -125,11 +126,39 @@ function redactXmlElement(match: string, name: string, value: string): string {
 }
 
 /**
- * `npm config set NAME VALUE`, `aws configure set NAME VALUE`, `git config [--global] NAME VALUE`:
- * group 1 the command, 2 the setting's name, 3 the space, 4 its value.
+ * An option and its value in a JSON argument list (`"args": ["--api-key", "…"]`, an MCP server's
+ * config): group 1 up to the value's quote, 2 the option's name, 3 the value. Each start reads to
+ * the next quote at most.
+ */
+const JSON_ARGUMENT = /("--?([A-Za-z][\w-]*)"[ \t]*,[ \t]*")([^"\\\n]+)(?=")/g
+
+/** A JSON_ARGUMENT value redacted as the same `NAME="VALUE"` would be (redactAssignment). */
+function redactJsonArgument(match: string, lead: string, name: string, value: string): string {
+  const setting = `${name}="${value}"`
+  return redactAssignment(setting, name, '=', `"${value}"`) === setting
+    ? match
+    : `${lead}${redactionMarker(namedSecretKind(name)?.marker ?? 'secret')}`
+}
+
+/**
+ * A password in SQL: `WITH PASSWORD '…'` (PostgreSQL), `IDENTIFIED BY '…'` (MySQL, Oracle),
+ * `SET PASSWORD FOR 'u'@'h' = '…'`. Only a quoted literal: "password 'reset' flow" is rare enough.
+ */
+const SQL_PASSWORD =
+  /\b((?:password(?:[ \t]+for[ \t]+[^\s=]{1,200})?|identified(?:[ \t]+with[ \t]+\w+)?[ \t]+by)[ \t]*(?:=[ \t]*)?')([^'\n]+)(?=')/gi
+
+/** A SQL_PASSWORD literal redacted unless it is a placeholder. */
+function redactSqlPassword(match: string, lead: string, value: string): string {
+  return isPlaceholder(value) ? match : `${lead}${redactionMarker('password')}`
+}
+
+/**
+ * `npm config set NAME VALUE`, `aws configure set NAME VALUE`, `git config [--global] NAME VALUE`,
+ * a Dockerfile's `ENV NAME VALUE`, fish's `set -gx NAME VALUE` (with a flag: "set" alone is a
+ * word): group 1 the command, 2 the setting's name, 3 the space, 4 its value.
  */
 const CONFIG_SET =
-  /(\b(?:(?:npm|pnpm|yarn)[ \t]+config[ \t]+set|aws[ \t]+configure[ \t]+set|git[ \t]+config(?:[ \t]+--[a-z-]+)*)[ \t]+)([^\s'"=]+)([ \t]+)([^\s'"$<-][^\s'"]*|'[^'\n]*'|"[^"\n]*")/g
+  /(\b(?:(?:npm|pnpm|yarn)[ \t]+config[ \t]+set|aws[ \t]+configure[ \t]+set|git[ \t]+config(?:[ \t]+--[a-z-]+)*|ENV|set(?:[ \t]+-[a-zA-Z]+)+)[ \t]+)([^\s'"=]+)([ \t]+)([^\s'"$<-][^\s'"]*|'[^'\n]*'|"[^"\n]*")/g
 
 /** A CONFIG_SET value redacted as the same `NAME=VALUE` would be (redactAssignment). */
 function redactConfigSet(
@@ -210,7 +239,7 @@ const SECRET_NAME_WORD = /key|token|secret|pass|pwd|credential|auth|sig/i
  * `pwd`, which in prose is the shell command printing a folder.
  */
 const PROSE =
-  /\b(passwords?|passwd|passphrase|tokens?|secrets?|keys?)([ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)((?:[^\s,;'"`)\]}\\]|\\{1,2}(?![nrtu"'\s\\]|$))+)/gi
+  /\b(passwords?|passwd|passphrase|tokens?|secrets?|keys?)([ \t]+(?:is|was)(?::[ \t]*|[ \t]+)|[ \t]*[:=][ \t]*|[ \t]+)((?:[^\s,;'"`)\]}\\]|\\{1,2}(?![nrtu"'\s\\]|$))+)/gi
 
 /**
  * What ends the text before a `.netrc` password: `login <user>` after `machine <host>` or
@@ -299,12 +328,18 @@ function redactPlainSecrets(text: string): string {
     out = out.replace(MYSQL_PASSWORD, (match, lead: string, value: string) =>
       isPlaceholder(unquote(value).value) ? match : `${lead}${redactionMarker('password')}`,
     )
-  if (/sshpass|login|mongo|redis-cli|sqlcmd|ldap|ssh-keygen|openssl|secret|smb|rpcclient/.test(out))
+  if (
+    /sshpass|login|mongo|redis-cli|sqlcmd|ldap|ssh-keygen|openssl|secret|smb|rpcclient|lftp|mysqladmin|ConvertTo-SecureString/.test(
+      out,
+    )
+  )
     out = out.replace(COMMAND_PASSWORD, redactPasswordArgument)
   if (/-pass|-storepass|-keypass/.test(out))
     out = out.replace(PASSWORD_OPTION, redactPasswordArgument)
   if (/htpasswd/.test(out)) out = out.replace(HTPASSWD, redactHtpasswd)
-  if (/config/.test(out)) out = out.replace(CONFIG_SET, redactConfigSet)
+  if (/config|ENV|set/.test(out)) out = out.replace(CONFIG_SET, redactConfigSet)
+  if (out.includes('"-')) out = out.replace(JSON_ARGUMENT, redactJsonArgument)
+  if (/password|identified/i.test(out)) out = out.replace(SQL_PASSWORD, redactSqlPassword)
   if (/echo/.test(out) && out.includes('|')) out = out.replace(PIPED_PASSWORD, redactPipedPassword)
   if (out.includes('</')) out = out.replace(XML_ELEMENT, redactXmlElement)
   if (/cookie/i.test(out)) out = out.replace(COOKIE_HEADER, redactCookieHeader)

@@ -210,6 +210,7 @@ describe('redactSecrets on text built to make a rule quadratic (issue 18)', () =
       'SQL IDENTIFIED BY never closed': fill("identified by '"),
       'ENV and set lines without a value': fill('ENV a set -x '),
       'password is: without a value': fill('password is:'),
+      '.pgpass fields without a password': fill('a:1:b:c: '),
     }
     for (const [name, text] of Object.entries(crafted))
       expect({ name, linear: ratio(text, 20) < 20 }).toEqual({ name, linear: true })
@@ -578,6 +579,28 @@ describe('redactSecrets: MCP argument lists, SQL and shell forms (transcript-sha
       'set -gx PATH $PATH ~/bin',
       'ConvertTo-SecureString $plain -AsPlainText -Force',
       'the password is: required',
+    ])
+      expect(redactSecrets(kept)).toBe(kept)
+  })
+})
+
+describe('redactSecrets: a .pgpass line (transcript-shapes probe)', () => {
+  it('redacts the password, the last of its five fields', () => {
+    for (const text of [
+      'db.internal:5432:app:app:Pg5ecret99',
+      'echo "localhost:*:*:postgres:Pg5ecret99" > ~/.pgpass',
+    ]) {
+      const redacted = redactSecrets(text)
+      expect(redacted, text).not.toContain('Pg5ecret99')
+      expect(redacted, text).toContain(':[redacted: password]')
+    }
+  })
+
+  it('keeps a compiler message or a timestamp with as many colons', () => {
+    for (const kept of [
+      'main.c:12:5:error:expected',
+      '12:34:56:78:90',
+      'db:5432:app:app:$PGPASSWORD',
     ])
       expect(redactSecrets(kept)).toBe(kept)
   })

@@ -31,7 +31,7 @@ import { mayHoldUrlCredentials, redactUrlCredentials } from './url-credentials.t
  * compile, and every hook compiles it afresh.
  */
 const MIGHT_HOLD_A_SECRET =
-  /sk-|sk[0-9a-f]|pypi-age|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|age-secret-key-1|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential|sig)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio|:aa|cookie|mysql|mariadb|curl|lin_api_|gsk_|sbp_|echo|identified|securestring|lftp|"-|<\/|sshpass|login|mongo|redis-cli|smbclient|rpcclient|smbmap|config|define\(|sqlcmd|ldap|ssh-keygen|openssl|-pass|storepass|keypass|htpasswd|ya29\.|private-lines|\.[\w-]{6}\.(?<=m[a-z0-9]{23,27}\.[\w-]{6}\.)/
+  /sk-|sk[0-9a-f]|pypi-age|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|age-secret-key-1|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential|sig)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio|:aa|cookie|mysql|mariadb|curl|lin_api_|gsk_|sbp_|:(?:\d{1,5}|\*):|echo|identified|securestring|lftp|"-|<\/|sshpass|login|mongo|redis-cli|smbclient|rpcclient|smbmap|config|define\(|sqlcmd|ldap|ssh-keygen|openssl|-pass|storepass|keypass|htpasswd|ya29\.|private-lines|\.[\w-]{6}\.(?<=m[a-z0-9]{23,27}\.[\w-]{6}\.)/
 
 /**
  * `aws_secret_access_key = <40 chars>` and its spellings, in config files and in prose. Spaces
@@ -138,6 +138,19 @@ function redactJsonArgument(match: string, lead: string, name: string, value: st
   return redactAssignment(setting, name, '=', `"${value}"`) === setting
     ? match
     : `${lead}${redactionMarker(namedSecretKind(name)?.marker ?? 'secret')}`
+}
+
+/**
+ * A `.pgpass` line, `host:port:database:user:password` (port digits or `*`): group 1 the first
+ * four fields, 2 the password. A host has no `/`, so a path's `src/a.ts:12:5:…` is none.
+ */
+const PGPASS_LINE =
+  /(?<![^\s'"])((?:[A-Za-z0-9.-]+|\*):(?:\d{1,5}|\*):[^\s:'"]+:[^\s:'"]+:)([^\s'"]+)(?=[\s'"]|$)/g
+
+/** A PGPASS_LINE's password redacted when its user is a name (`12:34:56:78:90` is a time). */
+function redactPgpassLine(match: string, fields: string, raw: string): string {
+  const user = fields.slice(0, -1).split(':').at(-1) ?? ''
+  return /[A-Za-z*]/.test(user) ? redactPasswordArgument(match, fields, raw) : match
 }
 
 /**
@@ -339,6 +352,7 @@ function redactPlainSecrets(text: string): string {
   if (/htpasswd/.test(out)) out = out.replace(HTPASSWD, redactHtpasswd)
   if (/config|ENV|set/.test(out)) out = out.replace(CONFIG_SET, redactConfigSet)
   if (out.includes('"-')) out = out.replace(JSON_ARGUMENT, redactJsonArgument)
+  if (/:(?:\d{1,5}|\*):/.test(out)) out = out.replace(PGPASS_LINE, redactPgpassLine)
   if (/password|identified/i.test(out)) out = out.replace(SQL_PASSWORD, redactSqlPassword)
   if (/echo/.test(out) && out.includes('|')) out = out.replace(PIPED_PASSWORD, redactPipedPassword)
   if (out.includes('</')) out = out.replace(XML_ELEMENT, redactXmlElement)

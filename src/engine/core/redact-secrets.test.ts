@@ -605,3 +605,23 @@ describe('redactSecrets: a .pgpass line (transcript-shapes probe)', () => {
       expect(redactSecrets(kept)).toBe(kept)
   })
 })
+
+describe("redactSecrets: the probe's command shapes inside JSON-escaped strings", () => {
+  it('redacts each, once and twice escaped, and the JSON stays valid', () => {
+    const secret = 'S3cretPass99'
+    for (const command of [
+      `myapp --password "${secret}"`,
+      `sshpass -p '${secret}' ssh host`,
+      `echo '${secret}' | sudo -S ls`,
+      `htpasswd -b .htpasswd admin ${secret}`,
+      `db:5432:app:app:${secret}`,
+      `keytool -list -storepass ${secret}`,
+      `<password>${secret}</password>`,
+    ]) {
+      const once = JSON.stringify({ command })
+      const twice = JSON.stringify({ body: once })
+      for (const text of [once, twice]) expect(redactSecrets(text), text).not.toContain(secret)
+      expect(JSON.parse(JSON.parse(redactSecrets(twice)).body).command).toContain('[redacted: ')
+    }
+  })
+})

@@ -55,6 +55,10 @@ const MYSQL_PASSWORD =
   /(\b(?:mysql(?:dump|admin)?|mariadb)\b[^\n|;&]{0,200}?(?:[ \t]|"[ \t]*,[ \t]*")-p)([^\s'"$][^\s'"]*|'[^'\n]*'|"[^"\n]*")/gi
 
 /**
+ * Each rule below for a command's argument reads a value up to a backslash that starts an escape
+ * (`\"`, `\n`): inside a JSON-escaped command the value ends there, and the JSON string step
+ * reads the rest unescaped.
+ *
  * A password as the argument after a flag whose meaning depends on the command: `-p` is docker
  * login's password but docker run's port, `-a` is redis-cli's password but ssh-keygen's rounds. So
  * each command has its own flags, case-sensitive (`sqlcmd -P` is the password, `-p` prints
@@ -63,18 +67,18 @@ const MYSQL_PASSWORD =
  * most 200 characters past the command, as MYSQL_PASSWORD is.
  */
 const COMMAND_PASSWORD =
-  /(\b(?:sshpass\b[^\n|;&]{0,200}?[ \t]-p[ \t]*|(?:(?:(?:docker|podman|nerdctl|az)[ \t]+login)|mongo(?:sh|dump|restore|import|export)?)\b[^\n|;&]{0,200}?[ \t]-p[ \t]+|redis-cli\b[^\n|;&]{0,200}?[ \t]-a[ \t]+|sqlcmd\b[^\n|;&]{0,200}?[ \t]-P[ \t]+|ldap[a-z]*\b[^\n|;&]{0,200}?[ \t]-w[ \t]+|ssh-keygen\b[^\n|;&]{0,200}?[ \t]-[NP][ \t]+|openssl\b[^\n|;&]{0,200}?[ \t]-k[ \t]+|gh[ \t]+secret[ \t]+set\b[^\n|;&]{0,200}?[ \t](?:-b|--body)(?:[ \t]+|=)|(?:smbclient|rpcclient|smbmap)\b[^\n|;&]{0,200}?[ \t]-U[ \t]*[^\s%'"]+%|lftp\b[^\n|;&]{0,200}?[ \t]-u[ \t]*[^\s,'"]+,|mysqladmin\b[^\n|;&]{0,200}?[ \t]password[ \t]+|ConvertTo-SecureString(?:[ \t]+-String)?[ \t]+))([^\s'"$-][^\s'"]*|'[^'\n]*'|"[^"\n]*")/g
+  /(\b(?:sshpass\b[^\n|;&]{0,200}?[ \t]-p[ \t]*|(?:(?:(?:docker|podman|nerdctl|az)[ \t]+login)|mongo(?:sh|dump|restore|import|export)?)\b[^\n|;&]{0,200}?[ \t]-p[ \t]+|redis-cli\b[^\n|;&]{0,200}?[ \t]-a[ \t]+|sqlcmd\b[^\n|;&]{0,200}?[ \t]-P[ \t]+|ldap[a-z]*\b[^\n|;&]{0,200}?[ \t]-w[ \t]+|ssh-keygen\b[^\n|;&]{0,200}?[ \t]-[NP][ \t]+|openssl\b[^\n|;&]{0,200}?[ \t]-k[ \t]+|gh[ \t]+secret[ \t]+set\b[^\n|;&]{0,200}?[ \t](?:-b|--body)(?:[ \t]+|=)|(?:smbclient|rpcclient|smbmap)\b[^\n|;&]{0,200}?[ \t]-U[ \t]*[^\s%'"]+%|lftp\b[^\n|;&]{0,200}?[ \t]-u[ \t]*[^\s,'"]+,|mysqladmin\b[^\n|;&]{0,200}?[ \t]password[ \t]+|ConvertTo-SecureString(?:[ \t]+-String)?[ \t]+))((?:[^\s'"\\$-]|\\(?![\\"'nrtu]))(?:[^\s'"\\]|\\(?![\\"'nrtu]))*|'[^'\n]*'|"[^"\n]*")/g
 
 /**
  * `--password VALUE`, `-storepass VALUE`, `-passin pass:VALUE`: a password option with its value
  * as the next argument (`--password=VALUE` is an ASSIGNMENT). `--password-stdin` takes none.
  */
 const PASSWORD_OPTION =
-  /(?<![\w-])(--?(?:[a-z]+-)*(?:password|passwd|passphrase|pass|storepass|keypass|srcstorepass|deststorepass|passin|passout)[ \t]+(?:pass:)?)([^\s'"$<-][^\s'"]*|'[^'\n]*'|"[^"\n]*")/g
+  /(?<![\w-])(--?(?:[a-z]+-)*(?:password|passwd|passphrase|pass|storepass|keypass|srcstorepass|deststorepass|passin|passout)[ \t]+(?:pass:)?)((?:[^\s'"\\$<-]|\\(?![\\"'nrtu]))(?:[^\s'"\\]|\\(?![\\"'nrtu]))*|'[^'\n]*'|"[^"\n]*")/g
 
 /** `htpasswd -b[nBc…] [file] user password`: the file is left out with -n. */
 const HTPASSWD =
-  /\b(htpasswd((?:[ \t]+-[A-Za-z]+)+)[ \t]+)([^\s'"-]\S*)([ \t]+)([^\s'"-]\S*|'[^'\n]*'|"[^"\n]*")(?:([ \t]+)([^\s'"-]\S*|'[^'\n]*'|"[^"\n]*"))?/g
+  /\b(htpasswd((?:[ \t]+-[A-Za-z]+)+)[ \t]+)((?:[^\s'"\\-]|\\(?![\\"'nrtu]))(?:[^\s'"\\]|\\(?![\\"'nrtu]))*)([ \t]+)((?:[^\s'"\\-]|\\(?![\\"'nrtu]))(?:[^\s'"\\]|\\(?![\\"'nrtu]))*|'[^'\n]*'|"[^"\n]*")(?:([ \t]+)((?:[^\s'"\\-]|\\(?![\\"'nrtu]))(?:[^\s'"\\]|\\(?![\\"'nrtu]))*|'[^'\n]*'|"[^"\n]*"))?/g
 
 /** The password of an HTPASSWD match (`-b` given) redacted. */
 function redactHtpasswd(
@@ -103,7 +107,7 @@ function redactHtpasswd(
  * secret set`): the echoed text is the secret, whatever its shape.
  */
 const PIPED_PASSWORD =
-  /(\becho(?:[ \t]+-[A-Za-z]+)*[ \t]+)([^\s'"|$<-][^\s'"|;&]*|'[^'\n]*'|"[^"\n]*")(?=[ \t]*\|[ \t]*(?:sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b|(?:docker|podman|nerdctl)[ \t]+login\b|passwd\b|chpasswd\b|(?:vercel|netlify)[ \t]+env[ \t]+(?:add|set)\b|(?:gh|wrangler)[ \t]+secret\b|fly[ \t]+secrets\b))/g
+  /(\becho(?:[ \t]+-[A-Za-z]+)*[ \t]+)((?:[^\s'"\\|$<-]|\\(?![\\"'nrtu]))(?:[^\s'"\\|;&]|\\(?![\\"'nrtu]))*|'[^'\n]*'|"[^"\n]*")(?=[ \t]*\|[ \t]*(?:sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b|(?:docker|podman|nerdctl)[ \t]+login\b|passwd\b|chpasswd\b|(?:vercel|netlify)[ \t]+env[ \t]+(?:add|set)\b|(?:gh|wrangler)[ \t]+secret\b|fly[ \t]+secrets\b))/g
 
 /** A PIPED_PASSWORD match with the echoed text redacted, unless it is a placeholder. */
 function redactPipedPassword(match: string, lead: string, raw: string): string {
@@ -145,7 +149,7 @@ function redactJsonArgument(match: string, lead: string, name: string, value: st
  * four fields, 2 the password. A host has no `/`, so a path's `src/a.ts:12:5:…` is none.
  */
 const PGPASS_LINE =
-  /(?<![^\s'"])((?:[A-Za-z0-9.-]+|\*):(?:\d{1,5}|\*):[^\s:'"]+:[^\s:'"]+:)([^\s'"]+)(?=[\s'"]|$)/g
+  /(?<![^\s'"])((?:[A-Za-z0-9.-]+|\*):(?:\d{1,5}|\*):[^\s:'"]+:[^\s:'"]+:)((?:[^\s'"\\]|\\(?![\\"'nrtu]))+)(?=[\s'"\\]|$)/g
 
 /** A PGPASS_LINE's password redacted when its user is a name (`12:34:56:78:90` is a time). */
 function redactPgpassLine(match: string, fields: string, raw: string): string {
@@ -171,7 +175,7 @@ function redactSqlPassword(match: string, lead: string, value: string): string {
  * word): group 1 the command, 2 the setting's name, 3 the space, 4 its value.
  */
 const CONFIG_SET =
-  /(\b(?:(?:npm|pnpm|yarn)[ \t]+config[ \t]+set|aws[ \t]+configure[ \t]+set|git[ \t]+config(?:[ \t]+--[a-z-]+)*|ENV|set(?:[ \t]+-[a-zA-Z]+)+)[ \t]+)([^\s'"=]+)([ \t]+)([^\s'"$<-][^\s'"]*|'[^'\n]*'|"[^"\n]*")/g
+  /(\b(?:(?:npm|pnpm|yarn)[ \t]+config[ \t]+set|aws[ \t]+configure[ \t]+set|git[ \t]+config(?:[ \t]+--[a-z-]+)*|ENV|set(?:[ \t]+-[a-zA-Z]+)+)[ \t]+)([^\s'"=]+)([ \t]+)((?:[^\s'"\\$<-]|\\(?![\\"'nrtu]))(?:[^\s'"\\]|\\(?![\\"'nrtu]))*|'[^'\n]*'|"[^"\n]*")/g
 
 /** A CONFIG_SET value redacted as the same `NAME=VALUE` would be (redactAssignment). */
 function redactConfigSet(

@@ -625,3 +625,11 @@ describe("redactSecrets: the probe's command shapes inside JSON-escaped strings"
     }
   })
 })
+
+describe('redactSecrets: a label that ends inside its own string', () => {
+  it('is left as it was, not cut at the quote that closes it', () => {
+    for (const kept of ['print("Password:", "abc")', 'expect "password:" { send "$pw\\r" }'])
+      expect(redactSecrets(kept)).toBe(kept)
+    expect(redactSecrets('"password": "S3cretPass99"')).toBe('"password": "[redacted: password]"')
+  })
+})

@@ -416,6 +416,9 @@ function redactAssignment(match: string, name: string, separator: string, raw: s
   if (kind === null) return match
   const { value, quote } = unquote(raw)
   if (isPlaceholder(value)) return match
+  // `print("Password:", "abc")`: the name's string is still open, so the separator is inside it
+  // and the quote after it closes that string; what follows is no value of this name.
+  if (/^["']/.test(name) && !/["']\]?$/.test(name) && raw.startsWith(name.charAt(0))) return match
   // `os.environ["DB_PASSWORD"] = password` is code: the value a variable.
   if (name.endsWith(']') && quote === '' && /^[A-Za-z_$][\w$]*$/.test(value)) return match
   // `credentials: password: hunter2` names a second label, not a value: that one has its match.

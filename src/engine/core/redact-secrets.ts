@@ -5,19 +5,15 @@
  * marker naming what was there (`[redacted: github token]`); the text around it is kept.
  */
 
+import { redactCommandSecrets } from './command-secrets.ts'
+import { ASSIGNMENT, redactAssignment, SECRET_NAME_WORD } from './secret-assignment.ts'
 import {
   joinWrappedTokens,
   redactPercentEncoded,
   withoutInvisibleCharacters,
 } from './secret-disguises.ts'
 import { FORMAT_PREFIX, FORMAT_RULES, formatReplacer, redactionMarker } from './secret-formats.ts'
-import {
-  isHighEntropy,
-  isPlaceholder,
-  namedSecretKind,
-  PROSE_STOP_WORDS,
-  unquote,
-} from './secret-values.ts'
+import { isHighEntropy, isPlaceholder, PROSE_STOP_WORDS } from './secret-values.ts'
 import { mayHoldUrlCredentials, redactUrlCredentials } from './url-credentials.ts'
 
 /**
@@ -48,168 +44,6 @@ const AWS_SECRET_NEAR =
   /((?:secret|aws)[^\n]{0,40}?)(?<![A-Za-z0-9/+=])([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi
 
 /**
- * `mysql -u root -pS3cret` (and mysqldump, mysqladmin, mariadb): the password joined to `-p`. The
- * options are read at most 200 characters past the command, so a text of `mysql`s stays linear.
- */
-const MYSQL_PASSWORD =
-  /(\b(?:mysql(?:dump|admin)?|mariadb)\b[^\n|;&]{0,200}?(?:[ \t]|"[ \t]*,[ \t]*")-p)([^\s'"$][^\s'"]*|'[^'\n]*'|"[^"\n]*")/gi
-
-/**
- * Each rule below for a command's argument reads a value up to a backslash that starts an escape
- * (`\"`, `\n`): inside a JSON-escaped command the value ends there, and the JSON string step
- * reads the rest unescaped.
- *
- * A password as the argument after a flag whose meaning depends on the command: `-p` is docker
- * login's password but docker run's port, `-a` is redis-cli's password but ssh-keygen's rounds. So
- * each command has its own flags, case-sensitive (`sqlcmd -P` is the password, `-p` prints
- * statistics). Also `gh secret set --body VALUE`, smbclient's `-U user%password`, lftp's `-u
- * user,password`, `mysqladmin password NEW` and PowerShell's `ConvertTo-SecureString "…"`. Read at
- * most 200 characters past the command, as MYSQL_PASSWORD is.
- */
-const COMMAND_PASSWORD =
-  /(\b(?:sshpass\b[^\n|;&]{0,200}?[ \t]-p[ \t]*|(?:(?:(?:docker|podman|nerdctl|az)[ \t]+login)|mongo(?:sh|dump|restore|import|export)?)\b[^\n|;&]{0,200}?[ \t]-p[ \t]+|redis-cli\b[^\n|;&]{0,200}?[ \t]-a[ \t]+|sqlcmd\b[^\n|;&]{0,200}?[ \t]-P[ \t]+|ldap[a-z]*\b[^\n|;&]{0,200}?[ \t]-w[ \t]+|ssh-keygen\b[^\n|;&]{0,200}?[ \t]-[NP][ \t]+|openssl\b[^\n|;&]{0,200}?[ \t]-k[ \t]+|gh[ \t]+secret[ \t]+set\b[^\n|;&]{0,200}?[ \t](?:-b|--body)(?:[ \t]+|=)|(?:smbclient|rpcclient|smbmap)\b[^\n|;&]{0,200}?[ \t]-U[ \t]*[^\s%'"]+%|lftp\b[^\n|;&]{0,200}?[ \t]-u[ \t]*[^\s,'"]+,|mysqladmin\b[^\n|;&]{0,200}?[ \t]password[ \t]+|ConvertTo-SecureString(?:[ \t]+-String)?[ \t]+))((?:[^\s'"\\$-]|\\(?![\\"'nrtu]))(?:[^\s'"\\]|\\(?![\\"'nrtu]))*|'[^'\n]*'|"[^"\n]*")/g
-
-/**
- * `--password VALUE`, `-storepass VALUE`, `-passin pass:VALUE`: a password option with its value
- * as the next argument (`--password=VALUE` is an ASSIGNMENT). `--password-stdin` takes none.
- */
-const PASSWORD_OPTION =
-  /(?<![\w-])(--?(?:[a-z]+-)*(?:password|passwd|passphrase|pass|storepass|keypass|srcstorepass|deststorepass|passin|passout)[ \t]+(?:pass:)?)((?:[^\s'"\\$<-]|\\(?![\\"'nrtu]))(?:[^\s'"\\]|\\(?![\\"'nrtu]))*|'[^'\n]*'|"[^"\n]*")/g
-
-/** `htpasswd -b[nBc…] [file] user password`: the file is left out with -n. */
-const HTPASSWD =
-  /\b(htpasswd((?:[ \t]+-[A-Za-z]+)+)[ \t]+)((?:[^\s'"\\-]|\\(?![\\"'nrtu]))(?:[^\s'"\\]|\\(?![\\"'nrtu]))*)([ \t]+)((?:[^\s'"\\-]|\\(?![\\"'nrtu]))(?:[^\s'"\\]|\\(?![\\"'nrtu]))*|'[^'\n]*'|"[^"\n]*")(?:([ \t]+)((?:[^\s'"\\-]|\\(?![\\"'nrtu]))(?:[^\s'"\\]|\\(?![\\"'nrtu]))*|'[^'\n]*'|"[^"\n]*"))?/g
-
-/** The password of an HTPASSWD match (`-b` given) redacted. */
-function redactHtpasswd(
-  match: string,
-  lead: string,
-  flags: string,
-  first: string,
-  space: string,
-  second: string,
-  lastSpace: string | undefined,
-  third: string | undefined,
-): string {
-  if (!/-[A-Za-z]*b/.test(flags)) return match
-  const withoutFile = /-[A-Za-z]*n/.test(flags)
-  const password = withoutFile ? second : third
-  if (password === undefined || isPlaceholder(unquote(password).value)) return match
-  const marker = redactionMarker('password')
-  return withoutFile
-    ? `${lead}${first}${space}${marker}${lastSpace ?? ''}${third ?? ''}`
-    : `${lead}${first}${space}${second}${lastSpace}${marker}`
-}
-
-/**
- * `echo 'hunter2' | sudo -S …` and the other commands that read a password on their standard
- * input (`docker login --password-stdin`, `passwd --stdin`, `chpasswd`, `vercel env add`, `gh
- * secret set`): the echoed text is the secret, whatever its shape.
- */
-const PIPED_PASSWORD =
-  /(\becho(?:[ \t]+-[A-Za-z]+)*[ \t]+)((?:[^\s'"\\|$<-]|\\(?![\\"'nrtu]))(?:[^\s'"\\|;&]|\\(?![\\"'nrtu]))*|'[^'\n]*'|"[^"\n]*")(?=[ \t]*\|[ \t]*(?:sudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b|(?:docker|podman|nerdctl)[ \t]+login\b|passwd\b|chpasswd\b|(?:vercel|netlify)[ \t]+env[ \t]+(?:add|set)\b|(?:gh|wrangler)[ \t]+secret\b|fly[ \t]+secrets\b))/g
-
-/** A PIPED_PASSWORD match with the echoed text redacted, unless it is a placeholder. */
-function redactPipedPassword(match: string, lead: string, raw: string): string {
-  const { value, quote } = unquote(raw)
-  return isPlaceholder(value) ? match : `${lead}${quote}${redactionMarker('password')}${quote}`
-}
-
-/**
- * `<password>hunter2</password>` (Maven's settings.xml, a .NET or Spring XML config): an element
- * on one line whose name says it holds a secret. Content stops at `<`, so each start reads no
- * further than the next tag.
- */
-const XML_ELEMENT = /<([A-Za-z_][\w.-]*)>([^<\n]{1,1024})<\/\1>/g
-
-/** An XML_ELEMENT redacted as the same `NAME=VALUE` would be (redactAssignment). */
-function redactXmlElement(match: string, name: string, value: string): string {
-  const inner = `${name}>${value}`
-  const redacted = redactAssignment(inner, name, '>', value)
-  return redacted === inner ? match : `<${redacted}</${name}>`
-}
-
-/**
- * An option and its value in a JSON argument list (`"args": ["--api-key", "…"]`, an MCP server's
- * config): group 1 up to the value's quote, 2 the option's name, 3 the value. Each start reads to
- * the next quote at most.
- */
-const JSON_ARGUMENT = /("--?([A-Za-z][\w-]*)"[ \t]*,[ \t]*")([^"\\\n]+)(?=")/g
-
-/** A JSON_ARGUMENT value redacted as the same `NAME="VALUE"` would be (redactAssignment). */
-function redactJsonArgument(match: string, lead: string, name: string, value: string): string {
-  const setting = `${name}="${value}"`
-  return redactAssignment(setting, name, '=', `"${value}"`) === setting
-    ? match
-    : `${lead}${redactionMarker(namedSecretKind(name)?.marker ?? 'secret')}`
-}
-
-/**
- * A `.pgpass` line, `host:port:database:user:password` (port digits or `*`): group 1 the first
- * four fields, 2 the password. A host has no `/`, so a path's `src/a.ts:12:5:…` is none.
- */
-const PGPASS_LINE =
-  /(?<![^\s'"])((?:[A-Za-z0-9.-]+|\*):(?:\d{1,5}|\*):[^\s:'"]+:[^\s:'"]+:)((?:[^\s'"\\]|\\(?![\\"'nrtu]))+)(?=[\s'"\\]|$)/g
-
-/** A PGPASS_LINE's password redacted when its user is a name (`12:34:56:78:90` is a time). */
-function redactPgpassLine(match: string, fields: string, raw: string): string {
-  const user = fields.slice(0, -1).split(':').at(-1) ?? ''
-  return /[A-Za-z*]/.test(user) ? redactPasswordArgument(match, fields, raw) : match
-}
-
-/**
- * A password in SQL: `WITH PASSWORD '…'` (PostgreSQL), `IDENTIFIED BY '…'` (MySQL, Oracle),
- * `SET PASSWORD FOR 'u'@'h' = '…'`. Only a quoted literal: "password 'reset' flow" is rare enough.
- */
-const SQL_PASSWORD =
-  /\b((?:password(?:[ \t]+for[ \t]+[^\s=]{1,200})?|identified(?:[ \t]+with[ \t]+\w+)?[ \t]+by)[ \t]*(?:=[ \t]*)?')([^'\n]+)(?=')/gi
-
-/** A SQL_PASSWORD literal redacted unless it is a placeholder. */
-function redactSqlPassword(match: string, lead: string, value: string): string {
-  return isPlaceholder(value) ? match : `${lead}${redactionMarker('password')}`
-}
-
-/**
- * `npm config set NAME VALUE`, `aws configure set NAME VALUE`, `git config [--global] NAME VALUE`,
- * a Dockerfile's `ENV NAME VALUE`, fish's `set -gx NAME VALUE` (with a flag: "set" alone is a
- * word): group 1 the command, 2 the setting's name, 3 the space, 4 its value.
- */
-const CONFIG_SET =
-  /(\b(?:(?:npm|pnpm|yarn)[ \t]+config[ \t]+set|aws[ \t]+configure[ \t]+set|git[ \t]+config(?:[ \t]+--[a-z-]+)*|ENV|set(?:[ \t]+-[a-zA-Z]+)+)[ \t]+)([^\s'"=]+)([ \t]+)((?:[^\s'"\\$<-]|\\(?![\\"'nrtu]))(?:[^\s'"\\]|\\(?![\\"'nrtu]))*|'[^'\n]*'|"[^"\n]*")/g
-
-/** A CONFIG_SET value redacted as the same `NAME=VALUE` would be (redactAssignment). */
-function redactConfigSet(
-  match: string,
-  command: string,
-  name: string,
-  space: string,
-  raw: string,
-): string {
-  const setting = `${name}${space}${raw}`
-  const redacted = redactAssignment(setting, name, space, raw)
-  return redacted === setting ? match : `${command}${redacted}`
-}
-
-/**
- * A password argument (COMMAND_PASSWORD, PASSWORD_OPTION) redacted unless it is a placeholder,
- * names where the password is (`env:VAR`, `file:path`) or, unquoted, is letters alone: prose
- * ("the --password flag") more often than a password.
- */
-function redactPasswordArgument(match: string, lead: string, raw: string): string {
-  const { value, quote } = unquote(raw)
-  if (isPlaceholder(value) || /^(?:env|file|fd):/.test(value)) return match
-  if (quote === '' && /^[A-Za-z]+[.,:]?$/.test(value)) return match
-  return `${lead}${quote}${redactionMarker('password')}${quote}`
-}
-
-/**
- * `curl -u user:password` (`--user`, `-uuser:password`, quoted): the password after the colon.
- * Read at most 300 characters past `curl`, as MYSQL_PASSWORD is; `$PASS` and the like are kept.
- */
-const CURL_USER =
-  /(\bcurl\b[^\n|;&]{0,300}?[ \t](?:-u[ \t]*|--user(?:[ \t]+|=))['"]?[^\s'":]+:)([^\s'"]+)/gi
-
-/**
  * A `Cookie:` or `Set-Cookie:` header (an HTTP dump, `curl -H`): group 1 the header name, 2 its
  * value up to the line's end or a quote. Each cookie's value is redacted; attributes are kept.
  */
@@ -236,20 +70,6 @@ const BASIC_AUTH = /\b(basic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/gi
 
 /** `Authorization: Bearer <token>` and the like. */
 const BEARER = /\b(bearer\s+)([A-Za-z0-9._~+/-]{16,}=*)/gi
-
-/**
- * `NAME = value`, `NAME: value`, `"name": "value"`, `export NAME=value`, PHP's
- * `define('NAME', 'value')` (wp-config.php), `os.environ["NAME"] = value`: group 1 the name (with
- * any quotes), 2 the separator, 3 the value (quoted, or up to a space or a closing bracket). An
- * unquoted value runs over a backslash (`abc\\def`) but stops at one that starts an escape (`\\n`
- * in JSON-escaped text, where the next name begins). Only
- * names holding a secret word match, so `login: password: x` leaves `password` to its own match.
- */
-const ASSIGNMENT =
-  /(?<![\w$./\\-])(?=["']?[\w.-]*?(?:[Kk][Ee][Yy]|[Tt][Oo][Kk][Ee][Nn]|[Ss][Ee][Cc][Rr][Ee][Tt]|[Pp][Aa][Ss][Ss]|[Pp][Ww][Dd]|[Cc][Rr][Ee][Dd][Ee][Nn][Tt][Ii][Aa][Ll]|[Aa][Uu][Tt][Hh]|[Ss][Ii][Gg]))(["']?[A-Za-z_][\w.-]*(?:["']\]?)?)([ \t]*(?::=|=|:|,(?<=\bdefine\([ \t]*["'][\w.-]*["'][ \t]*,))[ \t]*)(?![=>])("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`[^`$\n]*`|(?:[^\s,;'"`)\]}\\]|\\{1,2}(?![nrtu"'\s\\]|$))+)/g
-
-/** What every name ASSIGNMENT matches holds (its lookahead, case-insensitive). */
-const SECRET_NAME_WORD = /key|token|secret|pass|pwd|credential|auth|sig/i
 
 /**
  * `my token is 3f9a...`, `password is hunter2`, `api key 9f8e...`: the word, then the value. Not
@@ -337,29 +157,7 @@ function redactPlainSecrets(text: string): string {
         : match,
     )
   out = redactUrlCredentials(out)
-  if (/curl/i.test(out))
-    out = out.replace(CURL_USER, (match, lead: string, value: string) =>
-      isPlaceholder(value) ? match : `${lead}${redactionMarker('password')}`,
-    )
-  if (/mysql|mariadb/i.test(out))
-    out = out.replace(MYSQL_PASSWORD, (match, lead: string, value: string) =>
-      isPlaceholder(unquote(value).value) ? match : `${lead}${redactionMarker('password')}`,
-    )
-  if (
-    /sshpass|login|mongo|redis-cli|sqlcmd|ldap|ssh-keygen|openssl|secret|smb|rpcclient|lftp|mysqladmin|ConvertTo-SecureString/.test(
-      out,
-    )
-  )
-    out = out.replace(COMMAND_PASSWORD, redactPasswordArgument)
-  if (/-pass|-storepass|-keypass/.test(out))
-    out = out.replace(PASSWORD_OPTION, redactPasswordArgument)
-  if (/htpasswd/.test(out)) out = out.replace(HTPASSWD, redactHtpasswd)
-  if (/config|ENV|set/.test(out)) out = out.replace(CONFIG_SET, redactConfigSet)
-  if (out.includes('"-')) out = out.replace(JSON_ARGUMENT, redactJsonArgument)
-  if (/:(?:\d{1,5}|\*):/.test(out)) out = out.replace(PGPASS_LINE, redactPgpassLine)
-  if (/password|identified/i.test(out)) out = out.replace(SQL_PASSWORD, redactSqlPassword)
-  if (/echo/.test(out) && out.includes('|')) out = out.replace(PIPED_PASSWORD, redactPipedPassword)
-  if (out.includes('</')) out = out.replace(XML_ELEMENT, redactXmlElement)
+  out = redactCommandSecrets(out)
   if (/cookie/i.test(out)) out = out.replace(COOKIE_HEADER, redactCookieHeader)
   if (/basic/i.test(out)) out = out.replace(BASIC_AUTH, redactBasicAuth)
   if (/bearer/i.test(out))
@@ -408,42 +206,6 @@ function redactBasicAuth(match: string, lead: string, value: string): string {
   return /^[\x20-\x7e]+$/.test(decoded) && colon !== -1 && colon < decoded.length - 1
     ? `${lead}${redactionMarker('basic auth')}`
     : match
-}
-
-/** Redacts one `NAME = value` match when the name says it holds a secret and the value is one. */
-function redactAssignment(match: string, name: string, separator: string, raw: string): string {
-  const kind = namedSecretKind(name.replace(/["'\]]/g, ''))
-  if (kind === null) return match
-  const { value, quote } = unquote(raw)
-  if (isPlaceholder(value)) return match
-  // `print("Password:", "abc")`: the name's string is still open, so the separator is inside it
-  // and the quote after it closes that string; what follows is no value of this name.
-  if (/^["']/.test(name) && !/["']\]?$/.test(name) && raw.startsWith(name.charAt(0))) return match
-  // `os.environ["DB_PASSWORD"] = password` is code: the value a variable.
-  if (name.endsWith(']') && quote === '' && /^[A-Za-z_$][\w$]*$/.test(value)) return match
-  // `credentials: password: hunter2` names a second label, not a value: that one has its match.
-  // A base64 value padded with one `=` (`UzNjcjN0UGFzc3cwcmQ=`) is no label: it holds a digit.
-  if (
-    quote === '' &&
-    /^[A-Za-z_][\w.-]*[:=]$/.test(value) &&
-    (value.endsWith(':') || !/[0-9]/.test(value))
-  )
-    return match
-  const redacted = `${name}${separator}${quote}${redactionMarker(kind.marker)}${quote}`
-  if (kind.strength === 'weak') return isHighEntropy(value) ? redacted : match
-  if (quote !== '') return redacted
-  // Unquoted: in code this is an expression (`options.password`, `meta[:key]`, an atom `:name`,
-  // `string`), in config a value.
-  if (!/^[\w+/=~!@#%^*-]/.test(value) || !/[A-Za-z0-9]/.test(value)) return match
-  if (/[()[\]{}]/.test(value) || /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(value))
-    return match
-  if (PROSE_STOP_WORDS.has(value.toLowerCase())) return match
-  // A file path (`fix-the-auth-bug: _agent_context/state/fix-the-auth-bug.md`) is no secret.
-  if (/^[~.]?[\w.-]*\/(?:[\w.-]+\/)*[\w-]+\.[A-Za-z]{1,5}$/.test(value)) return match
-  const envStyle = /^["']?[A-Z][A-Z0-9_]*["']?$/.test(name)
-  // `apiKey = key` in code is a variable; `API_KEY=abc` and `password: hunter` are values.
-  if (!envStyle && kind.marker !== 'password' && /^[A-Za-z_$]+$/.test(value)) return match
-  return redacted
 }
 
 /** Redacts the value after a password word always, after key/token/secret when it looks random. */

@@ -23,11 +23,12 @@ const MYSQL_PASSWORD =
  * login's password but docker run's port, `-a` is redis-cli's password but ssh-keygen's rounds. So
  * each command has its own flags, case-sensitive (`sqlcmd -P` is the password, `-p` prints
  * statistics). Also `gh secret set --body VALUE`, smbclient's `-U user%password`, lftp's `-u
- * user,password`, `mysqladmin password NEW` and PowerShell's `ConvertTo-SecureString "…"`. Read at
+ * user,password`, `mysqladmin password NEW`, PowerShell's `ConvertTo-SecureString "…"`, and where
+ * only the place says it: `rabbitmqctl add_user USER PASSWORD`, redis `AUTH [USER] PASSWORD`. Read at
  * most 200 characters past the command, as MYSQL_PASSWORD is.
  */
 const COMMAND_PASSWORD =
-  /(\b(?:sshpass\b[^\n|;&]{0,200}?[ \t]-p[ \t]*|(?:(?:(?:docker|podman|nerdctl|az)[ \t]+login)|mongo(?:sh|dump|restore|import|export)?)\b[^\n|;&]{0,200}?[ \t]-p[ \t]+|redis-cli\b[^\n|;&]{0,200}?[ \t]-a[ \t]+|sqlcmd\b[^\n|;&]{0,200}?[ \t]-P[ \t]+|ldap[a-z]*\b[^\n|;&]{0,200}?[ \t]-w[ \t]+|ssh-keygen\b[^\n|;&]{0,200}?[ \t]-[NP][ \t]+|openssl\b[^\n|;&]{0,200}?[ \t]-k[ \t]+|gh[ \t]+secret[ \t]+set\b[^\n|;&]{0,200}?[ \t](?:-b|--body)(?:[ \t]+|=)|(?:smbclient|rpcclient|smbmap)\b[^\n|;&]{0,200}?[ \t]-U[ \t]*[^\s%'"]+%|lftp\b[^\n|;&]{0,200}?[ \t]-u[ \t]*[^\s,'"]+,|mysqladmin\b[^\n|;&]{0,200}?[ \t]password[ \t]+|ConvertTo-SecureString(?:[ \t]+-String)?[ \t]+))((?:[^\s'"\\$-]|\\(?![\\"'nrtu]))(?:[^\s'"\\]|\\(?![\\"'nrtu]))*|'[^'\n]*'|"[^"\n]*")/g
+  /(\b(?:sshpass\b[^\n|;&]{0,200}?[ \t]-p[ \t]*|(?:(?:(?:docker|podman|nerdctl|az)[ \t]+login)|mongo(?:sh|dump|restore|import|export)?)\b[^\n|;&]{0,200}?[ \t]-p[ \t]+|redis-cli\b[^\n|;&]{0,200}?[ \t]-a[ \t]+|(?:redis-cli\b[^\n|;&]{0,200}?[ \t]|\d{1,5}>[ \t]*)AUTH[ \t]+(?:[^\s'"]+[ \t]+(?=\S))?|rabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s'"]+[ \t]+|sqlcmd\b[^\n|;&]{0,200}?[ \t]-P[ \t]+|ldap[a-z]*\b[^\n|;&]{0,200}?[ \t]-w[ \t]+|ssh-keygen\b[^\n|;&]{0,200}?[ \t]-[NP][ \t]+|openssl\b[^\n|;&]{0,200}?[ \t]-k[ \t]+|gh[ \t]+secret[ \t]+set\b[^\n|;&]{0,200}?[ \t](?:-b|--body)(?:[ \t]+|=)|(?:smbclient|rpcclient|smbmap)\b[^\n|;&]{0,200}?[ \t]-U[ \t]*[^\s%'"]+%|lftp\b[^\n|;&]{0,200}?[ \t]-u[ \t]*[^\s,'"]+,|mysqladmin\b[^\n|;&]{0,200}?[ \t]password[ \t]+|ConvertTo-SecureString(?:[ \t]+-String)?[ \t]+))((?:[^\s'"\\$-]|\\(?![\\"'nrtu]))(?:[^\s'"\\]|\\(?![\\"'nrtu]))*|'[^'\n]*'|"[^"\n]*")/g
 
 /**
  * `--password VALUE`, `-storepass VALUE`, `-passin pass:VALUE`: a password option with its value
@@ -181,7 +182,7 @@ export function redactCommandSecrets(text: string): string {
       isPlaceholder(unquote(value).value) ? match : `${lead}${redactionMarker('password')}`,
     )
   if (
-    /sshpass|login|mongo|redis-cli|sqlcmd|ldap|ssh-keygen|openssl|secret|smb|rpcclient|lftp|mysqladmin|ConvertTo-SecureString/.test(
+    /sshpass|login|mongo|redis-cli|AUTH|rabbitmqctl|sqlcmd|ldap|ssh-keygen|openssl|secret|smb|rpcclient|lftp|mysqladmin|ConvertTo-SecureString/.test(
       out,
     )
   )

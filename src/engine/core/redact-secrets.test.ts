@@ -183,6 +183,9 @@ describe('redactSecrets on text built to make a rule quadratic (issue 18)', () =
       'mysql commands without a password': fill('mysql -u -p'),
       'mysql arguments in JSON without a password': fill('["mysql","-p'),
       'curl commands without a colon': fill('curl -u a'),
+      'rabbitmqctl add_user without a password': fill('rabbitmqctl add_user a '),
+      'redis AUTH prompts': fill('1> AUTH '),
+      'redis-cli then AUTH words': `${fill('redis-cli ', 300)} AUTH ${fill('a ')}`,
       'curl then one long user name': `${fill('curl ', 300)} -u ${fill('a')}`,
       'a cookie header of one name': `Cookie: ${fill('a')}`,
       'cookie headers': fill('Set-Cookie: a=b;'),
@@ -631,5 +634,30 @@ describe('redactSecrets: a label that ends inside its own string', () => {
     for (const kept of ['print("Password:", "abc")', 'expect "password:" { send "$pw\\r" }'])
       expect(redactSecrets(kept)).toBe(kept)
     expect(redactSecrets('"password": "S3cretPass99"')).toBe('"password": "[redacted: password]"')
+  })
+})
+
+describe('redactSecrets: a password marked only by its place in the command', () => {
+  it.each([
+    ['rabbitmqctl add_user', 'rabbitmqctl add_user deploy Rabb1tPass99', 'Rabb1tPass99'],
+    [
+      'rabbitmqctl change_password',
+      'sudo rabbitmqctl change_password admin Rabb1tPass99',
+      'Rabb1tPass99',
+    ],
+    ['redis-cli AUTH', 'redis-cli -h cache.internal AUTH default Red1sPass99', 'Red1sPass99'],
+    ['the redis prompt', '127.0.0.1:6379> AUTH Red1sPass99\nOK', 'Red1sPass99'],
+  ])('%s', (_shape, text, secret) => {
+    expect(redactSecrets(text)).not.toContain(secret)
+  })
+
+  it('keeps the commands without a password, and prose', () => {
+    for (const kept of [
+      'rabbitmqctl list_users',
+      'rabbitmqctl add_user deploy "$RABBIT_PASSWORD"',
+      'redis-cli -h cache.internal AUTH $REDIS_PASSWORD',
+      'The AUTH command takes a password.',
+    ])
+      expect(redactSecrets(kept)).toBe(kept)
   })
 })

@@ -27,7 +27,7 @@ import { mayHoldUrlCredentials, redactUrlCredentials } from './url-credentials.t
  * compile, and every hook compiles it afresh.
  */
 const MIGHT_HOLD_A_SECRET =
-  /sk-|sk[0-9a-f]|pypi-age|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|age-secret-key-1|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential|sig)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio|:aa|cookie|mysql|mariadb|curl|lin_api_|gsk_|sbp_|:(?:\d{1,5}|\*):|echo|identified|securestring|lftp|"-|<\/|sshpass|login|mongo|redis-cli|smbclient|rpcclient|smbmap|config|define\(|sqlcmd|ldap|ssh-keygen|openssl|-pass|storepass|keypass|htpasswd|ya29\.|private-lines|\.[\w-]{6}\.(?<=m[a-z0-9]{23,27}\.[\w-]{6}\.)/
+  /sk-|sk[0-9a-f]|pypi-age|dckr_pat_|shp(?:at|ss|ca|pa)_|do[opr]_v1_|hv[sbr]\.|age-secret-key-1|[sr]k_(?:live|test)|whsec_|smn_|npm_|glpat-|hf_|sg\.|gh[pousr]_|github_pat_|akia|asia|xox[abprs]-|hooks\.slack|aiza|eyj|-----begin|key|token|secret|passw|passp|[:=](?<=(?:pass|pwd|auth|credential|sig)[\w.-]*["']?[ \t]*.)|bearer|basic|twilio|:aa|cookie|mysql|mariadb|curl|lin_api_|gsk_|sbp_|:(?:\d{1,5}|\*):|echo|identified|securestring|lftp|"-|<\/|sshpass|login|mongo|redis-cli|rabbitmqctl|\d> ?auth|smbclient|rpcclient|smbmap|config|define\(|sqlcmd|ldap|ssh-keygen|openssl|-pass|storepass|keypass|htpasswd|ya29\.|private-lines|\.[\w-]{6}\.(?<=m[a-z0-9]{23,27}\.[\w-]{6}\.)/
 
 /**
  * `aws_secret_access_key = <40 chars>` and its spellings, in config files and in prose. Spaces

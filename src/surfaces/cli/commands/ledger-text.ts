@@ -3,11 +3,12 @@
  * commands. Output is plain text without colour: agents read it more often than people do.
  */
 
-import type {
-  Bookmark,
-  SessionRecord,
-  SleepHistoryEntry,
-  Trigger,
+import {
+  type Bookmark,
+  plural,
+  type SessionRecord,
+  type SleepHistoryEntry,
+  type Trigger,
 } from '../../../brain/brain-values.ts'
 import { SomnusError } from '../../../engine/core/errors.ts'
 import type { ScoringPolicy, SleepLevel } from '../../../engine/core/scoring/scoring-policy.ts'
@@ -45,13 +46,8 @@ export function sessionLine(session: SessionRecord): string {
       ? session.session_id.startsWith('manual-')
         ? 'manual entry'
         : 'not analysed yet'
-      : `${counted(session.change_count ?? 0, 'change')}, ${counted(session.tool_count ?? 0, 'tool')}`
+      : `${plural(session.change_count ?? 0, 'change')}, ${plural(session.tool_count ?? 0, 'tool')}`
   return `${score} ${counts} — ${preview(session.last_assistant_message)}`
-}
-
-/** "1 change", "2 changes". */
-function counted(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`
 }
 
 /** The first 120 characters of a message on one line, with "..." when cut. */

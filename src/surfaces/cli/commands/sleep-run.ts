@@ -1,6 +1,6 @@
 /** `somnus sleep run`: consolidate now, offline by default, or show the plan with --dry-run. */
 import type { Command } from 'commander'
-import type { SleepRunPlan } from '../../../brain/brain-values.ts'
+import { plural, type SleepRunPlan } from '../../../brain/brain-values.ts'
 import { type CliIo, printJson } from '../cli-io.ts'
 import { openSomnus } from '../open-somnus.ts'
 
@@ -109,8 +109,6 @@ async function renderDiff(plan: SleepRunPlan): Promise<string> {
   const triggers = plan.triggers.map(
     (trigger) => `+ trigger when "${trigger.when}": ${trigger.remind}\n`,
   )
-  const sessions = plan.sessionIds.length
-  const bookmarks = plan.bookmarkIds.length
-  const ledger = `~ ledger: ${sessions} session${sessions === 1 ? '' : 's'} and ${bookmarks} bookmark${bookmarks === 1 ? '' : 's'} cleared, debt reset, history entry added\n`
+  const ledger = `~ ledger: ${plural(plan.sessionIds.length, 'session')} and ${plural(plan.bookmarkIds.length, 'bookmark')} cleared, debt reset, history entry added\n`
   return `${patches.join('')}${triggers.join('')}${ledger}`
 }

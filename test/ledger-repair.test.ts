@@ -7,7 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { ensureBuilt, HOOK_ENTRY, SOMNUS_BIN } from './support/build-once.ts'
+import { ensureBuilt, SOMNUS_BIN } from './support/build-once.ts'
+import { sessionStartSync } from './support/spawn-hook.ts'
 
 /** Numbers any old reader took as they were (it showed "-4 (Alert)" for a debt of -5 plus 1). */
 const NUMERIC_NONSENSE = {
@@ -47,19 +48,6 @@ function somnus(project: string, args: string[]): string {
   return execFileSync(process.execPath, [SOMNUS_BIN, ...args], { cwd: project, encoding: 'utf8' })
 }
 
-function sessionStart(project: string): string {
-  return execFileSync(process.execPath, [HOOK_ENTRY, 'session-start'], {
-    cwd: project,
-    input: JSON.stringify({
-      session_id: 'new',
-      hook_event_name: 'SessionStart',
-      source: 'startup',
-    }),
-    encoding: 'utf8',
-    env: { ...process.env, CLAUDE_PROJECT_DIR: project },
-  })
-}
-
 const ledgerOf = (project: string) =>
   JSON.parse(readFileSync(join(project, '_agent_context/state/.sleep.json'), 'utf8'))
 const setAside = (project: string) =>
@@ -85,7 +73,7 @@ describe('a ledger with nonsense counts', () => {
   it('is repaired by SessionStart, losing no session, bookmark or trigger', () => {
     const project = plantedBrain(STRING_NONSENSE)
     expect(somnus(project, ['sleep', 'debt']).trim()).toBe('2')
-    sessionStart(project)
+    sessionStartSync(project, { ...process.env, CLAUDE_PROJECT_DIR: project })
     expect(setAside(project)).toEqual([])
     const ledger = ledgerOf(project)
     expect(ledger.sessions.map((session: { session_id: string }) => session.session_id)).toEqual([

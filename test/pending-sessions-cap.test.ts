@@ -11,7 +11,8 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { PENDING_SESSIONS_PER_START } from '../src/brain/app/finish-pending-sessions.ts'
 import { MAX_LOG_LINES_PER_RUN } from '../src/surfaces/hooks/run-hook.ts'
-import { ensureBuilt, HOOK_ENTRY, SOMNUS_BIN } from './support/build-once.ts'
+import { ensureBuilt, SOMNUS_BIN } from './support/build-once.ts'
+import { sessionStartSync } from './support/spawn-hook.ts'
 
 const PLANTED = PENDING_SESSIONS_PER_START + 100
 
@@ -35,25 +36,16 @@ function plantedBrain(): string {
   return project
 }
 
-function sessionStart(project: string): void {
-  execFileSync(process.execPath, [HOOK_ENTRY, 'session-start'], {
-    cwd: project,
-    input: JSON.stringify({
-      session_id: 'new',
-      hook_event_name: 'SessionStart',
-      source: 'startup',
-    }),
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, HOME: project, CLAUDE_PROJECT_DIR: project },
-  })
-}
-
 describe('a ledger planted with unreadable pending sessions', () => {
   beforeAll(() => ensureBuilt(), 300_000)
 
   it('is read at most PENDING_SESSIONS_PER_START sessions per start, with a bounded hook log', () => {
     const project = plantedBrain()
-    sessionStart(project)
+    sessionStartSync(project, {
+      PATH: process.env.PATH,
+      HOME: project,
+      CLAUDE_PROJECT_DIR: project,
+    })
     const log = readFileSync(join(project, '_agent_context/state/.somnus-hook.log'), 'utf8')
     const lines = log.trim().split('\n')
     const unreadable = lines.filter((line) => line.includes('not-a-transcript'))

@@ -14,8 +14,9 @@ describe('the mind routes without auth (loopback only), creatures in memory', ()
     await fixture?.close()
   })
 
-  it('takes the tenant from tenant_id, as the seed does; an unknown tenant is a 404', async () => {
-    const app = sentToLocalhost(
+  /** A fresh keyless app addressed to localhost, its creatures in memory. */
+  const noAuthApp = () =>
+    sentToLocalhost(
       createHttpApp({
         service: fixture.service,
         auth: { required: false },
@@ -23,6 +24,9 @@ describe('the mind routes without auth (loopback only), creatures in memory', ()
         minds: tenantMinds({ folder: null }),
       }),
     )
+
+  it('takes the tenant from tenant_id, as the seed does; an unknown tenant is a 404', async () => {
+    const app = noAuthApp()
     const post = (path: string, body: unknown) =>
       app.request(path, {
         method: 'POST',
@@ -46,14 +50,7 @@ describe('the mind routes without auth (loopback only), creatures in memory', ()
   })
 
   it('refuses what a page of another site sends (no preflight for a text/plain POST)', async () => {
-    const app = sentToLocalhost(
-      createHttpApp({
-        service: fixture.service,
-        auth: { required: false },
-        version: 't',
-        minds: tenantMinds({ folder: null }),
-      }),
-    )
+    const app = noAuthApp()
     const fromPage = (origin: string) =>
       app.request('/api/v1/mind/wake?tenant_id=globex', {
         method: 'POST',

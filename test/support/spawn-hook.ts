@@ -2,8 +2,8 @@
  * Runs the built hook as Claude Code does, `node bin/somnus.js hook <event>` in a fresh process,
  * timing it to its exit: the lock, stdin and log tests judge a hook by when it lets go.
  */
-import { spawn } from 'node:child_process'
-import { SOMNUS_BIN } from './build-once.ts'
+import { execFileSync, spawn } from 'node:child_process'
+import { HOOK_ENTRY, SOMNUS_BIN } from './build-once.ts'
 import type { HookWorkspace } from './hook-workspace.ts'
 
 /** What one hook process did. */
@@ -59,5 +59,19 @@ export function spawnHook(
       // The pipes are read to their end before answering, so stdout is whole.
       child.on('close', () => resolve({ code, stdout, stderr, exitAfterMs }))
     })
+  })
+}
+
+/** Runs the built SessionStart hook of a fresh session in `project` with `env`, and returns its output. */
+export function sessionStartSync(project: string, env: NodeJS.ProcessEnv): string {
+  return execFileSync(process.execPath, [HOOK_ENTRY, 'session-start'], {
+    cwd: project,
+    input: JSON.stringify({
+      session_id: 'new',
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    }),
+    encoding: 'utf8',
+    env,
   })
 }

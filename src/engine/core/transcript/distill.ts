@@ -225,7 +225,8 @@ class Distiller implements TranscriptDistiller {
 
   /** How an error names the call that failed: the tool and its `callDetail`. */
   private describeCall(name: string, detail: string): string {
-    // Redacted before its lines are joined: a token wrapped over two lines is known by the break.
+    // Redacted before its lines are joined (a token wrapped over two lines is known by the break)
+    // and again after, by clip (joined lines can make a `NAME= value` no one line held).
     const shown = this.clip(redactSecrets(detail).replace(/\s+/g, ' ').trim(), LIMITS.errorInput)
     return shown === '' || shown === '{}'
       ? `**${name}**`

@@ -170,17 +170,16 @@ function redactPasswordArgument(match: string, lead: string, raw: string): strin
 const CURL_USER =
   /(\bcurl\b[^\n|;&]{0,300}?[ \t](?:-u[ \t]*|--user(?:[ \t]+|=))['"]?[^\s'":]+:)([^\s'"]+)/gi
 
+/** A CURL_USER or MYSQL_PASSWORD value redacted unless it is a placeholder (`$PASS`, `<pw>`). */
+function redactPasswordValue(match: string, lead: string, value: string): string {
+  return isPlaceholder(unquote(value).value) ? match : `${lead}${redactionMarker('password')}`
+}
+
 /** `text` with every command-shaped password redacted; each rule runs only when its command is there. */
 export function redactCommandSecrets(text: string): string {
   let out = text
-  if (/curl/i.test(out))
-    out = out.replace(CURL_USER, (match, lead: string, value: string) =>
-      isPlaceholder(value) ? match : `${lead}${redactionMarker('password')}`,
-    )
-  if (/mysql|mariadb/i.test(out))
-    out = out.replace(MYSQL_PASSWORD, (match, lead: string, value: string) =>
-      isPlaceholder(unquote(value).value) ? match : `${lead}${redactionMarker('password')}`,
-    )
+  if (/curl/i.test(out)) out = out.replace(CURL_USER, redactPasswordValue)
+  if (/mysql|mariadb/i.test(out)) out = out.replace(MYSQL_PASSWORD, redactPasswordValue)
   if (
     /sshpass|login|mongo|redis-cli|AUTH|rabbitmqctl|sqlcmd|ldap|ssh-keygen|openssl|secret|smb|rpcclient|lftp|mysqladmin|ConvertTo-SecureString/.test(
       out,
